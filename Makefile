@@ -1,0 +1,124 @@
+# barebpf: one static binary with its BPF objects embedded.
+#   make            build/barebpf (static, musl)
+#   make test       Check unit tests, then integration tests on this kernel
+#   make vm-test    whole-system tests in QEMU (4.15, 5.10, 6.1)
+#   make install    PREFIX=/usr/local
+#   V=1             show full commands
+O ?= build
+PREFIX ?= /usr/local
+ARCH ?= $(shell uname -m)
+
+ifeq ($(ARCH),x86_64)
+BPF_ARCH := x86
+else ifeq ($(ARCH),aarch64)
+BPF_ARCH := arm64
+else
+$(error unsupported ARCH $(ARCH): add asm/$(ARCH).h)
+endif
+
+# The binary is linked statically against musl; the tests use the host's
+# libc because Check and libelf come from Debian packages built on glibc.
+MUSL_CC ?= musl-gcc
+HOST_CC ?= cc
+CLANG ?= clang
+
+WARN := -Wall -Wextra -Werror -Wno-missing-field-initializers
+CFLAGS ?= -Os -g0
+CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iasm -Ibpf
+TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iasm -Ibpf \
+	-Wno-unused-parameter
+BPF_CFLAGS := -target bpf -O2 -mcpu=v2 -g0 -D__TARGET_ARCH_$(BPF_ARCH) -Ibpf \
+	-Wall -Werror -Wno-unused-function
+
+ifeq ($(V),1)
+Q :=
+msg = @true
+else
+Q := @
+msg = @printf '  %-8s %s\n' $(1) $(2)
+endif
+
+LIB_SRCS := $(wildcard loader/*.c)
+CMD_SRCS := $(wildcard loader/cmd/*.c)
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+BPF_NAMES := $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS))
+BPF_OBJS := $(patsubst %,$(O)/bpf/%.bpf.o,$(BPF_NAMES))
+EMBED_OBJS := $(patsubst %,$(O)/embed/%.o,$(BPF_NAMES))
+HDRS := $(wildcard loader/*.h loader/cmd/*.h asm/*.h bpf/*.h)
+
+LIB_OBJS := $(patsubst loader/%.c,$(O)/musl/%.o,$(LIB_SRCS))
+CMD_OBJS := $(patsubst loader/cmd/%.c,$(O)/musl/cmd/%.o,$(CMD_SRCS))
+HLIB_OBJS := $(patsubst loader/%.c,$(O)/host/%.o,$(LIB_SRCS))
+HCMD_OBJS := $(patsubst loader/cmd/%.c,$(O)/host/cmd/%.o,$(filter-out loader/cmd/main.c,$(CMD_SRCS)))
+HEMBED_OBJS := $(patsubst %,$(O)/host/embed/%.o,$(BPF_NAMES))
+
+# BPF objects only the tests load (read from disk, never embedded).
+TEST_BPF_OBJS := $(patsubst tests/bpf/%.bpf.c,$(O)/tests/bpf/%.bpf.o,$(wildcard tests/bpf/*.bpf.c))
+
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+INTEG_SRCS := $(wildcard tests/integration/*.c)
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
+
+all: $(O)/barebpf
+
+$(O)/barebpf: $(CMD_OBJS) $(LIB_OBJS) $(EMBED_OBJS)
+	$(call msg,LD,$@)
+	$(Q)$(MUSL_CC) -static -s -o $@ $^
+	$(Q)for t in $$($@ --list-tools); do ln -sf barebpf $(O)/$$t; done
+
+$(O)/musl/%.o: loader/%.c $(HDRS)
+	$(call msg,CC,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(MUSL_CC) $(CFLAGS) -ffunction-sections -fdata-sections -c -o $@ $<
+
+$(O)/host/%.o: loader/%.c $(HDRS)
+	$(call msg,HOSTCC,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(TEST_CFLAGS) -c -o $@ $<
+
+$(O)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h)
+	$(call msg,BPF,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
+
+$(O)/embed/%.o: $(O)/bpf/%.bpf.o asm/embed.S
+	$(call msg,EMBED,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(MUSL_CC) -c -DOBJ_NAME=$* -DOBJ_PATH='"$<"' -o $@ asm/embed.S
+
+$(O)/host/embed/%.o: $(O)/bpf/%.bpf.o asm/embed.S
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -c -DOBJ_NAME=$* -DOBJ_PATH='"$<"' -o $@ asm/embed.S
+
+$(O)/tests/unit: $(UNIT_SRCS) tests/bbtest.h $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(BPF_OBJS) $(TEST_BPF_OBJS)
+	$(call msg,TEST,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(TEST_CFLAGS) -Itests -DBB_BUILD_DIR='"$(O)"' -o $@ $(UNIT_SRCS) $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(CHECK_LIBS) -lelf
+
+$(O)/tests/bpf/%.bpf.o: tests/bpf/%.bpf.c $(wildcard bpf/*.h)
+	$(call msg,BPF,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
+
+$(O)/tests/integration: $(INTEG_SRCS) tests/bbtest.h $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(TEST_BPF_OBJS)
+	$(call msg,TEST,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(TEST_CFLAGS) -Itests -DBB_BUILD_DIR='"$(O)"' -o $@ $(INTEG_SRCS) $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(CHECK_LIBS)
+
+test: $(O)/barebpf $(O)/tests/unit $(O)/tests/integration
+	$(O)/tests/unit
+	BAREBPF=$(abspath $(O)/barebpf) $(O)/tests/integration
+
+vm-test: $(O)/barebpf
+	vm-tests/run.sh $(O)/barebpf
+
+install: $(O)/barebpf
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(O)/barebpf $(DESTDIR)$(PREFIX)/bin/barebpf
+	for t in $$($(O)/barebpf --list-tools); do ln -sf barebpf $(DESTDIR)$(PREFIX)/bin/$$t; done
+
+clean:
+	rm -rf $(O)
+
+.PHONY: all test vm-test install clean
+.DELETE_ON_ERROR:

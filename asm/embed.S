@@ -1,0 +1,19 @@
+/*
+ * Embeds one BPF ELF object in the binary. Built once per object with
+ *   -DOBJ_NAME=<name> -DOBJ_PATH="<path to .bpf.o>"
+ * and gives the symbols bpfobj_<name> and bpfobj_<name>_end.
+ */
+#define CAT2(a, b) a##b
+#define CAT(a, b) CAT2(a, b)
+#define SYM CAT(bpfobj_, OBJ_NAME)
+#define SYM_END CAT(SYM, _end)
+
+	.section .rodata
+	.balign 8
+	.global SYM
+	.global SYM_END
+SYM:
+	.incbin OBJ_PATH
+SYM_END:
+	.byte 0
+	.section .note.GNU-stack,"",%progbits

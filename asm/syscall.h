@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* Picks the raw syscall entry of the architecture we are built for. */
+#ifndef BAREBPF_ASM_SYSCALL_H
+#define BAREBPF_ASM_SYSCALL_H
+
+#if defined(__x86_64__)
+#include "x86_64.h"
+#elif defined(__aarch64__)
+#include "aarch64.h"
+#else
+#error "barebpf: no raw syscall entry for this architecture (add asm/<arch>.h)"
+#endif
+
+#endif

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What barebpf's BPF programs need, without kernel headers or libbpf:
+ * fixed-width types, the helper calls that exist in Linux 4.15, section
+ * and map macros, pt_regs access and load-time constants.
+ */
+#ifndef BAREBPF_BB_HELPERS_H
+#define BAREBPF_BB_HELPERS_H
+
+#include "bb_elf.h"
+
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+typedef signed int s32;
+typedef signed long long s64;
+
+#define SEC(name) __attribute__((section(name), used))
+#define __always_inline inline __attribute__((always_inline))
+
+/* map types used by our programs (values from include/uapi/linux/bpf.h) */
+#define BPF_MAP_TYPE_HASH 1
+#define BPF_MAP_TYPE_ARRAY 2
+#define BPF_MAP_TYPE_PERF_EVENT_ARRAY 4
+#define BPF_MAP_TYPE_PERCPU_HASH 5
+#define BPF_MAP_TYPE_PERCPU_ARRAY 6
+#define BPF_MAP_TYPE_STACK_TRACE 7
+#define BPF_ANY 0
+#define BPF_F_CURRENT_CPU 0xffffffffULL
+#define BPF_F_FAST_STACK_CMP (1ULL << 9)
+#define BPF_F_USER_STACK (1ULL << 8)
+
+#define BB_MAP(name, t, ksize, vsize, max)                                     \
+	struct bb_map_def name SEC("maps") = {                                 \
+		.type = (t), .key_size = (ksize), .value_size = (vsize),       \
+		.max_entries = (max),                                          \
+	}
+
+/* helpers present in 4.15, by number */
+static void *(*bpf_map_lookup_elem)(void *map, const void *key) = (void *)1;
+static long (*bpf_map_update_elem)(void *map, const void *key,
+				   const void *value, u64 flags) = (void *)2;
+static long (*bpf_map_delete_elem)(void *map, const void *key) = (void *)3;
+static long (*bpf_probe_read)(void *dst, u32 size, const void *src) = (void *)4;
+static u64 (*bpf_ktime_get_ns)(void) = (void *)5;
+static long (*bpf_trace_printk)(const char *fmt, u32 fmt_size, ...) = (void *)6;
+static u32 (*bpf_get_smp_processor_id)(void) = (void *)8;
+static u64 (*bpf_get_current_pid_tgid)(void) = (void *)14;
+static long (*bpf_get_current_comm)(void *buf, u32 size) = (void *)16;
+static long (*bpf_perf_event_output)(void *ctx, void *map, u64 flags,
+				     void *data, u64 size) = (void *)25;
+static long (*bpf_get_stackid)(void *ctx, void *map, u64 flags) = (void *)27;
+static long (*bpf_probe_read_str)(void *dst, u32 size,
+				  const void *src) = (void *)45;
+
+/*
+ * A load-time constant: an ld_imm64 against the undefined symbol `name`,
+ * which the loader patches with the value the tool sets. Taking the address
+ * of an extern is what makes clang emit exactly that instruction.
+ */
+#define BB_CONST(name)                                                         \
+	({                                                                     \
+		extern char name[];                                            \
+		(u64)(unsigned long)name;                                      \
+	})
+
+/*
+ * Read a tracepoint field whose offset comes from events/<cat>/<ev>/format
+ * at run time. The verifier refuses loads from ctx at a variable offset (and
+ * in 4.15 even at ctx+const+const), so the field is copied with probe_read.
+ */
+#define BB_TP_READ(dst, ctx, offconst)                                         \
+	bpf_probe_read(&(dst), sizeof(dst),                                    \
+		       (const char *)(ctx) + BB_CONST(offconst))
+
+/* struct pt_regs as the kprobe context, per architecture */
+#if defined(__TARGET_ARCH_x86)
+struct pt_regs {
+	unsigned long r15, r14, r13, r12, bp, bx, r11, r10, r9, r8, ax, cx, dx,
+		si, di, orig_ax, ip, cs, flags, sp, ss;
+};
+#define PT_REGS_PARM1(x) ((x)->di)
+#define PT_REGS_PARM2(x) ((x)->si)
+#define PT_REGS_PARM3(x) ((x)->dx)
+#define PT_REGS_RC(x) ((x)->ax)
+#define PT_REGS_IP(x) ((x)->ip)
+#elif defined(__TARGET_ARCH_arm64)
+struct pt_regs {
+	unsigned long regs[31], sp, pc, pstate;
+};
+#define PT_REGS_PARM1(x) ((x)->regs[0])
+#define PT_REGS_PARM2(x) ((x)->regs[1])
+#define PT_REGS_PARM3(x) ((x)->regs[2])
+#define PT_REGS_RC(x) ((x)->regs[0])
+#define PT_REGS_IP(x) ((x)->pc)
+#else
+#error "define __TARGET_ARCH_x86 or __TARGET_ARCH_arm64"
+#endif
+
+/* floor(log2(v)) without loops (4.15 has no bounded loops) */
+static __always_inline u32 bb_log2(u32 v)
+{
+	u32 r, shift;
+
+	r = (v > 0xFFFF) << 4; v >>= r;
+	shift = (v > 0xFF) << 3; v >>= shift; r |= shift;
+	shift = (v > 0xF) << 2; v >>= shift; r |= shift;
+	shift = (v > 0x3) << 1; v >>= shift; r |= shift;
+	r |= (v >> 1);
+	return r;
+}
+
+static __always_inline u32 bb_log2l(u64 v)
+{
+	u32 hi = v >> 32;
+
+	if (hi)
+		return bb_log2(hi) + 32;
+	return bb_log2(v);
+}
+
+#endif

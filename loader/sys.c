@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * System calls the loader makes, through our own entry (asm/) and numbers,
+ * and the thin bpf() wrappers on top. All return a result or -errno.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include "barebpf.h"
+#include "syscall.h"
+
+long sys_bpf(int cmd, void *attr, unsigned int size)
+{
+	return bb_syscall6(BB_NR_bpf, cmd, attr, size, 0, 0, 0);
+}
+
+int sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu,
+			int group_fd, unsigned long flags)
+{
+	return bb_syscall6(BB_NR_perf_event_open, attr, pid, cpu, group_fd,
+			   flags, 0);
+}
+
+int sys_ioctl(int fd, unsigned long req, unsigned long arg)
+{
+	return bb_syscall6(BB_NR_ioctl, fd, req, arg, 0, 0, 0);
+}
+
+long sys_mmap(void *addr, size_t len, int prot, int flags, int fd, long off)
+{
+	return bb_syscall6(BB_NR_mmap, addr, len, prot, flags, fd, off);
+}
+
+int sys_munmap(void *addr, size_t len)
+{
+	return bb_syscall6(BB_NR_munmap, addr, len, 0, 0, 0, 0);
+}
+
+int sys_prlimit64(int pid, int resource, const void *new_lim, void *old_lim)
+{
+	return bb_syscall6(BB_NR_prlimit64, pid, resource, new_lim, old_lim,
+			   0, 0);
+}
+
+int sys_mount(const char *src, const char *target, const char *fstype,
+	      unsigned long flags, const void *data)
+{
+	return bb_syscall6(BB_NR_mount, src, target, fstype, flags, data, 0);
+}
+
+int sys_umount2(const char *target, int flags)
+{
+	return bb_syscall6(BB_NR_umount2, target, flags, 0, 0, 0, 0);
+}
+
+static void copy_name(char *dst, const char *src)
+{
+	size_t i;
+
+	/* The kernel accepts only [A-Za-z0-9_.] and at most 15 characters. */
+	for (i = 0; src && src[i] && i < BPF_OBJ_NAME_LEN - 1; i++) {
+		char c = src[i];
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 (c >= '0' && c <= '9') || c == '_' || c == '.';
+		dst[i] = ok ? c : '_';
+	}
+}
+
+int bpf_map_create(uint32_t type, uint32_t key_size, uint32_t value_size,
+		   uint32_t max_entries, uint32_t flags, const char *name)
+{
+	struct bpf_attr_map_create a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_type = type;
+	a.key_size = key_size;
+	a.value_size = value_size;
+	a.max_entries = max_entries;
+	a.map_flags = flags;
+	copy_name(a.map_name, name);
+	return sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
+}
+
+static int map_elem_op(int cmd, int fd, const void *key, void *value,
+		       uint64_t flags)
+{
+	struct bpf_attr_map_elem a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = fd;
+	a.key = (uint64_t)(unsigned long)key;
+	a.value = (uint64_t)(unsigned long)value;
+	a.flags = flags;
+	return sys_bpf(cmd, &a, sizeof(a));
+}
+
+int bpf_map_lookup_elem(int fd, const void *key, void *value)
+{
+	return map_elem_op(BPF_MAP_LOOKUP_ELEM, fd, key, value, 0);
+}
+
+int bpf_map_update_elem(int fd, const void *key, const void *value,
+			uint64_t flags)
+{
+	return map_elem_op(BPF_MAP_UPDATE_ELEM, fd, key, (void *)value, flags);
+}
+
+int bpf_map_delete_elem(int fd, const void *key)
+{
+	return map_elem_op(BPF_MAP_DELETE_ELEM, fd, key, NULL, 0);
+}
+
+int bpf_map_get_next_key(int fd, const void *key, void *next_key)
+{
+	return map_elem_op(BPF_MAP_GET_NEXT_KEY, fd, key, next_key, 0);
+}
+
+static int prog_load_once(uint32_t type, const struct bpf_insn *insns,
+			  uint32_t cnt, const char *license,
+			  uint32_t kern_version, const char *name, char *log,
+			  uint32_t log_size)
+{
+	struct bpf_attr_prog_load a;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = type;
+	a.insn_cnt = cnt;
+	a.insns = (uint64_t)(unsigned long)insns;
+	a.license = (uint64_t)(unsigned long)license;
+	a.kern_version = kern_version;
+	copy_name(a.prog_name, name);
+	if (log) {
+		log[0] = 0;
+		a.log_level = 1;
+		a.log_size = log_size;
+		a.log_buf = (uint64_t)(unsigned long)log;
+	}
+	return sys_bpf(BPF_PROG_LOAD, &a, sizeof(a));
+}
+
+int bpf_prog_load(uint32_t type, const struct bpf_insn *insns, uint32_t cnt,
+		  const char *license, uint32_t kern_version, const char *name,
+		  char **logp)
+{
+	uint32_t size = 64 * 1024;
+	char *log = NULL;
+	int fd;
+
+	if (logp)
+		*logp = NULL;
+	/* First without a log: verbose verification is slow on big programs. */
+	fd = prog_load_once(type, insns, cnt, license, kern_version, name,
+			    NULL, 0);
+	if (fd >= 0 || !logp)
+		return fd;
+	/* Again with a log; a log that does not fit gives ENOSPC: grow it. */
+	for (;;) {
+		char *nlog = realloc(log, size);
+		int again;
+
+		if (!nlog) {
+			free(log);
+			return fd;
+		}
+		log = nlog;
+		again = prog_load_once(type, insns, cnt, license, kern_version,
+				       name, log, size);
+		if (again >= 0) { /* loaded this time: keep it */
+			free(log);
+			return again;
+		}
+		if (again != -ENOSPC || size >= 16 * 1024 * 1024)
+			break;
+		size *= 4;
+	}
+	*logp = log;
+	return fd;
+}
+
+int bb_parse_cpu_list(const char *s)
+{
+	int hi = -1;
+
+	while (*s && *s != '\n') {
+		char *end;
+		long a = strtol(s, &end, 10), b;
+
+		if (end == s)
+			return -EINVAL;
+		b = a;
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1)
+				return -EINVAL;
+			s = end;
+		}
+		if (b > hi)
+			hi = b;
+		if (*s == ',')
+			s++;
+		else if (*s && *s != '\n')
+			return -EINVAL;
+	}
+	return hi < 0 ? -EINVAL : hi + 1;
+}
+
+int bb_ncpus_possible(void)
+{
+	char buf[256];
+	int fd, n;
+
+	fd = open("/sys/devices/system/cpu/possible", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = 0;
+	return bb_parse_cpu_list(buf);
+}
+
+int bb_raise_memlock(struct bb_err *err)
+{
+	struct rlimit r = { RLIM_INFINITY, RLIM_INFINITY };
+	int ret = sys_prlimit64(0, RLIMIT_MEMLOCK, &r, NULL);
+
+	if (ret < 0)
+		return bb_fail(err, ret,
+			       "cannot raise RLIMIT_MEMLOCK (%s): kernels before "
+			       "5.11 charge BPF maps to it; run as root, or "
+			       "raise it first with `ulimit -l unlimited`",
+			       strerror(-ret));
+	return 0;
+}

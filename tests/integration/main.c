@@ -1,0 +1,1 @@
+#include "../bbtest_main.h"
