@@ -27,6 +27,8 @@ typedef signed long long s64;
 #define BPF_MAP_TYPE_PERCPU_ARRAY 6
 #define BPF_MAP_TYPE_STACK_TRACE 7
 #define BPF_ANY 0
+#define BPF_NOEXIST 1
+#define BPF_EXIST 2
 #define BPF_F_CURRENT_CPU 0xffffffffULL
 #define BPF_F_FAST_STACK_CMP (1ULL << 9)
 #define BPF_F_USER_STACK (1ULL << 8)

@@ -177,6 +177,11 @@ struct bb_session {
 
 void session_init(struct bb_session *s);
 /*
+ * Fill s->tracefs once (tracefs_find), remembering whether it had to be
+ * mounted so that session_detach_all can unmount it again.
+ */
+int session_tracefs(struct bb_session *s, struct bb_err *err);
+/*
  * Attach prog at target (a function for kprobes, "category/name" for
  * tracepoints; NULL means the prog's own target). maxactive applies to
  * kretprobes (0: the kernel's default). Everything this adds is recorded
