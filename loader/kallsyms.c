@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Kernel symbols from /proc/kallsyms: address -> name for stacks, and "does
+ * this function exist" for fallback chains of probe targets.
+ *
+ * /proc/kallsyms has 100k-300k lines, so it is read once into one buffer
+ * which is then cut in place (names point into it), plus two arrays: the
+ * symbols sorted by address (binary search in ksyms_find) and an index
+ * sorted by name (binary search in ksyms_has). Both sorts are done at load
+ * time; with the read, about 100 ms for 120k symbols.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "barebpf.h"
+
+struct ksym_ent {
+	struct bb_ksym sym; /* first: ksyms_find returns &ent->sym */
+	uint32_t line;      /* input order, for a stable sort */
+	int is_text;        /* t/T: preferred among aliases */
+};
+
+struct bb_ksyms {
+	char *buf;
+	struct ksym_ent *ents; /* by address */
+	uint32_t *by_name;     /* indices into ents, by name */
+	size_t n;
+};
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * Aliases share an address (_stext, _text, startup_64, ...). Among them a
+ * text symbol wins over data, then the first one listed, so that the answer
+ * does not depend on qsort's order.
+ */
+static int cmp_addr(const void *a, const void *b)
+{
+	const struct ksym_ent *x = a, *y = b;
+
+	if (x->sym.addr != y->sym.addr)
+		return x->sym.addr < y->sym.addr ? -1 : 1;
+	if (x->is_text != y->is_text)
+		return x->is_text ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* qsort has no context argument; the array being sorted is only ever ours. */
+static const struct ksym_ent *sort_ents;
+
+static int cmp_name(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+
+	return strcmp(sort_ents[*x].sym.name, sort_ents[*y].sym.name);
+}
+
+/*
+ * Cut buf (NUL-terminated; ownership passes here, freed on failure) into
+ * symbols. Returns the
+ * number of symbols, or -EACCES if there were symbols but every address was
+ * zero: that is how kptr_restrict hides them.
+ */
+static int parse_owned(struct bb_ksyms **ksp, char *buf)
+{
+	struct bb_ksyms *ks;
+	size_t cap = 0, zeros = 0, i;
+	char *p = buf;
+
+	ks = calloc(1, sizeof(*ks));
+	if (!ks) {
+		free(buf);
+		return -ENOMEM;
+	}
+	ks->buf = buf;
+
+	while (*p) {
+		char *line = p, *name, *end;
+		uint64_t addr = 0;
+		char type;
+		int digits = 0, h;
+
+		end = strchr(p, '\n');
+		if (end)
+			*end = 0;
+		p = end ? end + 1 : line + strlen(line);
+
+		while ((h = hexval(*line)) >= 0) {
+			addr = addr << 4 | (unsigned)h;
+			line++;
+			digits++;
+		}
+		/* "addr type name": anything else is not a symbol line */
+		if (!digits || digits > 16 || *line != ' ' || !line[1] ||
+		    line[2] != ' ' || !line[3])
+			continue;
+		type = line[1];
+		name = line + 3;
+		/* the name ends at "\t[module]" */
+		name[strcspn(name, " \t")] = 0;
+		if (!*name)
+			continue;
+		if (!addr) {
+			zeros++;
+			continue;
+		}
+
+		if (ks->n == cap) {
+			struct ksym_ent *e;
+
+			cap = cap ? cap * 2 : 4096;
+			e = realloc(ks->ents, cap * sizeof(*e));
+			if (!e)
+				goto err_free;
+			ks->ents = e;
+		}
+		ks->ents[ks->n].sym.addr = addr;
+		ks->ents[ks->n].sym.name = name;
+		ks->ents[ks->n].line = ks->n;
+		ks->ents[ks->n].is_text = type == 't' || type == 'T';
+		ks->n++;
+	}
+
+	if (!ks->n && zeros) {
+		ksyms_free(ks);
+		return -EACCES;
+	}
+	if (ks->n)
+		qsort(ks->ents, ks->n, sizeof(*ks->ents), cmp_addr);
+
+	ks->by_name = malloc((ks->n ? ks->n : 1) * sizeof(*ks->by_name));
+	if (!ks->by_name)
+		goto err_free;
+	for (i = 0; i < ks->n; i++)
+		ks->by_name[i] = i;
+	sort_ents = ks->ents;
+	qsort(ks->by_name, ks->n, sizeof(*ks->by_name), cmp_name);
+	sort_ents = NULL;
+
+	*ksp = ks;
+	return ks->n;
+
+err_free:
+	ksyms_free(ks);
+	return -ENOMEM;
+}
+
+int ksyms_parse(struct bb_ksyms **ksp, const char *text)
+{
+	char *buf = strdup(text);
+
+	if (!buf)
+		return -ENOMEM;
+	return parse_owned(ksp, buf);
+}
+
+/* /proc files report size 0: read until EOF into a growing buffer. */
+static int read_all(const char *path, char **bufp)
+{
+	size_t len = 0, cap = 1 << 20;
+	char *buf = malloc(cap), *nb;
+	int fd, ret;
+	ssize_t r;
+
+	if (!buf)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		goto err_free;
+	}
+	for (;;) {
+		if (cap - len < 65536 + 1) {
+			cap *= 2;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				ret = -ENOMEM;
+				goto err_close;
+			}
+			buf = nb;
+		}
+		r = read(fd, buf + len, cap - len - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			ret = -errno;
+			goto err_close;
+		}
+		if (!r)
+			break;
+		len += r;
+	}
+	close(fd);
+	buf[len] = 0;
+	*bufp = buf;
+	return 0;
+
+err_close:
+	close(fd);
+err_free:
+	free(buf);
+	return ret;
+}
+
+int ksyms_load(struct bb_ksyms **ksp, const char *path, struct bb_err *err)
+{
+	char *buf = NULL;
+	int ret;
+
+	if (!path)
+		path = "/proc/kallsyms";
+	ret = read_all(path, &buf);
+	if (ret < 0)
+		return bb_fail(err, ret, "cannot read %s: %s", path,
+			       strerror(-ret));
+	ret = parse_owned(ksp, buf);
+	if (ret == -EACCES)
+		return bb_fail(err, ret,
+			       "%s: kernel addresses are hidden "
+			       "(kernel.kptr_restrict); run as root", path);
+	if (ret < 0)
+		return bb_fail(err, ret, "%s: %s", path, strerror(-ret));
+	if (!ret) {
+		ksyms_free(*ksp);
+		*ksp = NULL;
+		return bb_fail(err, -ENOENT, "%s: no symbols", path);
+	}
+	return ret;
+}
+
+const struct bb_ksym *ksyms_find(const struct bb_ksyms *ks, uint64_t addr,
+				 uint64_t *off)
+{
+	size_t lo = 0, hi, first;
+
+	if (!ks || !ks->n || addr < ks->ents[0].sym.addr)
+		return NULL;
+	/* invariant: ents[lo].addr <= addr, and ents[hi].addr > addr or hi==n */
+	hi = ks->n;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ks->ents[mid].sym.addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	/* the preferred alias is the first of its address (see cmp_addr) */
+	first = lo;
+	while (first > 0 && ks->ents[first - 1].sym.addr == ks->ents[lo].sym.addr)
+		first--;
+	if (off)
+		*off = addr - ks->ents[first].sym.addr;
+	return &ks->ents[first].sym;
+}
+
+int ksyms_has(const struct bb_ksyms *ks, const char *name)
+{
+	size_t lo = 0, hi;
+
+	if (!ks)
+		return 0;
+	hi = ks->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(ks->ents[ks->by_name[mid]].sym.name, name);
+
+		if (!c)
+			return 1;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+void ksyms_free(struct bb_ksyms *ks)
+{
+	if (!ks)
+		return;
+	free(ks->by_name);
+	free(ks->ents);
+	free(ks->buf);
+	free(ks);
+}

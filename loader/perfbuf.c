@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The user side of a BPF_MAP_TYPE_PERF_EVENT_ARRAY: one perf ring per CPU
+ * (ringbuf maps are 5.8; 4.15 only has this). The BPF program writes with
+ * bpf_perf_event_output(ctx, &map, BPF_F_CURRENT_CPU, ...), which lands in
+ * the ring whose fd we stored at the current CPU's index.
+ *
+ * Each ring is a control page followed by 2^n data pages. The kernel
+ * advances data_head after writing a record; we read records between
+ * data_tail and data_head and then store data_tail, which is what lets the
+ * kernel reuse the space. When the ring is full the kernel drops samples
+ * and later writes one PERF_RECORD_LOST with their count.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "barebpf.h"
+#include "perfbuf.h"
+
+struct perfbuf_ring {
+	int cpu;
+	int fd;
+	void *base; /* control page, data pages follow */
+};
+
+struct bb_perfbuf {
+	perfbuf_sample_fn fn;
+	void *ctx;
+	int map_fd;
+	size_t page_size;
+	size_t mmap_size;  /* (1 + pages) * page_size */
+	size_t ring_size;  /* pages * page_size */
+	int nrings;
+	struct perfbuf_ring *rings;
+	struct pollfd *pfds;
+	void *scratch;
+	uint64_t lost;
+};
+
+/* Copy len bytes starting at free-running position pos out of the ring. */
+static void ring_copy(void *dst, const uint8_t *ring, size_t ring_size,
+		      uint64_t pos, size_t len)
+{
+	size_t off = pos & (ring_size - 1), first = ring_size - off;
+
+	if (len <= first) {
+		memcpy(dst, ring + off, len);
+	} else {
+		memcpy(dst, ring + off, first);
+		memcpy((uint8_t *)dst + first, ring, len - first);
+	}
+}
+
+int perfbuf_ring_consume(const void *ring, size_t ring_size, uint64_t *tail,
+			 uint64_t head, void *scratch, int cpu,
+			 perfbuf_sample_fn fn, void *ctx, uint64_t *lost)
+{
+	const uint8_t *base = ring;
+	uint64_t pos = *tail;
+	int n = 0;
+
+	if (head - pos > ring_size)
+		goto bad;
+	while (pos != head) {
+		struct perf_event_header hdr;
+		size_t off = pos & (ring_size - 1);
+		const uint8_t *rec;
+
+		if (head - pos < sizeof(hdr))
+			goto bad;
+		ring_copy(&hdr, base, ring_size, pos, sizeof(hdr));
+		if (hdr.size < sizeof(hdr) || hdr.size > head - pos)
+			goto bad;
+
+		/* only a record that wraps is copied; most are used in place */
+		if (off + hdr.size <= ring_size) {
+			rec = base + off;
+		} else {
+			ring_copy(scratch, base, ring_size, pos, hdr.size);
+			rec = scratch;
+		}
+
+		if (hdr.type == PERF_RECORD_SAMPLE) {
+			uint32_t raw_size;
+
+			/* sample_type is PERF_SAMPLE_RAW alone: u32 size, data */
+			if (hdr.size < sizeof(hdr) + sizeof(raw_size))
+				goto bad;
+			memcpy(&raw_size, rec + sizeof(hdr), sizeof(raw_size));
+			if (raw_size > hdr.size - sizeof(hdr) - sizeof(raw_size))
+				goto bad;
+			if (fn)
+				fn(ctx, cpu, rec + sizeof(hdr) + sizeof(raw_size),
+				   raw_size);
+			n++;
+		} else if (hdr.type == PERF_RECORD_LOST) {
+			uint64_t cnt;
+
+			/* u64 id, u64 lost */
+			if (hdr.size < sizeof(hdr) + 2 * sizeof(uint64_t))
+				goto bad;
+			memcpy(&cnt, rec + sizeof(hdr) + sizeof(uint64_t),
+			       sizeof(cnt));
+			*lost += cnt;
+		}
+		pos += hdr.size;
+		*tail = pos;
+	}
+	return n;
+
+bad:
+	*tail = head;
+	return -EBADMSG;
+}
+
+/* The kernel may be writing the ring while we read: see the comment on
+ * perf_event_mmap_page::data_head in include/uapi/linux/perf_event.h. */
+static int ring_drain(struct bb_perfbuf *pb, struct perfbuf_ring *r)
+{
+	struct perf_event_mmap_page *mp = r->base;
+	uint64_t head, tail;
+	int n;
+
+	head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+	tail = mp->data_tail;
+	if (head == tail)
+		return 0;
+	n = perfbuf_ring_consume((uint8_t *)r->base + pb->page_size,
+				 pb->ring_size, &tail, head, pb->scratch,
+				 r->cpu, pb->fn, pb->ctx, &pb->lost);
+	/* release: our reads of the records happen before the kernel reuses
+	 * the space */
+	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
+	return n;
+}
+
+static void ring_close(struct bb_perfbuf *pb, struct perfbuf_ring *r)
+{
+	/* drop the map's reference so the event is freed with our fd */
+	bpf_map_delete_elem(pb->map_fd, &r->cpu);
+	sys_munmap(r->base, pb->mmap_size);
+	close(r->fd);
+}
+
+static int ring_open(struct bb_perfbuf *pb, int cpu, struct bb_err *err)
+{
+	struct perfbuf_ring *r = &pb->rings[pb->nrings];
+	struct perf_event_attr attr;
+	long addr;
+	int fd, ret;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.size = sizeof(attr);
+	attr.config = PERF_COUNT_SW_BPF_OUTPUT;
+	attr.sample_type = PERF_SAMPLE_RAW;
+	attr.sample_period = 1;
+	attr.wakeup_events = 1;
+	fd = sys_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	/* a possible but offline CPU: nothing runs there, nothing to read */
+	if (fd == -ENODEV || fd == -EINVAL)
+		return 0;
+	if (fd < 0)
+		return bb_fail(err, fd,
+			       "perf_event_open(BPF_OUTPUT, cpu %d): %s", cpu,
+			       strerror(-fd));
+
+	addr = sys_mmap(NULL, pb->mmap_size, PROT_READ | PROT_WRITE,
+			MAP_SHARED, fd, 0);
+	if (bb_is_err(addr)) {
+		ret = bb_fail(err, addr,
+			      "mmap of the perf ring of cpu %d (%zu bytes): %s%s",
+			      cpu, pb->mmap_size, strerror(-addr),
+			      addr == -EPERM ? " (perf_event_mlock_kb is too "
+					       "small for an unprivileged user?)"
+					     : "");
+		goto err_close;
+	}
+
+	ret = bpf_map_update_elem(pb->map_fd, &cpu, &fd, BPF_ANY);
+	if (ret < 0) {
+		ret = bb_fail(err, ret,
+			      "storing the ring of cpu %d in the perf event "
+			      "array: %s%s",
+			      cpu, strerror(-ret),
+			      ret == -E2BIG ? " (the map has fewer entries "
+					      "than there are CPUs)"
+					    : "");
+		goto err_unmap;
+	}
+
+	ret = sys_ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	if (ret < 0) {
+		ret = bb_fail(err, ret, "enabling the ring of cpu %d: %s", cpu,
+			      strerror(-ret));
+		bpf_map_delete_elem(pb->map_fd, &cpu);
+		goto err_unmap;
+	}
+
+	r->cpu = cpu;
+	r->fd = fd;
+	r->base = (void *)addr;
+	pb->pfds[pb->nrings].fd = fd;
+	pb->pfds[pb->nrings].events = POLLIN;
+	pb->nrings++;
+	return 0;
+
+err_unmap:
+	sys_munmap((void *)addr, pb->mmap_size);
+err_close:
+	close(fd);
+	return ret;
+}
+
+int perfbuf_open(struct bb_perfbuf **pbp, int map_fd, int pages_per_cpu,
+		 perfbuf_sample_fn fn, void *ctx, struct bb_err *err)
+{
+	struct bb_perfbuf *pb;
+	int ncpus, cpu, ret;
+
+	if (pages_per_cpu <= 0 || (pages_per_cpu & (pages_per_cpu - 1)))
+		return bb_fail(err, -EINVAL,
+			       "perf ring size must be a power of two pages, "
+			       "not %d", pages_per_cpu);
+	ncpus = bb_ncpus_possible();
+	if (ncpus < 0)
+		return bb_fail(err, ncpus,
+			       "cannot count CPUs (/sys/devices/system/cpu/"
+			       "possible): %s", strerror(-ncpus));
+
+	pb = calloc(1, sizeof(*pb));
+	if (!pb)
+		return bb_fail(err, -ENOMEM, "out of memory");
+	pb->fn = fn;
+	pb->ctx = ctx;
+	pb->map_fd = map_fd;
+	pb->page_size = sysconf(_SC_PAGESIZE);
+	pb->ring_size = (size_t)pages_per_cpu * pb->page_size;
+	pb->mmap_size = pb->ring_size + pb->page_size;
+	pb->rings = calloc(ncpus, sizeof(*pb->rings));
+	pb->pfds = calloc(ncpus, sizeof(*pb->pfds));
+	pb->scratch = malloc(PERFBUF_SCRATCH_SIZE);
+	if (!pb->rings || !pb->pfds || !pb->scratch) {
+		ret = bb_fail(err, -ENOMEM, "out of memory");
+		goto err_close;
+	}
+
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		ret = ring_open(pb, cpu, err);
+		if (ret < 0)
+			goto err_close;
+	}
+	if (!pb->nrings) {
+		ret = bb_fail(err, -ENODEV,
+			      "perf_event_open(BPF_OUTPUT) failed on every CPU");
+		goto err_close;
+	}
+	*pbp = pb;
+	return 0;
+
+err_close:
+	perfbuf_close(pb);
+	return ret;
+}
+
+int perfbuf_poll(struct bb_perfbuf *pb, int timeout_ms)
+{
+	int i, n, total = 0, bad = 0;
+
+	n = poll(pb->pfds, pb->nrings, timeout_ms);
+	if (n < 0)
+		/* a signal: let the caller look at its stop flag */
+		return errno == EINTR ? 0 : -errno;
+	/* wakeups are per wakeup_events, so drain every ring, not just the
+	 * ones poll() reported: a ring may hold records short of a wakeup */
+	for (i = 0; i < pb->nrings; i++) {
+		n = ring_drain(pb, &pb->rings[i]);
+		if (n < 0)
+			bad = n;
+		else
+			total += n;
+	}
+	return bad ? bad : total;
+}
+
+uint64_t perfbuf_lost(const struct bb_perfbuf *pb)
+{
+	return pb->lost;
+}
+
+void perfbuf_close(struct bb_perfbuf *pb)
+{
+	int i;
+
+	if (!pb)
+		return;
+	for (i = 0; i < pb->nrings; i++)
+		ring_close(pb, &pb->rings[i]);
+	free(pb->scratch);
+	free(pb->pfds);
+	free(pb->rings);
+	free(pb);
+}
