@@ -25,7 +25,7 @@ struct ksym_ent {
 struct bb_ksyms {
 	char *buf;
 	struct ksym_ent *ents; /* by address */
-	uint32_t *by_name;     /* indices into ents, by name */
+	const char **by_name;  /* the names, sorted */
 	size_t n;
 };
 
@@ -56,14 +56,11 @@ static int cmp_addr(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
-/* qsort has no context argument; the array being sorted is only ever ours. */
-static const struct ksym_ent *sort_ents;
-
 static int cmp_name(const void *a, const void *b)
 {
-	const uint32_t *x = a, *y = b;
+	const char *const *x = a, *const *y = b;
 
-	return strcmp(sort_ents[*x].sym.name, sort_ents[*y].sym.name);
+	return strcmp(*x, *y);
 }
 
 /*
@@ -143,10 +140,9 @@ static int parse_owned(struct bb_ksyms **ksp, char *buf)
 	if (!ks->by_name)
 		goto err_free;
 	for (i = 0; i < ks->n; i++)
-		ks->by_name[i] = i;
-	sort_ents = ks->ents;
-	qsort(ks->by_name, ks->n, sizeof(*ks->by_name), cmp_name);
-	sort_ents = NULL;
+		ks->by_name[i] = ks->ents[i].sym.name;
+	if (ks->n)
+		qsort(ks->by_name, ks->n, sizeof(*ks->by_name), cmp_name);
 
 	*ksp = ks;
 	return ks->n;
@@ -274,7 +270,7 @@ int ksyms_has(const struct bb_ksyms *ks, const char *name)
 	hi = ks->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(ks->ents[ks->by_name[mid]].sym.name, name);
+		int c = strcmp(ks->by_name[mid], name);
 
 		if (!c)
 			return 1;

@@ -137,10 +137,13 @@ static int ring_drain(struct bb_perfbuf *pb, struct perfbuf_ring *r)
 	return n;
 }
 
+/*
+ * The map entry keeps the event alive until the map is closed (which clears
+ * it). It is not deleted here: by now map_fd may have been closed and its
+ * number reused for something else.
+ */
 static void ring_close(struct bb_perfbuf *pb, struct perfbuf_ring *r)
 {
-	/* drop the map's reference so the event is freed with our fd */
-	bpf_map_delete_elem(pb->map_fd, &r->cpu);
 	sys_munmap(r->base, pb->mmap_size);
 	close(r->fd);
 }
