@@ -25,7 +25,7 @@ CLANG ?= clang
 WARN := -Wall -Wextra -Werror -Wno-missing-field-initializers
 CFLAGS ?= -Os -g0
 CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iasm -Ibpf
-TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iasm -Ibpf \
+TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/cmd -Iasm -Ibpf \
 	-Wno-unused-parameter
 BPF_CFLAGS := -target bpf -O2 -mcpu=v2 -g0 -D__TARGET_ARCH_$(BPF_ARCH) -Ibpf \
 	-Wall -Werror -Wno-unused-function
@@ -50,7 +50,7 @@ LIB_OBJS := $(patsubst loader/%.c,$(O)/musl/%.o,$(LIB_SRCS))
 CMD_OBJS := $(patsubst loader/cmd/%.c,$(O)/musl/cmd/%.o,$(CMD_SRCS))
 HLIB_OBJS := $(patsubst loader/%.c,$(O)/host/%.o,$(LIB_SRCS))
 HCMD_OBJS := $(patsubst loader/cmd/%.c,$(O)/host/cmd/%.o,$(filter-out loader/cmd/main.c,$(CMD_SRCS)))
-HEMBED_OBJS := $(patsubst %,$(O)/host/embed/%.o,$(BPF_NAMES))
+HEMBED_OBJS := $(patsubst %,$(O)/host/embed/%.o,$(BPF_NAMES)) $(O)/host/embed_list.o
 
 # BPF objects only the tests load (read from disk, never embedded).
 TEST_BPF_OBJS := $(patsubst tests/bpf/%.bpf.c,$(O)/tests/bpf/%.bpf.o,$(wildcard tests/bpf/*.bpf.c))
@@ -61,7 +61,22 @@ CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubu
 
 all: $(O)/barebpf
 
-$(O)/barebpf: $(CMD_OBJS) $(LIB_OBJS) $(EMBED_OBJS)
+# A table of every embedded object, so that tests cover each one.
+$(O)/embed_list.c: $(BPF_SRCS) Makefile
+	@mkdir -p $(dir $@)
+	$(Q){ echo '#include "tool.h"'; \
+	  for n in $(BPF_NAMES); do echo "EMBEDDED_OBJ($$n);"; done; \
+	  echo 'const struct embedded_obj embedded_objs[] = {'; \
+	  for n in $(BPF_NAMES); do echo "	{ \"$$n\", EMBEDDED_ARGS($$n) },"; done; \
+	  echo '	{ 0 } };'; } > $@
+
+$(O)/musl/embed_list.o: $(O)/embed_list.c $(HDRS)
+	$(Q)$(MUSL_CC) $(CFLAGS) -Iloader/cmd -c -o $@ $<
+
+$(O)/host/embed_list.o: $(O)/embed_list.c $(HDRS)
+	$(Q)$(HOST_CC) $(TEST_CFLAGS) -Iloader/cmd -c -o $@ $<
+
+$(O)/barebpf: $(CMD_OBJS) $(LIB_OBJS) $(EMBED_OBJS) $(O)/musl/embed_list.o
 	$(call msg,LD,$@)
 	$(Q)$(MUSL_CC) -static -s -o $@ $^
 	$(Q)for t in $$($@ --list-tools); do ln -sf barebpf $(O)/$$t; done

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * biolatency: block request latency, from issue (or insert, with -Q) to
+ * completion, on tracepoints only, so it runs where kprobes do not. The
+ * record layout of block_rq_* changed across kernels (4.15: rwbs[8] at 32;
+ * 6.x: ioprio at 32, rwbs[10] at 34): every field offset is a load-time
+ * constant read from events/block/<event>/format.
+ *
+ * Constants: tpoff_<event>_<field> (offsets), filter_dev (0: all disks),
+ * per_disk, per_flags, unit_div (1000: usecs, 1000000: msecs),
+ * issue_update_flags (BPF_ANY; BPF_NOEXIST with -Q so that the insert
+ * time is kept when a request was inserted before it was issued).
+ */
+#include "bb_helpers.h"
+#include "biolatency.h"
+
+BB_MAP(start, BPF_MAP_TYPE_HASH, sizeof(struct biolat_rq), sizeof(u64), 10240);
+BB_MAP(hist, BPF_MAP_TYPE_HASH, sizeof(struct biolat_key), sizeof(u64), 4096);
+
+static __always_inline int rq_start(struct biolat_rq *rq, u64 flags)
+{
+	u64 ts = bpf_ktime_get_ns();
+	u32 filter = BB_CONST(filter_dev);
+
+	if (filter && rq->dev != filter)
+		return 0;
+	bpf_map_update_elem(&start, rq, &ts, flags);
+	return 0;
+}
+
+SEC("tracepoint/block/block_rq_insert")
+int rq_insert(void *ctx)
+{
+	struct biolat_rq rq = {};
+
+	BB_TP_READ(rq.dev, ctx, tpoff_insert_dev);
+	BB_TP_READ(rq.sector, ctx, tpoff_insert_sector);
+	return rq_start(&rq, BPF_ANY);
+}
+
+SEC("tracepoint/block/block_rq_issue")
+int rq_issue(void *ctx)
+{
+	struct biolat_rq rq = {};
+
+	BB_TP_READ(rq.dev, ctx, tpoff_issue_dev);
+	BB_TP_READ(rq.sector, ctx, tpoff_issue_sector);
+	return rq_start(&rq, BB_CONST(issue_update_flags));
+}
+
+SEC("tracepoint/block/block_rq_complete")
+int rq_complete(void *ctx)
+{
+	struct biolat_rq rq = {};
+	struct biolat_key key = {};
+	u64 *tsp, *count, delta, one = 1;
+
+	BB_TP_READ(rq.dev, ctx, tpoff_complete_dev);
+	BB_TP_READ(rq.sector, ctx, tpoff_complete_sector);
+	tsp = bpf_map_lookup_elem(&start, &rq);
+	if (!tsp)
+		return 0; /* issued before we started, or filtered out */
+	delta = bpf_ktime_get_ns() - *tsp;
+	bpf_map_delete_elem(&start, &rq);
+	if ((s64)delta < 0)
+		return 0;
+	delta /= BB_CONST(unit_div);
+	key.slot = bb_log2l(delta);
+	if (key.slot >= BIOLAT_SLOTS)
+		key.slot = BIOLAT_SLOTS - 1;
+	if (BB_CONST(per_disk))
+		key.dev = rq.dev;
+	if (BB_CONST(per_flags))
+		BB_TP_READ(key.rwbs, ctx, tpoff_complete_rwbs);
+	count = bpf_map_lookup_elem(&hist, &key);
+	if (count)
+		__sync_fetch_and_add(count, 1);
+	else
+		bpf_map_update_elem(&hist, &key, &one, BPF_NOEXIST);
+	return 0;
+}
+
+char _license[] SEC("license") = "GPL";

@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: MIT */
+/* barebpf biolatency: block I/O latency histograms, bcc's options. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tool.h"
+#include "../../bpf/biolatency.h"
+
+EMBEDDED_OBJ(biolatency);
+
+static const char usage[] =
+"usage: barebpf biolatency [-h] [-T] [-Q] [-m] [-D] [-F] [-j] [-d DISK]\n"
+"                          [--duration SECONDS] [interval [count]]\n"
+"\n"
+"Summarize block device I/O latency as a log2 histogram.\n"
+"\n"
+"Latency is measured from the moment a request is issued to the device\n"
+"driver (or, with -Q, inserted into the OS queue) to its completion, on\n"
+"the block_rq_issue/insert/complete tracepoints. It works without kprobes,\n"
+"BTF or kernel headers, from Linux 4.15 on. It does NOT see time a bio\n"
+"spends waiting before it becomes a request (e.g. in blk_queue_enter()\n"
+"while the queue is frozen).\n"
+"\n"
+"positional arguments:\n"
+"  interval              output interval, in seconds\n"
+"  count                 number of outputs\n"
+"\n"
+"options:\n"
+"  -h, --help            show this help message and exit\n"
+"  -T, --timestamp       include timestamp on output\n"
+"  -Q, --queued          include OS queued time in I/O time\n"
+"  -m, --milliseconds    millisecond histogram\n"
+"  -D, --disks           print a histogram per disk device\n"
+"  -F, --flags           print a histogram per set of I/O flags (rwbs)\n"
+"  -j, --json            one JSON object per output (lines)\n"
+"  -d, --disk DISK       trace this disk only (a name in /sys/class/block)\n"
+"      --duration SECONDS  exit after this many seconds\n"
+"      --kern-version V  override the detected kernel version (a.b.c)\n"
+"  -v, --verbose         say what was detected and attached\n"
+"\n"
+"examples:\n"
+"  barebpf biolatency                  # summarize until Ctrl-C\n"
+"  barebpf biolatency 1 10             # print 1 second summaries, 10 times\n"
+"  barebpf biolatency -mT 1            # 1s summaries, milliseconds, timestamps\n"
+"  barebpf biolatency -Q               # include OS queued time in I/O time\n"
+"  barebpf biolatency -D               # show each disk device separately\n"
+"  barebpf biolatency -F               # show I/O flags separately\n"
+"  barebpf biolatency -d sdc --duration 10  # sdc only, for 10 seconds\n";
+
+struct biolat_opts {
+	int timestamp, queued, ms, per_disk, per_flags, json;
+	const char *disk;
+	uint32_t kdev;
+	double interval, duration;
+	unsigned long count;
+};
+
+struct hist_entry {
+	uint32_t dev;
+	char rwbs[9];
+	char disk[64];
+	uint64_t slots[BIOLAT_SLOTS];
+};
+
+/* rwbs as bcc's -F names it: "Sync-Write", "Read", "Flush-Write" ... */
+static void flags_name(const char *rwbs, char *out, size_t len)
+{
+	const char *op = "Unknown";
+	char mods[96] = "";
+	const char *p = rwbs;
+
+	if (*p == 'F') { /* a leading F is a preflush */
+		strcat(mods, "PreFlush-");
+		p++;
+	}
+	switch (*p) {
+	case 'R': op = "Read"; break;
+	case 'W': op = "Write"; break;
+	case 'D': op = "Discard"; break;
+	case 'E': op = "SecureErase"; break;
+	case 'N': op = "None"; break;
+	}
+	if (*p)
+		p++;
+	for (; *p; p++) {
+		if (*p == 'F') strcat(mods, "ForceUnitAccess-");
+		if (*p == 'A') strcat(mods, "ReadAhead-");
+		if (*p == 'S') strcat(mods, "Sync-");
+		if (*p == 'M') strcat(mods, "Metadata-");
+	}
+	snprintf(out, len, "%s%s", mods, op);
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct hist_entry *x = a, *y = b;
+	int c = strcmp(x->disk, y->disk);
+
+	return c ? c : strcmp(x->rwbs, y->rwbs);
+}
+
+/* Read every key of the hist map, group into per-disk/flags histograms,
+ * then delete what was read. */
+static int collect(int fd, struct hist_entry **out, int *nout)
+{
+	struct biolat_key key, next, *keys = NULL;
+	struct hist_entry *e = NULL;
+	int nkeys = 0, n = 0, i, j, ret;
+	void *prev = NULL;
+
+	while ((ret = bpf_map_get_next_key(fd, prev, &next)) == 0) {
+		struct biolat_key *nk = realloc(keys, (nkeys + 1) * sizeof(*keys));
+
+		if (!nk)
+			goto oom;
+		keys = nk;
+		keys[nkeys++] = next;
+		key = next;
+		prev = &key;
+	}
+	for (i = 0; i < nkeys; i++) {
+		uint64_t v = 0;
+
+		if (bpf_map_lookup_elem(fd, &keys[i], &v) < 0)
+			continue;
+		bpf_map_delete_elem(fd, &keys[i]);
+		for (j = 0; j < n; j++)
+			if (e[j].dev == keys[i].dev &&
+			    !memcmp(e[j].rwbs, keys[i].rwbs, 8))
+				break;
+		if (j == n) {
+			struct hist_entry *ne = realloc(e, (n + 1) * sizeof(*e));
+
+			if (!ne)
+				goto oom;
+			e = ne;
+			memset(&e[n], 0, sizeof(*e));
+			e[n].dev = keys[i].dev;
+			memcpy(e[n].rwbs, keys[i].rwbs, 8);
+			if (keys[i].dev)
+				disk_name(keys[i].dev, e[n].disk,
+					  sizeof(e[n].disk));
+			n++;
+		}
+		if (keys[i].slot < BIOLAT_SLOTS)
+			e[j].slots[keys[i].slot] += v;
+	}
+	free(keys);
+	qsort(e, n, sizeof(*e), cmp_entry);
+	*out = e;
+	*nout = n;
+	return 0;
+oom:
+	free(keys);
+	free(e);
+	return -12; /* -ENOMEM */
+}
+
+static void print_hists(const struct biolat_opts *o, struct hist_entry *e,
+			int n)
+{
+	const char *unit = o->ms ? "msecs" : "usecs";
+	char flags[128];
+	int i;
+
+	if (o->json) {
+		printf("{\"time\":\"%s\",\"unit\":\"%s\",\"hists\":[",
+		       now_hms(), unit);
+		for (i = 0; i < n; i++) {
+			printf("%s{", i ? "," : "");
+			if (o->per_disk) {
+				printf("\"disk\":");
+				json_str(stdout, e[i].disk);
+				printf(",");
+			}
+			if (o->per_flags) {
+				flags_name(e[i].rwbs, flags, sizeof(flags));
+				printf("\"flags\":");
+				json_str(stdout, flags);
+				printf(",");
+			}
+			printf("\"hist\":");
+			hist_json_log2(stdout, e[i].slots, BIOLAT_SLOTS, unit);
+			printf("}");
+		}
+		printf("]}\n");
+		fflush(stdout);
+		return;
+	}
+	if (o->timestamp)
+		printf("%-8s\n", now_hms());
+	for (i = 0; i < n; i++) {
+		if (o->per_disk)
+			printf("\ndisk = '%s'\n", e[i].disk);
+		if (o->per_flags) {
+			flags_name(e[i].rwbs, flags, sizeof(flags));
+			printf("\nflags = %s\n", flags);
+		}
+		hist_print_log2(stdout, e[i].slots, BIOLAT_SLOTS, unit);
+	}
+	fflush(stdout);
+}
+
+static int parse_args(struct tool_ctx *t, struct biolat_opts *o, int argc,
+		      char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "timestamp", no_argument, NULL, 'T' },
+		{ "queued", no_argument, NULL, 'Q' },
+		{ "milliseconds", no_argument, NULL, 'm' },
+		{ "disks", no_argument, NULL, 'D' },
+		{ "flags", no_argument, NULL, 'F' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "disk", required_argument, NULL, 'd' },
+		{ "duration", required_argument, NULL, 1 },
+		{ "kern-version", required_argument, NULL, 2 },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ 0 }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "hTQmDFjd:v", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h': fputs(usage, stdout); exit(0);
+		case 'T': o->timestamp = 1; break;
+		case 'Q': o->queued = 1; break;
+		case 'm': o->ms = 1; break;
+		case 'D': o->per_disk = 1; break;
+		case 'F': o->per_flags = 1; break;
+		case 'j': o->json = 1; break;
+		case 'd': o->disk = optarg; break;
+		case 'v': t->verbose = 1; break;
+		case 1:
+			if (parse_seconds(optarg, &o->duration) < 0)
+				return tool_error(t, "--duration needs a number "
+						  "of seconds > 0, not '%s'", optarg);
+			break;
+		case 2: t->kver_override = optarg; break;
+		default:
+			fputs(usage, stderr);
+			return 1;
+		}
+	}
+	if (optind < argc) {
+		if (parse_seconds(argv[optind], &o->interval) < 0)
+			return tool_error(t, "interval must be a number of "
+					  "seconds > 0, not '%s'", argv[optind]);
+		optind++;
+	}
+	if (optind < argc) {
+		if (parse_ulong(argv[optind], &o->count) < 0 || !o->count)
+			return tool_error(t, "count must be a whole number > 0, "
+					  "not '%s'", argv[optind]);
+		optind++;
+	}
+	if (optind < argc)
+		return tool_error(t, "unexpected argument '%s' (see --help)",
+				  argv[optind]);
+	if (o->disk && disk_kdev(o->disk, &o->kdev) < 0)
+		return tool_error(t, "unknown disk '%s': there is no "
+				  "/sys/class/block/%s (list disks with "
+				  "`ls /sys/block` or `cat /proc/partitions`)",
+				  o->disk, o->disk);
+	return 0;
+}
+
+static int configure(struct tool_ctx *t, const struct biolat_opts *o)
+{
+	static const struct {
+		const char *event, *field, *cname;
+	} offs[] = {
+		{ "block_rq_insert", "dev", "tpoff_insert_dev" },
+		{ "block_rq_insert", "sector", "tpoff_insert_sector" },
+		{ "block_rq_issue", "dev", "tpoff_issue_dev" },
+		{ "block_rq_issue", "sector", "tpoff_issue_sector" },
+		{ "block_rq_complete", "dev", "tpoff_complete_dev" },
+		{ "block_rq_complete", "sector", "tpoff_complete_sector" },
+		{ "block_rq_complete", "rwbs", "tpoff_complete_rwbs" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
+		if (tool_tp_offset(t, "block", offs[i].event, offs[i].field,
+				   offs[i].cname) < 0)
+			return -1;
+	obj_set_const(t->obj, "filter_dev", o->kdev);
+	obj_set_const(t->obj, "per_disk", o->per_disk);
+	obj_set_const(t->obj, "per_flags", o->per_flags);
+	obj_set_const(t->obj, "unit_div", o->ms ? 1000000 : 1000);
+	obj_set_const(t->obj, "issue_update_flags",
+		      o->queued ? BPF_NOEXIST : BPF_ANY);
+	return 0;
+}
+
+static int biolatency_main(int argc, char **argv)
+{
+	struct biolat_opts o = { 0 };
+	struct tool_ctx t;
+	struct hist_entry *e;
+	double start, next, end;
+	int ret = 1, n, hist_fd;
+
+	tool_init(&t, "biolatency");
+	if (parse_args(&t, &o, argc, argv))
+		return 1;
+	tool_signals();
+	if (tool_open(&t, EMBEDDED_ARGS(biolatency)) < 0)
+		return 1;
+	if (configure(&t, &o) < 0 || tool_load(&t) < 0)
+		goto out;
+	if (o.queued && tool_attach(&t, "rq_insert", NULL, 0) < 0)
+		goto out;
+	if (tool_attach(&t, "rq_issue", NULL, 0) < 0 ||
+	    tool_attach(&t, "rq_complete", NULL, 0) < 0)
+		goto out;
+	hist_fd = obj_map(t.obj, "hist")->fd;
+
+	fprintf(o.json ? stderr : stdout,
+		"Tracing block device I/O... Hit Ctrl-C to end.\n");
+	fflush(stdout);
+	start = now_mono();
+	end = o.duration > 0 ? start + o.duration : 0;
+	next = o.interval > 0 ? start + o.interval : 0;
+	while (!bb_stop) {
+		double now = now_mono(), wake = 1e18;
+		int last;
+
+		if (next && next < wake)
+			wake = next;
+		if (end && end < wake)
+			wake = end;
+		tool_sleep(wake - now > 3600 ? 3600 : wake - now);
+		now = now_mono();
+		last = bb_stop || (end && now >= end);
+		if (!last && !(next && now >= next))
+			continue;
+		if (collect(hist_fd, &e, &n) < 0) {
+			tool_error(&t, "out of memory");
+			goto out;
+		}
+		if (!o.json && !o.interval)
+			putchar('\n');
+		print_hists(&o, e, n);
+		free(e);
+		if (next)
+			next += o.interval;
+		if (last || (o.count && --o.count == 0))
+			break;
+	}
+	ret = 0;
+out:
+	tool_cleanup(&t);
+	return ret;
+}
+
+const struct tool tool_biolatency = {
+	"biolatency", biolatency_main,
+	"block I/O latency histogram (tracepoints; bcc's options)"
+};

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "tool.h"
+
+volatile int bb_stop;
+
+int tool_error(const struct tool_ctx *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "barebpf %s: ", t->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+void tool_init(struct tool_ctx *t, const char *name)
+{
+	memset(t, 0, sizeof(*t));
+	t->name = name;
+	session_init(&t->sess);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	bb_stop = 1;
+}
+
+void tool_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: poll() and nanosleep() must return on a signal */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+const char *tool_tracefs(struct tool_ctx *t)
+{
+	struct bb_err err = { "" };
+
+	if (!t->sess.tracefs[0] &&
+	    session_tracefs(&t->sess, &err) < 0) {
+		tool_error(t, "%s", err.msg);
+		return NULL;
+	}
+	return t->sess.tracefs;
+}
+
+int tool_need_kprobes(struct tool_ctx *t)
+{
+	struct bb_err err = { "" };
+	const char *tfs = tool_tracefs(t);
+	int n;
+
+	if (!tfs)
+		return -ENOENT;
+	if (!kprobes_available(tfs)) {
+		tool_error(t, "this kernel has no kprobe_events in %s: it was "
+			   "built without CONFIG_KPROBES/CONFIG_KPROBE_EVENTS, "
+			   "and this tool needs kprobes (see `barebpf features`)",
+			   tfs);
+		return -ENOTSUP;
+	}
+	n = kprobes_remove_stale(tfs, &err);
+	if (n < 0)
+		tool_error(t, "warning: could not remove stale probes: %s",
+			   err.msg);
+	else if (n > 0 && t->verbose)
+		fprintf(stderr, "removed %d probe(s) left by dead barebpf "
+			"processes\n", n);
+	return 0;
+}
+
+int tool_open(struct tool_ctx *t, const void *buf, size_t len)
+{
+	struct bb_err err = { "" };
+	int ret = obj_open(&t->obj, buf, len, t->name, &err);
+
+	if (ret < 0)
+		tool_error(t, "%s", err.msg);
+	return ret;
+}
+
+int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
+		   const char *field, const char *cname)
+{
+	struct bb_err err = { "" };
+	struct bb_tp_field f;
+	const char *tfs = tool_tracefs(t);
+	int ret;
+
+	if (!tfs)
+		return -ENOENT;
+	ret = tp_field(tfs, cat, event, field, &f, &err);
+	if (ret < 0) {
+		tool_error(t, "%s", err.msg);
+		return ret;
+	}
+	return obj_set_const(t->obj, cname, f.offset);
+}
+
+int tool_load(struct tool_ctx *t)
+{
+	struct bb_err err = { "" };
+	char src[64];
+	uint32_t kver;
+	int ret;
+
+	ret = bb_raise_memlock(&err);
+	if (ret < 0 && t->verbose)
+		/* not fatal: 5.11+ does not charge maps to memlock; the map
+		 * creation below says so if it was needed */
+		tool_error(t, "warning: %s", err.msg);
+	ret = kver_detect(t->kver_override, &kver, src, sizeof(src), &err);
+	if (ret < 0)
+		return tool_error(t, "%s", err.msg), ret;
+	if (t->verbose)
+		fprintf(stderr, "kern_version 0x%06x (%s)\n", kver, src);
+	ret = obj_load(t->obj, kver, &err);
+	if (ret < 0) {
+		const char *log = obj_verifier_log(t->obj);
+
+		if (log && *log)
+			fprintf(stderr, "--- verifier log ---\n%s--- end of "
+				"verifier log ---\n", log);
+		tool_error(t, "%s", err.msg);
+		if (ret == -EPERM)
+			tool_error(t, "bpf() needs root (CAP_SYS_ADMIN); if "
+				   "you are root, RLIMIT_MEMLOCK may be too "
+				   "low: try `ulimit -l unlimited`");
+	}
+	return ret;
+}
+
+int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
+		int maxactive)
+{
+	struct bb_err err = { "" };
+	struct bb_prog *p = obj_prog(t->obj, prog);
+	int ret;
+
+	if (!p)
+		return tool_error(t, "internal: no program %s", prog), -ENOENT;
+	ret = session_attach(&t->sess, p, target, maxactive, &err);
+	if (ret < 0)
+		tool_error(t, "%s", err.msg);
+	return ret;
+}
+
+void tool_sleep(double secs)
+{
+	struct timespec ts;
+
+	if (bb_stop || secs <= 0)
+		return;
+	ts.tv_sec = (time_t)secs;
+	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL); /* EINTR on a signal: the caller checks bb_stop */
+}
+
+void tool_cleanup(struct tool_ctx *t)
+{
+	long missed = session_kretprobe_misses(&t->sess);
+
+	if (missed > 0)
+		tool_error(t, "warning: %ld function returns were missed "
+			   "(kretprobe maxactive too small for this many "
+			   "concurrent calls; raise it with --maxactive)",
+			   missed);
+	session_detach_all(&t->sess);
+	obj_close(t->obj);
+	t->obj = NULL;
+}
+
+int parse_ulong(const char *s, unsigned long *v)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	*v = strtoul(s, &end, 0);
+	if (errno || *end)
+		return -EINVAL;
+	return 0;
+}
+
+int parse_seconds(const char *s, double *v)
+{
+	char *end;
+
+	if (!s || !*s)
+		return -EINVAL;
+	*v = strtod(s, &end);
+	if (*end || !(*v > 0) || *v > 1e9)
+		return -EINVAL;
+	return 0;
+}
+
+double now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+const char *now_hms(void)
+{
+	static char buf[16];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
+	return buf;
+}

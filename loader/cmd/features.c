@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/* barebpf features: what this kernel offers and what barebpf will use. */
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "tool.h"
+
+static const char usage[] =
+"usage: barebpf features [-h] [-j] [--kern-version V]\n"
+"\n"
+"Report what this kernel offers and what barebpf will use: the kernel\n"
+"version code given to kprobe programs and where it came from, the\n"
+"tracefs path, whether kprobes can be attached, whether bpf() works, the\n"
+"block tracepoints present and which of the kernel functions the block\n"
+"tools know about exist here (they were renamed across versions).\n"
+"\n"
+"options:\n"
+"  -h, --help            show this help message and exit\n"
+"  -j, --json            print one JSON object\n"
+"      --kern-version V  override the detected kernel version (a.b.c)\n";
+
+static const char *const block_tps[] = {
+	"block_rq_issue", "block_rq_insert", "block_rq_complete",
+	"block_bio_queue", "block_bio_complete", "block_getrq",
+};
+
+/* Functions barebpf's block tools probe, old names and their successors. */
+static const char *const known_funcs[] = {
+	"generic_make_request",   /* until 5.8 */
+	"submit_bio_noacct",      /* 5.9+ */
+	"blk_queue_enter",
+	"bio_queue_enter",        /* 5.x+ slow path */
+	"blk_freeze_queue_start",
+	"blk_freeze_queue",
+	"blk_mq_freeze_queue",
+	"blk_mq_freeze_queue_nomemsave", /* 6.15+ */
+	"blk_mq_freeze_queue_wait",
+	"blk_mq_unfreeze_queue",
+	"blk_mq_start_request",
+	"blk_account_io_start",
+	"blk_account_io_done",
+	"elv_iosched_store",
+	"queue_requests_store",
+};
+
+static int read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return n;
+}
+
+/* Does bpf() work here? Create and close a tiny array map. */
+static int bpf_works(void)
+{
+	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0, "probe");
+
+	if (fd >= 0)
+		close(fd);
+	return fd;
+}
+
+static int features_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "kern-version", required_argument, NULL, 2 },
+		{ 0 }
+	};
+	struct bb_err err = { "" };
+	struct tool_ctx t;
+	struct utsname u;
+	char src[600] = "", jit[16] = "";
+	char **funcs = NULL;
+	const char *tfs;
+	uint32_t kver = 0;
+	int json = 0, c, kp, bpf_ret, nfuncs = 0, i, j, ret;
+
+	tool_init(&t, "features");
+	while ((c = getopt_long(argc, argv, "hj", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h': fputs(usage, stdout); return 0;
+		case 'j': json = 1; break;
+		case 2: t.kver_override = optarg; break;
+		default: fputs(usage, stderr); return 1;
+		}
+	}
+	uname(&u);
+	ret = kver_detect(t.kver_override, &kver, src, sizeof(src), &err);
+	if (ret < 0)
+		snprintf(src, sizeof(src), "unknown: %s", err.msg);
+	bb_raise_memlock(NULL);
+	bpf_ret = bpf_works();
+	if (read_small("/proc/sys/net/core/bpf_jit_enable", jit,
+		       sizeof(jit)) < 0)
+		strcpy(jit, "?");
+	tfs = tool_tracefs(&t);
+	kp = tfs ? kprobes_available(tfs) : 0;
+	if (tfs) {
+		nfuncs = kprobe_match(tfs, "*", &funcs, &err);
+		if (nfuncs < 0)
+			nfuncs = 0;
+	}
+
+	if (json) {
+		printf("{\"release\":");
+		json_str(stdout, u.release);
+		printf(",\"version_code\":%u,\"version_hex\":\"0x%06x\","
+		       "\"version_source\":", kver, kver);
+		json_str(stdout, src);
+		printf(",\"bpf\":%s,\"bpf_jit_enable\":", bpf_ret >= 0 ? "true"
+		       : "false");
+		json_str(stdout, jit);
+		printf(",\"tracefs\":");
+		json_str(stdout, tfs ? tfs : "");
+		printf(",\"kprobes\":%s,\"tracepoints\":[", kp ? "true" : "false");
+	} else {
+		printf("kernel release:      %s\n", u.release);
+		printf("kernel version code: 0x%06x (%s)\n", kver, src);
+		printf("bpf() syscall:       %s\n", bpf_ret >= 0 ? "yes" :
+		       strerror(-bpf_ret));
+		printf("bpf_jit_enable:      %s\n", jit);
+		printf("tracefs:             %s\n", tfs ? tfs : "not found");
+		printf("kprobes:             %s\n", kp ? "yes" :
+		       "no (kprobe tools will not run)");
+		printf("block tracepoints:  ");
+	}
+	for (i = j = 0; i < (int)(sizeof(block_tps) / sizeof(block_tps[0])); i++) {
+		if (!tfs || tracefs_event_id(tfs, "block", block_tps[i]) < 0)
+			continue;
+		if (json) {
+			printf("%s", j++ ? "," : "");
+			json_str(stdout, block_tps[i]);
+		} else {
+			printf(" %s", block_tps[i]);
+			j++;
+		}
+	}
+	if (json)
+		printf("],\"functions\":{");
+	else
+		printf("%s\nfunctions (probe-able):\n", j ? "" : " none");
+	for (i = 0; i < (int)(sizeof(known_funcs) / sizeof(known_funcs[0])); i++) {
+		int found = 0;
+
+		for (j = 0; j < nfuncs && !found; j++)
+			found = !strcmp(funcs[j], known_funcs[i]);
+		if (json) {
+			printf("%s", i ? "," : "");
+			json_str(stdout, known_funcs[i]);
+			printf(":%s", found ? "true" : "false");
+		} else {
+			printf("  %-30s %s\n", known_funcs[i], found ? "yes" : "-");
+		}
+	}
+	if (json)
+		printf("}}\n");
+	bb_free_strv(funcs, nfuncs);
+	session_detach_all(&t.sess);
+	return 0;
+}
+
+const struct tool tool_features = {
+	"features", features_main,
+	"what this kernel offers (version code, tracefs, kprobes, tracepoints)"
+};

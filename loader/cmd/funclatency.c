@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: MIT */
+/* barebpf funclatency: kernel function latency histograms, bcc's options. */
+#include <getopt.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tool.h"
+#include "../../bpf/funclatency.h"
+
+EMBEDDED_OBJ(funclatency);
+
+/* Each function costs a kprobe and a kretprobe; bcc stops at 1000 too. */
+#define FUNCLAT_MAX_FUNCS 1000
+
+static const char usage[] =
+"usage: barebpf funclatency [-h] [-p PID] [-i INTERVAL] [-d DURATION] [-T]\n"
+"                           [-u | -m] [-r] [-j] [-M MAXACTIVE] pattern\n"
+"\n"
+"Time kernel functions and print their latency as a log2 histogram.\n"
+"\n"
+"A kprobe at entry and a kretprobe at return of every kernel function that\n"
+"matches the pattern (a glob over available_filter_functions, or with -r a\n"
+"regular expression). Needs kprobes (CONFIG_KPROBE_EVENTS); see\n"
+"`barebpf features`. Kernel functions only.\n"
+"\n"
+"positional arguments:\n"
+"  pattern               function name or glob (\"blk_mq_*\"), or regex with -r\n"
+"\n"
+"options:\n"
+"  -h, --help            show this help message and exit\n"
+"  -p, --pid PID         trace this process (thread group) only\n"
+"  -i, --interval SECS   summary interval, in seconds\n"
+"  -d, --duration SECS   total duration of trace, in seconds\n"
+"  -T, --timestamp       include timestamp on output\n"
+"  -u, --microseconds    microsecond histogram\n"
+"  -m, --milliseconds    millisecond histogram\n"
+"  -r, --regexp          use regular expressions; the default is globs\n"
+"  -j, --json            one JSON object per output (lines)\n"
+"  -M, --maxactive N     kretprobe instances per function (default 128):\n"
+"                        calls beyond this many in flight lose their return,\n"
+"                        which barebpf reports at exit\n"
+"      --kern-version V  override the detected kernel version (a.b.c)\n"
+"  -v, --verbose         say what was detected and attached\n"
+"\n"
+"examples:\n"
+"  barebpf funclatency do_sys_open          # time do_sys_open()\n"
+"  barebpf funclatency -u vfs_read          # in microseconds\n"
+"  barebpf funclatency -m -i 1 blk_queue_enter  # ms, 1s summaries\n"
+"  barebpf funclatency -p 181 vfs_read      # only for PID 181\n"
+"  barebpf funclatency 'vfs_fstat*'         # every vfs_fstat* function\n"
+"  barebpf funclatency -r '^blk_mq_.*_request$'\n";
+
+struct funclat_opts {
+	const char *pattern;
+	unsigned long pid, maxactive;
+	double interval, duration;
+	int timestamp, regexp, json;
+	unsigned long unit_div;
+	const char *unit;
+};
+
+static int parse_args(struct tool_ctx *t, struct funclat_opts *o, int argc,
+		      char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "timestamp", no_argument, NULL, 'T' },
+		{ "microseconds", no_argument, NULL, 'u' },
+		{ "milliseconds", no_argument, NULL, 'm' },
+		{ "regexp", no_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "maxactive", required_argument, NULL, 'M' },
+		{ "kern-version", required_argument, NULL, 2 },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ 0 }
+	};
+	int c;
+
+	o->maxactive = 128;
+	o->unit_div = 1;
+	o->unit = "nsecs";
+	while ((c = getopt_long(argc, argv, "hp:i:d:TumrjM:v", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'h': fputs(usage, stdout); exit(0);
+		case 'p':
+			if (parse_ulong(optarg, &o->pid) < 0 || !o->pid ||
+			    o->pid > 0x7fffffff)
+				return tool_error(t, "-p needs a process id, "
+						  "not '%s'", optarg);
+			break;
+		case 'i':
+			if (parse_seconds(optarg, &o->interval) < 0)
+				return tool_error(t, "-i needs a number of "
+						  "seconds > 0, not '%s'", optarg);
+			break;
+		case 'd':
+			if (parse_seconds(optarg, &o->duration) < 0)
+				return tool_error(t, "-d needs a number of "
+						  "seconds > 0, not '%s'", optarg);
+			break;
+		case 'T': o->timestamp = 1; break;
+		case 'u': o->unit_div = 1000; o->unit = "usecs"; break;
+		case 'm': o->unit_div = 1000000; o->unit = "msecs"; break;
+		case 'r': o->regexp = 1; break;
+		case 'j': o->json = 1; break;
+		case 'M':
+			if (parse_ulong(optarg, &o->maxactive) < 0 ||
+			    !o->maxactive || o->maxactive > 4096)
+				return tool_error(t, "--maxactive needs a number "
+						  "from 1 to 4096, not '%s'", optarg);
+			break;
+		case 2: t->kver_override = optarg; break;
+		case 'v': t->verbose = 1; break;
+		default:
+			fputs(usage, stderr);
+			return 1;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs(usage, stderr);
+		return tool_error(t, optind >= argc ? "a function pattern is "
+				  "needed" : "only one pattern may be given");
+	}
+	o->pattern = argv[optind];
+	if (strchr(o->pattern, ':'))
+		return tool_error(t, "'%s': only kernel functions can be "
+				  "traced (no library:function probes)",
+				  o->pattern);
+	return 0;
+}
+
+/* The functions to probe: glob through kprobe_match, or a regex over
+ * every function kprobe_match("*") lists. */
+static int find_functions(struct tool_ctx *t, const struct funclat_opts *o,
+			  char ***names)
+{
+	struct bb_err err = { "" };
+	const char *tfs = tool_tracefs(t);
+	int n, i, k;
+	regex_t re;
+
+	if (!tfs)
+		return -1;
+	n = kprobe_match(tfs, o->regexp ? "*" : o->pattern, names, &err);
+	if (n < 0)
+		return tool_error(t, "%s", err.msg), -1;
+	if (o->regexp) {
+		if (regcomp(&re, o->pattern, REG_EXTENDED | REG_NOSUB)) {
+			bb_free_strv(*names, n);
+			return tool_error(t, "bad regular expression '%s'",
+					  o->pattern), -1;
+		}
+		for (i = k = 0; i < n; i++) {
+			if (!regexec(&re, (*names)[i], 0, NULL, 0))
+				(*names)[k++] = (*names)[i];
+			else
+				free((*names)[i]);
+		}
+		regfree(&re);
+		n = k;
+	}
+	if (n == 0) {
+		free(*names);
+		return tool_error(t, "no kernel function matches '%s' in "
+				  "%s/available_filter_functions (it may not "
+				  "exist on this kernel, be inlined or be "
+				  "renamed: try a glob like '%s*')", o->pattern,
+				  tfs, o->pattern), -1;
+	}
+	if (n > FUNCLAT_MAX_FUNCS) {
+		bb_free_strv(*names, n);
+		return tool_error(t, "'%s' matches %d functions, more than %d: "
+				  "narrow the pattern", o->pattern, n,
+				  FUNCLAT_MAX_FUNCS), -1;
+	}
+	return n;
+}
+
+static void print_stats(const struct funclat_opts *o, int fd)
+{
+	uint64_t v[FUNCLAT_NSTATS] = { 0 }, zero = 0;
+	uint64_t total, count;
+	uint32_t k;
+
+	for (k = 0; k < FUNCLAT_NSTATS; k++) {
+		bpf_map_lookup_elem(fd, &k, &v[k]);
+		bpf_map_update_elem(fd, &k, &zero, BPF_ANY);
+	}
+	total = v[FUNCLAT_TOTAL];
+	count = v[FUNCLAT_COUNT];
+	if (o->json) {
+		printf("{\"time\":\"%s\",\"hist\":", now_hms());
+		hist_json_log2(stdout, v, FUNCLAT_SLOTS, o->unit);
+		printf(",\"total\":%llu,\"count\":%llu,\"avg\":%llu}\n",
+		       (unsigned long long)total, (unsigned long long)count,
+		       (unsigned long long)(count ? total / count : 0));
+	} else {
+		if (o->timestamp)
+			printf("%-8s\n", now_hms());
+		hist_print_log2(stdout, v, FUNCLAT_SLOTS, o->unit);
+		if (count)
+			printf("\navg = %llu %s, total: %llu %s, count: %llu\n",
+			       (unsigned long long)(total / count), o->unit,
+			       (unsigned long long)total, o->unit,
+			       (unsigned long long)count);
+	}
+	fflush(stdout);
+}
+
+static int funclatency_main(int argc, char **argv)
+{
+	struct funclat_opts o = { 0 };
+	struct tool_ctx t;
+	char **names = NULL;
+	double start, next, end;
+	int ret = 1, n = 0, i, attached = 0, stats_fd;
+
+	tool_init(&t, "funclatency");
+	if (parse_args(&t, &o, argc, argv))
+		return 1;
+	tool_signals();
+	if (tool_need_kprobes(&t) < 0)
+		goto out;
+	n = find_functions(&t, &o, &names);
+	if (n < 0) {
+		n = 0;
+		names = NULL; /* freed by find_functions */
+		goto out;
+	}
+	if (tool_open(&t, EMBEDDED_ARGS(funclatency)) < 0)
+		goto out;
+	obj_set_const(t.obj, "filter_tgid", o.pid);
+	obj_set_const(t.obj, "unit_div", o.unit_div);
+	if (tool_load(&t) < 0)
+		goto out;
+	for (i = 0; i < n && !bb_stop; i++) {
+		/* With one function, failing to probe it is an error; with a
+		 * glob, some matches (notrace, blacklisted) may refuse: skip
+		 * them. */
+		if (tool_attach(&t, "func_entry", names[i], 0) < 0 ||
+		    tool_attach(&t, "func_return", names[i],
+				(int)o.maxactive) < 0) {
+			if (n == 1)
+				goto out;
+			continue;
+		}
+		attached++;
+	}
+	if (!attached) {
+		tool_error(&t, "no function of '%s' could be probed", o.pattern);
+		goto out;
+	}
+	stats_fd = obj_map(t.obj, "stats")->fd;
+	fprintf(o.json ? stderr : stdout,
+		"Tracing %d functions for \"%s\"... Hit Ctrl-C to end.\n",
+		attached, o.pattern);
+	fflush(stdout);
+
+	start = now_mono();
+	end = o.duration > 0 ? start + o.duration : 0;
+	next = o.interval > 0 ? start + o.interval : 0;
+	while (!bb_stop) {
+		double now = now_mono(), wake = now + 3600;
+		int last;
+
+		if (next && next < wake)
+			wake = next;
+		if (end && end < wake)
+			wake = end;
+		tool_sleep(wake - now);
+		now = now_mono();
+		last = bb_stop || (end && now >= end);
+		if (!last && !(next && now >= next))
+			continue;
+		if (!o.json)
+			putchar('\n');
+		print_stats(&o, stats_fd);
+		if (next)
+			next += o.interval;
+		if (last)
+			break;
+	}
+	if (!o.json)
+		printf("Detaching...\n");
+	ret = 0;
+out:
+	tool_cleanup(&t);
+	bb_free_strv(names, n);
+	return ret;
+}
+
+const struct tool tool_funclatency = {
+	"funclatency", funclatency_main,
+	"kernel function latency histogram (kprobes; bcc's options)"
+};

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * barebpf: BPF tracing for legacy and embedded Linux (4.15+), one static
+ * binary. `barebpf TOOL ...`, or a link named after the tool (busybox
+ * style).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "tool.h"
+
+static const struct tool *const tools[] = {
+	&tool_biolatency, &tool_funclatency, &tool_features, &tool_run,
+};
+#define NTOOLS (int)(sizeof(tools) / sizeof(tools[0]))
+
+static void usage(FILE *f)
+{
+	int i;
+
+	fprintf(f,
+		"usage: barebpf TOOL [options...]   (or call a link named TOOL)\n"
+		"       barebpf --help | --version | --list-tools\n"
+		"\n"
+		"BPF tracing for Linux 4.15 and later: no libbpf, BTF, LLVM or\n"
+		"kernel headers needed on the host. Run as root.\n"
+		"\n"
+		"tools:\n");
+	for (i = 0; i < NTOOLS; i++)
+		fprintf(f, "  %-12s %s\n", tools[i]->name, tools[i]->summary);
+	fprintf(f,
+		"\n"
+		"`barebpf TOOL --help` explains each tool. Environment:\n"
+		"  BAREBPF_KERN_VERSION  kernel version for kprobe programs, if\n"
+		"                        the detected one is wrong (e.g. 4.15.18)\n");
+}
+
+static const struct tool *find_tool(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NTOOLS; i++)
+		if (!strcmp(tools[i]->name, name))
+			return tools[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const char *base = strrchr(argv[0], '/');
+	const struct tool *t;
+	int i;
+
+	base = base ? base + 1 : argv[0];
+	t = find_tool(base);
+	if (t) /* busybox style: called through a link named after the tool */
+		return t->main(argc, argv);
+	if (argc < 2) {
+		usage(stderr);
+		return 1;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("barebpf %s\n", BB_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--list-tools")) {
+		for (i = 0; i < NTOOLS; i++)
+			printf("%s\n", tools[i]->name);
+		return 0;
+	}
+	t = find_tool(argv[1]);
+	if (!t) {
+		fprintf(stderr, "barebpf: unknown tool '%s'\n\n", argv[1]);
+		usage(stderr);
+		return 1;
+	}
+	return t->main(argc - 1, argv + 1);
+}

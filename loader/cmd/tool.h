@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What every tool shares: the straight line
+ *   options -> open -> configure -> load -> attach -> loop -> cleanup
+ * with errors printed once, here, and cleanup on every exit path.
+ */
+#ifndef BAREBPF_TOOL_H
+#define BAREBPF_TOOL_H
+
+#include "barebpf.h"
+
+#define BB_VERSION "0.1.0"
+
+struct tool {
+	const char *name;
+	int (*main)(int argc, char **argv);
+	const char *summary;
+};
+
+/* One run of a tool: its object, its probes, its name for messages. */
+struct tool_ctx {
+	const char *name;
+	struct bb_obj *obj;
+	struct bb_session sess;
+	const char *kver_override;
+	int verbose;
+};
+
+#define EMBEDDED_OBJ(n)                                                        \
+	extern const unsigned char bpfobj_##n[], bpfobj_##n##_end[]
+#define EMBEDDED_ARGS(n) bpfobj_##n, (size_t)(bpfobj_##n##_end - bpfobj_##n)
+
+/* Print "barebpf <tool>: message" to stderr. Returns 1 (an exit code). */
+int tool_error(const struct tool_ctx *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void tool_init(struct tool_ctx *t, const char *name);
+/* SIGINT, SIGTERM, SIGHUP set bb_stop; system calls are not restarted. */
+void tool_signals(void);
+/* tracefs path (found or mounted once per run); NULL after printing why. */
+const char *tool_tracefs(struct tool_ctx *t);
+/* Fail with a plain message if this kernel has no kprobe_events; also
+ * removes probes left by barebpf processes that were killed. */
+int tool_need_kprobes(struct tool_ctx *t);
+int tool_open(struct tool_ctx *t, const void *buf, size_t len);
+/* Set the offset of a tracepoint field as constant `cname`. */
+int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
+		   const char *field, const char *cname);
+/* Raise RLIMIT_MEMLOCK, find kern_version, load; print the verifier log. */
+int tool_load(struct tool_ctx *t);
+int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
+		int maxactive);
+/* Sleep up to secs (fractions allowed); returns early once bb_stop is set. */
+void tool_sleep(double secs);
+/* Detach everything, report kretprobe misses, close the object. */
+void tool_cleanup(struct tool_ctx *t);
+
+/* Argument helpers: 0 on success, -EINVAL otherwise. */
+int parse_ulong(const char *s, unsigned long *v);
+int parse_seconds(const char *s, double *v);
+/* Monotonic seconds. */
+double now_mono(void);
+/* "HH:MM:SS" local time. */
+const char *now_hms(void);
+
+/* Every embedded BPF object (generated: build/embed_list.c). */
+struct embedded_obj {
+	const char *name;
+	const unsigned char *buf;
+	size_t len;
+};
+extern const struct embedded_obj embedded_objs[];
+
+extern const struct tool tool_biolatency, tool_funclatency, tool_features,
+	tool_run;
+
+#endif

@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The tools, run as a user would, on this machine's kernel: biolatency on a
+ * loop device must count exactly the requests /sys/block/<dev>/stat says
+ * completed while it ran; bad input must fail cleanly; every embedded
+ * program must pass this kernel's verifier.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "bbtest.h"
+#include "barebpf.h"
+#include "tool.h"
+
+static const char *barebpf(void)
+{
+	const char *p = getenv("BAREBPF");
+
+	return p ? p : BB_BUILD_DIR "/barebpf";
+}
+
+struct proc {
+	pid_t pid;
+	int out, err; /* read ends */
+};
+
+static void spawn(struct proc *p, char *const argv[])
+{
+	int o[2], e[2];
+
+	ck_assert_int_eq(pipe(o), 0);
+	ck_assert_int_eq(pipe(e), 0);
+	p->pid = fork();
+	ck_assert_int_ge(p->pid, 0);
+	if (!p->pid) {
+		dup2(o[1], 1);
+		dup2(e[1], 2);
+		close(o[0]);
+		close(e[0]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(o[1]);
+	close(e[1]);
+	p->out = o[0];
+	p->err = e[0];
+}
+
+/* Read fd until EOF (or until `until` appears, if not NULL) into buf. */
+static size_t read_until(int fd, char *buf, size_t len, const char *until,
+			 int timeout_ms)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (;;) {
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		ssize_t r;
+
+		if (until && strstr(buf, until))
+			break;
+		if (poll(&pfd, 1, timeout_ms) <= 0)
+			break;
+		r = read(fd, buf + n, len - 1 - n);
+		if (r <= 0)
+			break;
+		n += r;
+		buf[n] = 0;
+	}
+	return n;
+}
+
+static int wait_exit(pid_t pid)
+{
+	int st;
+
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Run to completion; returns the exit status, stdout/stderr in bufs. */
+static int run(char *const argv[], char *out, size_t olen, char *err,
+	       size_t elen)
+{
+	struct proc p;
+
+	spawn(&p, argv);
+	read_until(p.out, out, olen, NULL, 30000);
+	read_until(p.err, err, elen, NULL, 30000);
+	close(p.out);
+	close(p.err);
+	return wait_exit(p.pid);
+}
+
+static int sh(const char *cmd, char *out, size_t len)
+{
+	FILE *f = popen(cmd, "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(out, 1, len - 1, f);
+	out[n] = 0;
+	while (n && out[n - 1] == '\n')
+		out[--n] = 0;
+	return pclose(f);
+}
+
+/* requests completed (reads + writes) from /sys/block/<dev>/stat */
+static unsigned long long completed(const char *dev)
+{
+	char path[128];
+	unsigned long long f[11] = { 0 };
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/stat", dev);
+	fp = fopen(path, "r");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_ge(fscanf(fp, "%llu %llu %llu %llu %llu %llu %llu %llu",
+				&f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6],
+				&f[7]), 8);
+	fclose(fp);
+	return f[0] + f[4];
+}
+
+static const char *need_root_and_tools(void)
+{
+	static char why[256];
+	char out[256];
+
+	if (geteuid())
+		return "needs root (bpf(), tracefs, loop devices)";
+	if (access(barebpf(), X_OK))
+		return "build/barebpf is not built (run make first)";
+	if (sh("command -v losetup", out, sizeof(out)) || !out[0])
+		return "losetup not found (util-linux)";
+	if (bpf_map_create(BPF_MAP_TYPE_ARRAY, 4, 4, 1, 0, "t") < 0) {
+		snprintf(why, sizeof(why), "bpf() does not work here");
+		return why;
+	}
+	return NULL;
+}
+
+static char loopdev[64];
+static char backing[] = "/tmp/barebpf-test-XXXXXX";
+
+static void loop_setup(void)
+{
+	char cmd[256], out[128];
+	int fd = mkstemp(backing);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, 64 << 20), 0);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "losetup -f --show %s", backing);
+	ck_assert_int_eq(sh(cmd, out, sizeof(out)), 0);
+	ck_assert_msg(!strncmp(out, "/dev/loop", 9), "losetup said '%s'", out);
+	snprintf(loopdev, sizeof(loopdev), "%s", out + 5);
+	/* let udev's probe of the new device (if any) finish */
+	(void)!system("command -v udevadm >/dev/null && udevadm settle 2>/dev/null");
+}
+
+static void loop_teardown(void)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "losetup -d /dev/%s", loopdev);
+	(void)!system(cmd);
+	unlink(backing);
+}
+
+/* The heart of it: biolatency's count == the kernel's own I/O counter. */
+START_TEST(test_biolatency_counts_exactly)
+{
+	char out[65536], err[4096], cmd[256], *p;
+	char *argv[] = { (char *)barebpf(), "biolatency", "-j", "-d", loopdev,
+			 NULL };
+	unsigned long long before, after, counted;
+	struct proc pr;
+
+	loop_setup();
+	spawn(&pr, argv);
+	read_until(pr.err, err, sizeof(err), "Tracing", 20000);
+	ck_assert_msg(strstr(err, "Tracing"), "biolatency did not start: %s",
+		      err);
+	before = completed(loopdev);
+	snprintf(cmd, sizeof(cmd), "dd if=/dev/%s of=/dev/null bs=4k "
+		 "count=300 iflag=direct 2>/dev/null; dd if=/dev/zero "
+		 "of=/dev/%s bs=8k count=50 oflag=direct 2>/dev/null",
+		 loopdev, loopdev);
+	ck_assert_int_eq(system(cmd), 0);
+	after = completed(loopdev);
+	kill(pr.pid, SIGINT);
+	read_until(pr.out, out, sizeof(out), NULL, 20000);
+	ck_assert_int_eq(wait_exit(pr.pid), 0);
+	close(pr.out);
+	close(pr.err);
+	loop_teardown();
+
+	p = strstr(out, "],\"count\":");
+	ck_assert_msg(p, "no histogram in output: %s", out);
+	counted = strtoull(p + 10, NULL, 10);
+	ck_assert_uint_ge(after - before, 350);
+	ck_assert_msg(counted == after - before,
+		      "biolatency counted %llu, /sys/block/%s/stat says %llu",
+		      counted, loopdev, after - before);
+}
+END_TEST
+
+START_TEST(test_biolatency_per_disk_text)
+{
+	char out[65536], err[4096], cmd[256], want[128];
+	char *argv[] = { (char *)barebpf(), "biolatency", "-D", "-m",
+			 "--duration", "3", NULL };
+	struct proc pr;
+
+	loop_setup();
+	spawn(&pr, argv);
+	read_until(pr.out, out, sizeof(out), "Tracing", 20000);
+	snprintf(cmd, sizeof(cmd), "dd if=/dev/%s of=/dev/null bs=4k "
+		 "count=20 iflag=direct 2>/dev/null", loopdev);
+	ck_assert_int_eq(system(cmd), 0);
+	read_until(pr.out, out, sizeof(out), NULL, 20000);
+	read_until(pr.err, err, sizeof(err), NULL, 1000);
+	ck_assert_int_eq(wait_exit(pr.pid), 0); /* exits by itself */
+	close(pr.out);
+	close(pr.err);
+	loop_teardown();
+	snprintf(want, sizeof(want), "disk = '%s'", loopdev);
+	ck_assert_msg(strstr(out, want), "no '%s' in: %s", want, out);
+	ck_assert_msg(strstr(out, "msecs               : count     distribution"),
+		      "no msecs histogram in: %s", out);
+}
+END_TEST
+
+START_TEST(test_biolatency_unknown_disk)
+{
+	char out[4096], err[4096];
+	char *argv[] = { (char *)barebpf(), "biolatency", "-d", "nosuchdisk9",
+			 NULL };
+
+	ck_assert_int_ne(run(argv, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "unknown disk 'nosuchdisk9'"), "stderr: %s",
+		      err);
+}
+END_TEST
+
+START_TEST(test_bad_arguments)
+{
+	char out[4096], err[4096];
+	char *a1[] = { (char *)barebpf(), "biolatency", "0", NULL };
+	char *a2[] = { (char *)barebpf(), "nosuchtool", NULL };
+	char *a3[] = { (char *)barebpf(), "funclatency", NULL };
+	char *a4[] = { (char *)barebpf(), "run", "/nonexistent.o", NULL };
+
+	ck_assert_int_ne(run(a1, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "interval"));
+	ck_assert_int_ne(run(a2, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "unknown tool 'nosuchtool'"));
+	ck_assert_int_ne(run(a3, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "pattern"));
+	ck_assert_int_ne(run(a4, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "/nonexistent.o"));
+}
+END_TEST
+
+/* This kernel has no kprobes: a kprobe tool must say so and fail. */
+START_TEST(test_funclatency_without_kprobes)
+{
+	char out[4096], err[4096];
+	char *argv[] = { (char *)barebpf(), "funclatency", "vfs_read", NULL };
+	char tfs[256];
+
+	ck_assert_int_ge(tracefs_find(tfs, sizeof(tfs), NULL), 0);
+	if (kprobes_available(tfs)) {
+		/* a kernel with kprobes: the tool must run instead */
+		char *a[] = { (char *)barebpf(), "funclatency", "-d", "1",
+			      "vfs_read", NULL };
+		ck_assert_int_eq(run(a, out, sizeof(out), err, sizeof(err)), 0);
+		ck_assert_ptr_nonnull(strstr(out, "Tracing 1 functions"));
+		return;
+	}
+	ck_assert_int_ne(run(argv, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "no kprobe_events"), "stderr: %s", err);
+}
+END_TEST
+
+START_TEST(test_features_json)
+{
+	char out[8192], err[4096], rel[128];
+	char *argv[] = { (char *)barebpf(), "features", "-j", NULL };
+	unsigned long code, a, b, c = 0;
+	char *p;
+
+	ck_assert_int_eq(run(argv, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_int_eq(sh("uname -r", rel, sizeof(rel)), 0);
+	ck_assert_int_ge(sscanf(rel, "%lu.%lu.%lu", &a, &b, &c), 2);
+	p = strstr(out, "\"version_code\":");
+	ck_assert_msg(p, "%s", out);
+	code = strtoul(p + 15, NULL, 10);
+	/* distributions may patch the sublevel; major.minor must agree */
+	ck_assert_uint_eq(code >> 8, (a << 8) + b);
+	ck_assert_ptr_nonnull(strstr(out, "\"block_rq_complete\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"bpf\":true"));
+}
+END_TEST
+
+/* Every program barebpf embeds must pass this kernel's verifier. */
+START_TEST(test_embedded_programs_verify)
+{
+	const struct embedded_obj *e;
+	int nobj = 0;
+
+	for (e = embedded_objs; e->name; e++) {
+		struct bb_err err = { "" };
+		const struct bb_const *consts;
+		struct bb_obj *obj;
+		int i, n, ret;
+
+		ck_assert_int_eq(obj_open(&obj, e->buf, e->len, e->name, &err), 0);
+		n = obj_consts(obj, &consts);
+		for (i = 0; i < n; i++)
+			/* a plausible value: offsets 8, divisors 1000 */
+			obj_set_const(obj, consts[i].name,
+				      strstr(consts[i].name, "div") ? 1000 : 8);
+		ret = obj_load(obj, 0, &err);
+		ck_assert_msg(ret == 0, "%s: %s\n%s", e->name, err.msg,
+			      obj_verifier_log(obj) ? obj_verifier_log(obj) : "");
+		for (i = 0; i < obj_nprogs(obj); i++)
+			ck_assert_int_ge(obj_prog_at(obj, i)->fd, 0);
+		obj_close(obj);
+		nobj++;
+	}
+	ck_assert_int_ge(nobj, 2);
+}
+END_TEST
+
+static Suite *tools_suite(void)
+{
+	Suite *s = suite_create("tools");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_embedded_programs_verify);
+	tcase_add_test(tc, test_biolatency_counts_exactly);
+	tcase_add_test(tc, test_biolatency_per_disk_text);
+	tcase_add_test(tc, test_biolatency_unknown_disk);
+	tcase_add_test(tc, test_bad_arguments);
+	tcase_add_test(tc, test_funclatency_without_kprobes);
+	tcase_add_test(tc, test_features_json);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+BBTEST_SUITE(tools, tools_suite, need_root_and_tools)
