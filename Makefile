@@ -2,6 +2,7 @@
 #   make            build/barebpf (static, musl)
 #   make test       Check unit tests, then integration tests on this kernel
 #   make vm-test    whole-system tests in QEMU (4.15, 5.10, 6.1)
+#   make demo       biolatency on a loop device made for the demo
 #   make install    PREFIX=/usr/local
 #   V=1             show full commands
 O ?= build
@@ -67,7 +68,7 @@ $(O)/embed_list.c: $(BPF_SRCS) Makefile
 	$(Q){ echo '#include "tool.h"'; \
 	  for n in $(BPF_NAMES); do echo "EMBEDDED_OBJ($$n);"; done; \
 	  echo 'const struct embedded_obj embedded_objs[] = {'; \
-	  for n in $(BPF_NAMES); do echo "	{ \"$$n\", EMBEDDED_ARGS($$n) },"; done; \
+	  for n in $(BPF_NAMES); do echo "	{ \"$$n\", bpfobj_$$n, bpfobj_$${n}_end },"; done; \
 	  echo '	{ 0 } };'; } > $@
 
 $(O)/musl/embed_list.o: $(O)/embed_list.c $(HDRS)
@@ -127,6 +128,9 @@ test: $(O)/barebpf $(O)/tests/unit $(O)/tests/integration
 vm-test: $(O)/barebpf
 	vm-tests/run.sh $(O)/barebpf
 
+demo: $(O)/barebpf
+	scripts/demo.sh $(O)/barebpf
+
 install: $(O)/barebpf
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(O)/barebpf $(DESTDIR)$(PREFIX)/bin/barebpf
@@ -135,5 +139,5 @@ install: $(O)/barebpf
 clean:
 	rm -rf $(O)
 
-.PHONY: all test vm-test install clean
+.PHONY: all test vm-test demo install clean
 .DELETE_ON_ERROR:

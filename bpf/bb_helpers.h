@@ -59,12 +59,16 @@ static long (*bpf_probe_read_str)(void *dst, u32 size,
 /*
  * A load-time constant: an ld_imm64 against the undefined symbol `name`,
  * which the loader patches with the value the tool sets. Taking the address
- * of an extern is what makes clang emit exactly that instruction.
+ * of an extern is what makes clang emit exactly that instruction. The empty
+ * asm hides the value from the optimizer: otherwise it knows that the
+ * address of an object is never 0 and folds `if (BB_CONST(flag))` to true.
  */
 #define BB_CONST(name)                                                         \
 	({                                                                     \
 		extern char name[];                                            \
-		(u64)(unsigned long)name;                                      \
+		u64 __bb_v = (u64)(unsigned long)name;                         \
+		asm volatile("" : "+r"(__bb_v));                               \
+		__bb_v;                                                        \
 	})
 
 /*

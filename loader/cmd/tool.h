@@ -65,8 +65,7 @@ const char *now_hms(void);
 /* Every embedded BPF object (generated: build/embed_list.c). */
 struct embedded_obj {
 	const char *name;
-	const unsigned char *buf;
-	size_t len;
+	const unsigned char *buf, *end; /* the object is [buf, end) */
 };
 extern const struct embedded_obj embedded_objs[];
 
