@@ -137,8 +137,15 @@ const char *obj_license(const struct bb_obj *obj);
 void obj_close(struct bb_obj *obj); /* closes fds, frees; NULL is fine */
 
 /* ---- tracefs (tracefs.c) ---- */
-/* Find tracefs (mounting tracefs or debugfs if neither is mounted). */
+/*
+ * Find tracefs (mounting tracefs or debugfs if neither is mounted).
+ * Returns 0 if it was there, or BB_MOUNTED_* if it had to mount it: the
+ * caller then owes a tracefs_unmount() (a session does this itself).
+ */
+#define BB_MOUNTED_TRACEFS 1 /* tracefs on /sys/kernel/tracing */
+#define BB_MOUNTED_DEBUGFS 2 /* debugfs on /sys/kernel/debug */
 int tracefs_find(char *path, size_t len, struct bb_err *err);
+int tracefs_unmount(int mounted);
 /* Read a whole file below tracefs into a malloc'ed NUL-terminated buffer. */
 int tracefs_read(const char *tracefs, const char *rel, char **buf);
 /* One write() of text to a file below tracefs (O_APPEND). */
@@ -173,6 +180,7 @@ struct bb_session {
 	char group[32];       /* "barebpf_<pid>" */
 	int nprobes;          /* counter for unique event names */
 	struct bb_link *links;
+	int mounted;          /* BB_MOUNTED_* if we mounted tracefs, else 0 */
 };
 
 void session_init(struct bb_session *s);
@@ -204,6 +212,34 @@ int kprobes_available(const char *tracefs);
 int kprobe_match(const char *tracefs, const char *pattern, char ***names,
 		 struct bb_err *err);
 void bb_free_strv(char **v, int n);
+/*
+ * Pure parsers behind the above, for the unit tests.
+ * kprobe_events_line_pid: for a kprobe_events line of a barebpf_<pid>
+ * group, copy "group/event" into event and return the pid; 0 for another
+ * tool's probe; -EINVAL for a line that is not a probe definition.
+ */
+int kprobe_events_line_pid(const char *line, char *event, size_t len);
+/* One kprobe_profile line: "  <event>  <hits>  <misses>". */
+int kprobe_profile_line(const char *line, char *event, size_t len,
+			unsigned long *hits, unsigned long *misses);
+/* kprobe_match on the text of available_filter_functions. */
+int kprobe_match_text(const char *text, const char *pattern, char ***names);
+
+/*
+ * Attach providers: one per bb_prog_kind (attach.c dispatches, kprobe.c and
+ * tracepoint.c implement). Internal to the library.
+ */
+struct bb_provider {
+	const char *name;
+	enum bb_prog_kind kind;
+	int (*attach)(struct bb_session *s, struct bb_link *l, int prog_fd,
+		      int maxactive, struct bb_err *err);
+	int (*detach)(struct bb_session *s, struct bb_link *l);
+};
+extern const struct bb_provider kprobe_provider, kretprobe_provider,
+	tracepoint_provider;
+/* perf_event_open on trace event id, SET_BPF, ENABLE: the perf fd. */
+int perf_tp_attach(int tp_id, int prog_fd);
 
 /* ---- perf event array reader (perfbuf.c) ---- */
 typedef void (*perfbuf_sample_fn)(void *ctx, int cpu, const void *data,

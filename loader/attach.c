@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Attaching programs: a session records every link it makes so that one
+ * call takes them all down again. The work per kind is done by a provider
+ * (kprobe.c, tracepoint.c); this file picks one and keeps the books.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "barebpf.h"
+
+static const struct bb_provider *providers[] = {
+	&kprobe_provider,
+	&kretprobe_provider,
+	&tracepoint_provider,
+};
+
+static const struct bb_provider *provider_for(enum bb_prog_kind kind)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(providers) / sizeof(providers[0]); i++)
+		if (providers[i]->kind == kind)
+			return providers[i];
+	return NULL;
+}
+
+void session_init(struct bb_session *s)
+{
+	memset(s, 0, sizeof(*s));
+	snprintf(s->group, sizeof(s->group), "barebpf_%d", (int)getpid());
+}
+
+int session_tracefs(struct bb_session *s, struct bb_err *err)
+{
+	int ret;
+
+	if (s->tracefs[0])
+		return 0;
+	ret = tracefs_find(s->tracefs, sizeof(s->tracefs), err);
+	if (ret < 0) {
+		s->tracefs[0] = 0;
+		return ret;
+	}
+	s->mounted = ret;
+	return 0;
+}
+
+/*
+ * The program array hangs off the trace event, not off the perf event: one
+ * perf event (pid -1, CPU 0) makes the program run on every CPU, and in
+ * 4.15 a second SET_BPF of the same program on the same event fails with
+ * EEXIST. So: one perf event per (program, event).
+ */
+int perf_tp_attach(int tp_id, int prog_fd)
+{
+	struct perf_event_attr attr;
+	int pfd, ret;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.size = sizeof(attr);
+	attr.config = tp_id;
+	attr.sample_period = 1;
+	attr.wakeup_events = 1;
+	pfd = sys_perf_event_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (pfd < 0)
+		return pfd;
+	ret = sys_ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog_fd);
+	if (ret < 0)
+		goto err_close;
+	ret = sys_ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0);
+	if (ret < 0)
+		goto err_close;
+	return pfd;
+
+err_close:
+	close(pfd);
+	return ret;
+}
+
+int session_attach(struct bb_session *s, struct bb_prog *prog,
+		   const char *target, int maxactive, struct bb_err *err)
+{
+	const struct bb_provider *p = provider_for(prog->kind);
+	struct bb_link *l;
+	int ret;
+
+	if (!p)
+		return bb_fail(err, -EINVAL, "program %s: unknown kind %d",
+			       prog->name, (int)prog->kind);
+	if (prog->fd < 0)
+		return bb_fail(err, -EBADF, "program %s is not loaded",
+			       prog->name);
+	if (!target)
+		target = prog->target;
+	if (!target || !*target)
+		return bb_fail(err, -EINVAL,
+			       "program %s (section %s) names no %s to attach "
+			       "to: give one", prog->name, prog->section,
+			       prog->kind == BB_PROG_TRACEPOINT ? "tracepoint"
+								: "function");
+	if (strlen(target) >= sizeof(l->target))
+		return bb_fail(err, -ENAMETOOLONG, "%s target too long: %s",
+			       p->name, target);
+	ret = session_tracefs(s, err);
+	if (ret < 0)
+		return ret;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return bb_fail(err, -ENOMEM, "out of memory");
+	l->kind = prog->kind;
+	l->pfd = -1;
+	strcpy(l->target, target);
+	ret = p->attach(s, l, prog->fd, maxactive, err);
+	if (ret < 0) {
+		free(l); /* the provider has undone its part */
+		return ret;
+	}
+	l->next = s->links;
+	s->links = l;
+	return 0;
+}
+
+/*
+ * Safe to call twice and from an error path: each link leaves the list
+ * before it is taken down. Not async-signal-safe; the command line calls it
+ * from its main flow after a signal set bb_stop.
+ */
+void session_detach_all(struct bb_session *s)
+{
+	struct bb_link *l;
+
+	while ((l = s->links) != NULL) {
+		const struct bb_provider *p = provider_for(l->kind);
+
+		s->links = l->next;
+		if (p)
+			p->detach(s, l);
+		free(l);
+	}
+	if (s->mounted) {
+		tracefs_unmount(s->mounted);
+		s->mounted = 0;
+		s->tracefs[0] = 0;
+	}
+}
+
+void bb_free_strv(char **v, int n)
+{
+	int i;
+
+	if (!v)
+		return;
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}

@@ -1,0 +1,560 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kprobes and kretprobes through tracefs kprobe_events (the perf kprobe PMU
+ * only came in 4.17). Every probe we add lives in the group barebpf_<pid>,
+ * so that we can remove exactly ours, and a later barebpf can recognise the
+ * leftovers of one that was SIGKILLed.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "barebpf.h"
+
+#define GROUP_PREFIX "barebpf_"
+/* The kernel's limit is 64 (MAX_EVENT_NAME_LEN) including the NUL. */
+#define EVENT_NAME_MAX 60
+/* KRETPROBE_MAXACTIVE_MAX in kernel/trace/trace_kprobe.c */
+#define MAXACTIVE_MAX 4096
+
+int kprobes_available(const char *tracefs)
+{
+	char path[512];
+
+	if (!tracefs || !*tracefs)
+		return 0;
+	snprintf(path, sizeof(path), "%s/kprobe_events", tracefs);
+	return access(path, F_OK) == 0;
+}
+
+/*
+ * A symbol as kprobe_events takes it: "fn", "fn.isra.0", "module:fn",
+ * "fn+0x10". Anything else (a space, a newline) would let the target
+ * smuggle a second definition into the one write.
+ */
+static int target_ok(const char *t)
+{
+	if (!*t)
+		return 0;
+	for (; *t; t++)
+		if (!((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') ||
+		      (*t >= '0' && *t <= '9') || *t == '_' || *t == '.' ||
+		      *t == ':' || *t == '+'))
+			return 0;
+	return 1;
+}
+
+/*
+ * "bb<pid>_<n>_<function>": an event name must be a C identifier, and
+ * kprobe_profile shows it without its group, so the pid is in it too. The
+ * unique part comes first; truncating the function name is harmless.
+ */
+static void event_name(struct bb_session *s, const char *fn, char *name)
+{
+	int n = snprintf(name, EVENT_NAME_MAX + 1, "bb%d_%d_", (int)getpid(),
+			 s->nprobes++);
+
+	for (; *fn && n < EVENT_NAME_MAX; fn++, n++) {
+		char c = *fn;
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 (c >= '0' && c <= '9');
+
+		name[n] = ok ? c : '_';
+	}
+	name[n] = 0;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { 0, ms * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Remove "group/event" from kprobe_events. */
+static int kprobe_event_remove(const char *tracefs, const char *event)
+{
+	char def[160];
+	int ret, tries;
+
+	snprintf(def, sizeof(def), "-:%s\n", event);
+	/*
+	 * EBUSY while a perf event still holds the probe: the last close can
+	 * finish just after close() returns to us. Give it a moment.
+	 */
+	for (tries = 0; tries < 20; tries++) {
+		ret = tracefs_append(tracefs, "kprobe_events", def);
+		if (ret != -EBUSY)
+			break;
+		sleep_ms(10);
+	}
+	return ret;
+}
+
+static int add_fail(struct bb_err *err, int ret, const char *kind,
+		    const char *fn)
+{
+	switch (ret) {
+	case -ENOENT:
+		return bb_fail(err, ret,
+			       "cannot attach %s: function %s not found in "
+			       "available_filter_functions/kallsyms (it may "
+			       "be inlined or renamed on this kernel)",
+			       kind, fn);
+	case -EADDRNOTAVAIL:
+		return bb_fail(err, ret,
+			       "cannot attach %s to %s: several functions "
+			       "have that name on this kernel", kind, fn);
+	case -EINVAL:
+		return bb_fail(err, ret,
+			       "cannot attach %s to %s: the kernel refused "
+			       "the probe (EINVAL): the function may be "
+			       "blacklisted for kprobes (see "
+			       "debug/kprobes/blacklist) or not probeable",
+			       kind, fn);
+	case -EBUSY:
+		return bb_fail(err, ret,
+			       "cannot attach %s to %s: kprobe_events is busy "
+			       "(EBUSY); another tracer may hold it, retry",
+			       kind, fn);
+	case -EACCES:
+	case -EPERM:
+		return bb_fail(err, ret,
+			       "cannot attach %s to %s: no permission to "
+			       "write kprobe_events (run as root)", kind, fn);
+	default:
+		return bb_fail(err, ret, "cannot attach %s to %s: %s", kind,
+			       fn, strerror(-ret));
+	}
+}
+
+static int perf_fail(struct bb_err *err, int ret, const char *kind,
+		     const char *fn)
+{
+	switch (ret) {
+	case -EEXIST:
+		return bb_fail(err, ret,
+			       "cannot attach %s to %s: this program is "
+			       "already attached to that event", kind, fn);
+	case -EINVAL:
+		return bb_fail(err, ret,
+			       "cannot attach %s to %s: the kernel refused the "
+			       "program (EINVAL): is it a kprobe program?",
+			       kind, fn);
+	case -EACCES:
+	case -EPERM:
+		return bb_fail(err, ret,
+			       "cannot attach %s to %s: perf_event_open not "
+			       "permitted (run as root; see "
+			       "kernel.perf_event_paranoid)", kind, fn);
+	default:
+		return bb_fail(err, ret,
+			       "cannot attach %s to %s: perf_event_open/"
+			       "SET_BPF: %s", kind, fn, strerror(-ret));
+	}
+}
+
+static int kprobe_attach_common(struct bb_session *s, struct bb_link *l,
+				int prog_fd, int retprobe, int maxactive,
+				struct bb_err *err)
+{
+	const char *kind = retprobe ? "kretprobe" : "kprobe";
+	const char *fn = l->target;
+	char name[EVENT_NAME_MAX + 1], def[256], maxa[16] = "";
+	int ret, id, tries;
+
+	if (!kprobes_available(s->tracefs))
+		return bb_fail(err, -EOPNOTSUPP,
+			       "cannot attach %s to %s: this kernel has no "
+			       "kprobe_events (CONFIG_KPROBE_EVENTS) in %s",
+			       kind, fn, s->tracefs);
+	if (!target_ok(fn))
+		return bb_fail(err, -EINVAL,
+			       "cannot attach %s: '%s' is not a function name",
+			       kind, fn);
+	if (retprobe && (maxactive < 0 || maxactive > MAXACTIVE_MAX))
+		return bb_fail(err, -EINVAL,
+			       "kretprobe maxactive %d out of range (0..%d)",
+			       maxactive, MAXACTIVE_MAX);
+	if (retprobe && maxactive > 0)
+		snprintf(maxa, sizeof(maxa), "%d", maxactive);
+
+	/*
+	 * Our names are unique within this process. Still, a barebpf that
+	 * died with our pid may have left the same name: 4.15 silently
+	 * replaces such an event, newer kernels say EEXIST; then move on.
+	 */
+	for (tries = 0;; tries++) {
+		event_name(s, fn, name);
+		snprintf(def, sizeof(def), "%c%s:%s/%s %s\n",
+			 retprobe ? 'r' : 'p', maxa, s->group, name, fn);
+		ret = tracefs_append(s->tracefs, "kprobe_events", def);
+		if (ret != -EEXIST || tries == 3)
+			break;
+	}
+	if (ret < 0)
+		return add_fail(err, ret, kind, fn);
+	snprintf(l->event, sizeof(l->event), "%s/%s", s->group, name);
+
+	id = tracefs_event_id(s->tracefs, s->group, name);
+	if (id < 0) {
+		ret = bb_fail(err, id,
+			      "cannot attach %s to %s: no id for event %s: %s",
+			      kind, fn, l->event, strerror(-id));
+		goto err_remove;
+	}
+	l->pfd = perf_tp_attach(id, prog_fd);
+	if (l->pfd < 0) {
+		ret = perf_fail(err, l->pfd, kind, fn);
+		l->pfd = -1;
+		goto err_remove;
+	}
+	return 0;
+
+err_remove:
+	kprobe_event_remove(s->tracefs, l->event);
+	l->event[0] = 0;
+	return ret;
+}
+
+static int kprobe_attach(struct bb_session *s, struct bb_link *l, int prog_fd,
+			 int maxactive, struct bb_err *err)
+{
+	(void)maxactive;
+	return kprobe_attach_common(s, l, prog_fd, 0, 0, err);
+}
+
+static int kretprobe_attach(struct bb_session *s, struct bb_link *l,
+			    int prog_fd, int maxactive, struct bb_err *err)
+{
+	return kprobe_attach_common(s, l, prog_fd, 1, maxactive, err);
+}
+
+/* The perf event goes first: a probe in use cannot be removed (EBUSY). */
+static int kprobe_detach(struct bb_session *s, struct bb_link *l)
+{
+	int ret = 0;
+
+	if (l->pfd >= 0) {
+		sys_ioctl(l->pfd, PERF_EVENT_IOC_DISABLE, 0);
+		close(l->pfd);
+		l->pfd = -1;
+	}
+	if (l->event[0] && s->tracefs[0]) {
+		ret = kprobe_event_remove(s->tracefs, l->event);
+		l->event[0] = 0;
+	}
+	return ret;
+}
+
+const struct bb_provider kprobe_provider = {
+	.name = "kprobe",
+	.kind = BB_PROG_KPROBE,
+	.attach = kprobe_attach,
+	.detach = kprobe_detach,
+};
+
+const struct bb_provider kretprobe_provider = {
+	.name = "kretprobe",
+	.kind = BB_PROG_KRETPROBE,
+	.attach = kretprobe_attach,
+	.detach = kprobe_detach,
+};
+
+/*
+ * "p:group/event symbol args", "r128:group/event symbol" (the maxactive
+ * shows since 4.12).
+ */
+int kprobe_events_line_pid(const char *line, char *event, size_t len)
+{
+	const char *p = line, *group, *slash, *end;
+	long pid = 0;
+	size_t n;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != 'p' && *p != 'r')
+		return -EINVAL;
+	p++;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p++ != ':')
+		return -EINVAL;
+	group = p;
+	slash = strchr(group, '/');
+	if (!slash || slash == group)
+		return -EINVAL;
+	end = slash + 1;
+	while (*end && *end != ' ' && *end != '\t' && *end != '\n')
+		end++;
+	if (end == slash + 1)
+		return -EINVAL;
+	n = end - group;
+	if (n >= len)
+		return -ENAMETOOLONG;
+	memcpy(event, group, n);
+	event[n] = 0;
+
+	/* Ours only if the group is exactly barebpf_<digits>. */
+	if ((size_t)(slash - group) <= strlen(GROUP_PREFIX) ||
+	    strncmp(group, GROUP_PREFIX, strlen(GROUP_PREFIX)))
+		return 0;
+	for (p = group + strlen(GROUP_PREFIX); p < slash; p++) {
+		if (*p < '0' || *p > '9' || pid > 0x3fffffff)
+			return 0;
+		pid = pid * 10 + (*p - '0');
+	}
+	return pid > 0 ? (int)pid : 0;
+}
+
+static int pid_alive(int pid)
+{
+	if (kill(pid, 0) == 0)
+		return 1;
+	/* EPERM: it exists, it just isn't ours to signal. */
+	return errno != ESRCH;
+}
+
+/*
+ * A SIGKILLed barebpf leaves its probes behind; remove those of barebpf
+ * processes that are gone. Pids are those of our pid namespace: a barebpf in
+ * another container with a group name that looks dead to us would be
+ * wrongly taken for stale, so this runs only for groups whose pid is free
+ * here (kill() says ESRCH).
+ */
+int kprobes_remove_stale(const char *tracefs, struct bb_err *err)
+{
+	char *text, *line, *eol;
+	int ret, removed = 0, first_err = 0;
+
+	if (!kprobes_available(tracefs))
+		return 0;
+	ret = tracefs_read(tracefs, "kprobe_events", &text);
+	if (ret < 0)
+		return bb_fail(err, ret, "cannot read %s/kprobe_events: %s",
+			       tracefs, strerror(-ret));
+	for (line = text; line && *line; line = eol) {
+		char event[160];
+		int pid;
+
+		eol = strchr(line, '\n');
+		if (eol)
+			*eol++ = 0;
+		pid = kprobe_events_line_pid(line, event, sizeof(event));
+		if (pid <= 0 || pid == getpid() || pid_alive(pid))
+			continue;
+		ret = kprobe_event_remove(tracefs, event);
+		if (ret < 0) {
+			if (!first_err)
+				first_err = bb_fail(err, ret,
+						    "cannot remove stale probe "
+						    "%s: %s", event,
+						    strerror(-ret));
+			continue;
+		}
+		removed++;
+	}
+	free(text);
+	return first_err ? first_err : removed;
+}
+
+int kprobe_profile_line(const char *line, char *event, size_t len,
+			unsigned long *hits, unsigned long *misses)
+{
+	const char *p = line, *start;
+	char *end;
+	size_t n;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	start = p;
+	while (*p && *p != ' ' && *p != '\t' && *p != '\n')
+		p++;
+	n = p - start;
+	if (n == 0 || n >= len)
+		return -EINVAL;
+	memcpy(event, start, n);
+	event[n] = 0;
+	*hits = strtoul(p, &end, 10);
+	if (end == p)
+		return -EINVAL;
+	p = end;
+	*misses = strtoul(p, &end, 10);
+	if (end == p)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Quirk: until probes_profile_seq_show() was fixed in 2021 (and in the
+ * stable trees that took the fix), the misses column of a kretprobe counts
+ * only misses of its entry kprobe, not the returns lost because all
+ * maxactive instances were in use. On 4.15 this sum is a lower bound.
+ */
+long session_kretprobe_misses(struct bb_session *s)
+{
+	struct bb_link *l;
+	char *text, *line, *eol;
+	long sum = 0;
+	int ret, any = 0;
+
+	for (l = s->links; l; l = l->next)
+		any |= l->kind == BB_PROG_KRETPROBE && l->event[0];
+	if (!any)
+		return 0;
+	ret = tracefs_read(s->tracefs, "kprobe_profile", &text);
+	if (ret < 0)
+		return ret;
+	for (line = text; line && *line; line = eol) {
+		unsigned long hits, misses;
+		char event[160];
+
+		eol = strchr(line, '\n');
+		if (eol)
+			*eol++ = 0;
+		if (kprobe_profile_line(line, event, sizeof(event), &hits,
+					&misses) < 0)
+			continue;
+		for (l = s->links; l; l = l->next) {
+			const char *ours = strchr(l->event, '/');
+
+			if (l->kind != BB_PROG_KRETPROBE || !ours)
+				continue;
+			/* Shown as "event", or "group/event" on some kernels. */
+			if (!strcmp(event, ours + 1) || !strcmp(event, l->event))
+				sum += misses;
+		}
+	}
+	free(text);
+	return sum;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * available_filter_functions: one function a line, "name" or
+ * "name [module]"; a static function may appear several times. Since 6.5
+ * it also lists "__ftrace_invalid_address___<n>" placeholders.
+ */
+int kprobe_match_text(const char *text, const char *pattern, char ***namesp)
+{
+	char **names = NULL;
+	size_t n = 0, cap = 0, i, out;
+	const char *line, *eol;
+
+	*namesp = NULL;
+	for (line = text; line && *line; line = eol ? eol + 1 : NULL) {
+		char name[256];
+		size_t len;
+
+		eol = strchr(line, '\n');
+		len = eol ? (size_t)(eol - line) : strlen(line);
+		for (i = 0; i < len && line[i] != ' ' && line[i] != '\t'; i++)
+			;
+		len = i;
+		if (len == 0 || len >= sizeof(name))
+			continue;
+		memcpy(name, line, len);
+		name[len] = 0;
+		if (!strncmp(name, "__ftrace_invalid_address__", 26) ||
+		    fnmatch(pattern, name, 0))
+			continue;
+		if (n == cap) {
+			char **nn;
+
+			cap = cap ? cap * 2 : 64;
+			nn = realloc(names, cap * sizeof(*names));
+			if (!nn)
+				goto err_free;
+			names = nn;
+		}
+		names[n] = strdup(name);
+		if (!names[n])
+			goto err_free;
+		n++;
+	}
+	if (n == 0) {
+		free(names);
+		return 0;
+	}
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (i = 1, out = 1; i < n; i++) {
+		if (!strcmp(names[i], names[out - 1]))
+			free(names[i]);
+		else
+			names[out++] = names[i];
+	}
+	*namesp = names;
+	return out;
+
+err_free:
+	bb_free_strv(names, n);
+	return -ENOMEM;
+}
+
+/*
+ * Without a readable available_filter_functions, /proc/kallsyms
+ * ("addr t name [module]") has the text symbols, which is what kprobes
+ * can take. Rewrite it in place into one name a line.
+ */
+static void kallsyms_to_names(char *text)
+{
+	char *in = text, *out = text;
+
+	while (*in) {
+		char *eol = strchr(in, '\n'), *next;
+		char type = 0, *name = NULL;
+		size_t len;
+
+		next = eol ? eol + 1 : in + strlen(in);
+		if (eol)
+			*eol = 0;
+		/* addr, type, name */
+		in = strchr(in, ' ');
+		if (in) {
+			type = in[1];
+			if (type && in[2] == ' ')
+				name = in + 3;
+		}
+		if (name && (type == 't' || type == 'T')) {
+			len = strcspn(name, " \t");
+			memmove(out, name, len);
+			out += len;
+			*out++ = '\n';
+		}
+		in = next;
+	}
+	*out = 0;
+}
+
+int kprobe_match(const char *tracefs, const char *pattern, char ***names,
+		 struct bb_err *err)
+{
+	char *text;
+	int ret;
+
+	*names = NULL;
+	ret = tracefs_read(tracefs, "available_filter_functions", &text);
+	/* ENOENT without DYNAMIC_FTRACE; EPERM seen on a 6.18 without it. */
+	if (ret < 0) {
+		ret = tracefs_read("/proc", "kallsyms", &text);
+		if (ret >= 0)
+			kallsyms_to_names(text);
+	}
+	if (ret < 0)
+		return bb_fail(err, ret,
+			       "cannot read %s/available_filter_functions or "
+			       "/proc/kallsyms: %s", tracefs, strerror(-ret));
+	ret = kprobe_match_text(text, pattern, names);
+	free(text);
+	if (ret < 0)
+		return bb_fail(err, ret, "out of memory");
+	return ret;
+}

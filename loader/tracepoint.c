@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tracepoints: the event already exists in tracefs, we only look up its id
+ * and attach a perf event. Targets are "category/name" (the section
+ * convention) or "category:name" (the way perf and bpftrace spell them).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "barebpf.h"
+
+static int tracepoint_attach(struct bb_session *s, struct bb_link *l,
+			     int prog_fd, int maxactive, struct bb_err *err)
+{
+	char cat[128], *name;
+	int id, pfd;
+
+	(void)maxactive;
+	snprintf(cat, sizeof(cat), "%s", l->target);
+	name = strpbrk(cat, "/:");
+	if (!name || name == cat || !name[1] || strpbrk(name + 1, "/:"))
+		return bb_fail(err, -EINVAL,
+			       "tracepoint '%s': expected category/name "
+			       "(e.g. block/block_rq_complete)", l->target);
+	*name++ = 0;
+	id = tracefs_event_id(s->tracefs, cat, name);
+	if (id == -ENOENT)
+		return bb_fail(err, id,
+			       "tracepoint %s:%s not found on this kernel (no "
+			       "%s/events/%s/%s)", cat, name, s->tracefs, cat,
+			       name);
+	if (id < 0)
+		return bb_fail(err, id, "tracepoint %s:%s: cannot read its "
+			       "id: %s", cat, name, strerror(-id));
+	pfd = perf_tp_attach(id, prog_fd);
+	if (pfd == -EINVAL)
+		return bb_fail(err, pfd,
+			       "cannot attach to tracepoint %s:%s: the kernel "
+			       "refused the program (EINVAL): is it a "
+			       "tracepoint program?", cat, name);
+	if (pfd == -EEXIST)
+		return bb_fail(err, pfd,
+			       "cannot attach to tracepoint %s:%s: this "
+			       "program is already attached there", cat, name);
+	if (pfd < 0)
+		return bb_fail(err, pfd,
+			       "cannot attach to tracepoint %s:%s: "
+			       "perf_event_open/SET_BPF: %s", cat, name,
+			       strerror(-pfd));
+	l->pfd = pfd;
+	return 0;
+}
+
+static int tracepoint_detach(struct bb_session *s, struct bb_link *l)
+{
+	(void)s;
+	if (l->pfd >= 0) {
+		sys_ioctl(l->pfd, PERF_EVENT_IOC_DISABLE, 0);
+		close(l->pfd);
+		l->pfd = -1;
+	}
+	return 0;
+}
+
+const struct bb_provider tracepoint_provider = {
+	.name = "tracepoint",
+	.kind = BB_PROG_TRACEPOINT,
+	.attach = tracepoint_attach,
+	.detach = tracepoint_detach,
+};
