@@ -34,7 +34,7 @@ struct elf_sec {
 	uint32_t link;
 	uint32_t info;
 	uint64_t entsize;
-	const unsigned char *data; /* size bytes in the buffer; NULL if NOBITS */
+	const unsigned char *data; /* size bytes of the buffer; NULL: NOBITS */
 	uint64_t offset;           /* file offset (for cross-checks) */
 };
 

@@ -114,7 +114,9 @@ static int section_kind(const char *name, enum bb_prog_kind *kind,
 		*type = kinds[i].type;
 		*target_off = *rest ? n + 1 : n;
 		if (kinds[i].kind == BB_PROG_TRACEPOINT) {
-			const char *slash = *rest ? strchr(rest + 1, '/') : NULL;
+			const char *slash;
+
+			slash = *rest ? strchr(rest + 1, '/') : NULL;
 
 			if (!slash || slash == rest + 1 || !slash[1] ||
 			    strchr(slash + 1, '/'))
@@ -440,7 +442,7 @@ static int add_reloc(struct obj_parse *op, struct obj_prog *prog,
 	    (sym->shndx < ef->nsecs &&
 	     is_data_section(ef->secs[sym->shndx].name))) {
 		const char *where = sym->shndx == SHN_COMMON ?
-					    "common" : ef->secs[sym->shndx].name;
+			"common" : ef->secs[sym->shndx].name;
 		const char *var = NULL;
 
 		if (sym->type == STT_SECTION)

@@ -238,10 +238,10 @@ START_TEST(test_verifier_refuses)
 
 	ret = obj_load(obj, 0, &err);
 	ck_assert_msg(ret == -EACCES || ret == -EINVAL, "obj_load: %d", ret);
-	ck_assert_msg(strstr(err.msg, "oob_read") &&
-			      strstr(err.msg, "tracepoint/sched/sched_switch") &&
-			      strstr(err.msg, "verifier log"),
-		      "%s", err.msg);
+	ck_assert_msg(strstr(err.msg, "oob_read"), "%s", err.msg);
+	ck_assert_msg(strstr(err.msg, "tracepoint/sched/sched_switch"), "%s",
+		      err.msg);
+	ck_assert_msg(strstr(err.msg, "verifier log"), "%s", err.msg);
 	log = obj_verifier_log(obj);
 	ck_assert_msg(strlen(log) > 0, "empty verifier log");
 	ck_assert_msg(strstr(log, "stack") || strstr(log, "invalid"), "%s",

@@ -116,7 +116,8 @@ START_TEST(test_matches_libelf)
 		Elf_Data *d;
 
 		ck_assert_ptr_nonnull(gelf_getshdr(scn, &sh));
-		ck_assert_str_eq(sec->name, elf_strptr(e, shstrndx, sh.sh_name));
+		ck_assert_str_eq(sec->name,
+				 elf_strptr(e, shstrndx, sh.sh_name));
 		ck_assert_uint_eq(sec->type, sh.sh_type);
 		ck_assert_uint_eq(sec->flags, sh.sh_flags);
 		ck_assert_uint_eq(sec->size, sh.sh_size);

@@ -305,8 +305,8 @@ START_TEST(test_relocate_values)
 
 	obj_map(obj, "start")->fd = 7;
 	obj_map(obj, "lat")->fd = 8;
-	ck_assert_int_eq(obj_set_const(obj, "bb_unit_ns", 0xdeadbeef00000001ULL),
-			 0);
+	ck_assert_int_eq(obj_set_const(obj, "bb_unit_ns",
+				       0xdeadbeef00000001ULL), 0);
 	ck_assert_msg(obj_relocate(obj, &err) == 0, "%s", err.msg);
 	for (i = 0; i + 1 < p->insn_cnt; i++) {
 		const struct bpf_insn *in = &p->insns[i];
@@ -360,8 +360,8 @@ END_TEST
 START_TEST(test_bad_global)
 {
 	static const char *const want[] = { "global data needs Linux 5.2",
-		"'counter'", ".bss", "BB_CONST", "tracepoint/sched/sched_switch",
-		NULL };
+		"'counter'", ".bss", "BB_CONST",
+		"tracepoint/sched/sched_switch", NULL };
 
 	expect_file_error("bad_global.bpf.o", want);
 }
