@@ -152,7 +152,7 @@ static char backing[] = "/tmp/barebpf-test-XXXXXX";
 
 static void loop_setup(void)
 {
-	char cmd[256], out[128];
+	char cmd[256], out[64];
 	int fd = mkstemp(backing);
 
 	ck_assert_int_ge(fd, 0);
@@ -178,7 +178,7 @@ static void loop_teardown(void)
 /* The heart of it: biolatency's count == the kernel's own I/O counter. */
 START_TEST(test_biolatency_counts_exactly)
 {
-	char out[65536], err[4096], cmd[256], *p;
+	char out[65536], err[4096], cmd[512], *p;
 	char *argv[] = { (char *)barebpf(), "biolatency", "-j", "-d", loopdev,
 			 NULL };
 	unsigned long long before, after, counted;
@@ -215,7 +215,7 @@ END_TEST
 
 START_TEST(test_biolatency_per_disk_text)
 {
-	char out[65536], err[4096], cmd[256], want[128];
+	char out[65536], err[4096], cmd[512], want[128];
 	char *argv[] = { (char *)barebpf(), "biolatency", "-D", "-m",
 			 "--duration", "3", NULL };
 	struct proc pr;
