@@ -393,19 +393,22 @@ int kprobe_profile_line(const char *line, char *event, size_t len,
  * Quirk: until probes_profile_seq_show() was fixed in 2021 (and in the
  * stable trees that took the fix), the misses column of a kretprobe counts
  * only misses of its entry kprobe, not the returns lost because all
- * maxactive instances were in use. On 4.15 this sum is a lower bound.
+ * maxactive instances were in use. On 4.15 that column stays 0. So where a
+ * kprobe and a kretprobe of this session share a function, the returns
+ * missing against the entries count too (the larger of the two per
+ * function). Calls still in flight when this is read count as missing: a
+ * lost return and a call that has not returned yet look the same here.
  */
-long session_kretprobe_misses(struct bb_session *s)
-{
-	struct bb_link *l;
-	char *text, *line, *eol;
-	long sum = 0;
-	int ret, any = 0;
+struct profile_row {
+	const struct bb_link *link;
+	unsigned long hits, misses;
+};
 
-	for (l = s->links; l; l = l->next)
-		any |= l->kind == BB_PROG_KRETPROBE && l->event[0];
-	if (!any)
-		return 0;
+static int profile_rows(struct bb_session *s, struct profile_row *rows, int n)
+{
+	char *text, *line, *eol;
+	int ret, i;
+
 	ret = tracefs_read(s->tracefs, "kprobe_profile", &text);
 	if (ret < 0)
 		return ret;
@@ -419,18 +422,54 @@ long session_kretprobe_misses(struct bb_session *s)
 		if (kprobe_profile_line(line, event, sizeof(event), &hits,
 					&misses) < 0)
 			continue;
-		for (l = s->links; l; l = l->next) {
-			const char *ours = strchr(l->event, '/');
+		for (i = 0; i < n; i++) {
+			const char *ours = strchr(rows[i].link->event, '/');
 
-			if (l->kind != BB_PROG_KRETPROBE || !ours)
-				continue;
 			/* Shown as "event", or "group/event" on some kernels. */
-			if (!strcmp(event, ours + 1) || !strcmp(event, l->event))
-				sum += misses;
+			if (ours && (!strcmp(event, ours + 1) ||
+				     !strcmp(event, rows[i].link->event))) {
+				rows[i].hits = hits;
+				rows[i].misses = misses;
+			}
 		}
 	}
 	free(text);
-	return sum;
+	return 0;
+}
+
+long session_kretprobe_misses(struct bb_session *s)
+{
+	struct profile_row *rows;
+	struct bb_link *l;
+	long sum = 0;
+	int n = 0, i, j, ret;
+
+	for (l = s->links; l; l = l->next)
+		n += l->event[0] != 0;
+	if (!n)
+		return 0;
+	rows = calloc(n, sizeof(*rows));
+	if (!rows)
+		return -ENOMEM;
+	for (l = s->links, i = 0; l; l = l->next)
+		if (l->event[0])
+			rows[i++].link = l;
+	ret = profile_rows(s, rows, n);
+	for (i = 0; ret == 0 && i < n; i++) {
+		unsigned long missed = rows[i].misses;
+
+		if (rows[i].link->kind != BB_PROG_KRETPROBE)
+			continue;
+		for (j = 0; j < n; j++)
+			if (rows[j].link->kind == BB_PROG_KPROBE &&
+			    !strcmp(rows[j].link->target, rows[i].link->target) &&
+			    rows[j].hits > rows[i].hits &&
+			    rows[j].hits - rows[i].hits > missed)
+				missed = rows[j].hits - rows[i].hits;
+		sum += missed;
+	}
+	free(rows);
+	return ret < 0 ? ret : sum;
 }
 
 static int cmp_str(const void *a, const void *b)

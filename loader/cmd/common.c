@@ -177,9 +177,10 @@ void tool_cleanup(struct tool_ctx *t)
 	long missed = session_kretprobe_misses(&t->sess);
 
 	if (missed > 0)
-		tool_error(t, "warning: %ld function returns were missed "
-			   "(kretprobe maxactive too small for this many "
-			   "concurrent calls; raise it with --maxactive)",
+		tool_error(t, "warning: %ld call(s) entered without their "
+			   "return being seen: still in flight at exit, or "
+			   "missed because more calls were in flight than the "
+			   "kretprobe's maxactive (raise it with --maxactive)",
 			   missed);
 	session_detach_all(&t->sess);
 	obj_close(t->obj);
