@@ -268,6 +268,17 @@ const struct bb_ksym *ksyms_find(const struct bb_ksyms *ks, uint64_t addr,
 int ksyms_has(const struct bb_ksyms *ks, const char *name);
 void ksyms_free(struct bb_ksyms *ks);
 
+/* ---- stacks (stack.c) ---- */
+#define BB_MAX_STACK 127 /* PERF_MAX_STACK_DEPTH: stack map value size/8 */
+/* Copy stack `stackid` of a stack trace map into ips; returns the depth. */
+int stack_read(int map_fd, int stackid, uint64_t *ips, int max);
+/* One frame a line, "<indent>func+0x1a [kernel]", as bcc's trace -K. */
+void stack_print_kernel(FILE *f, const struct bb_ksyms *ks,
+			const uint64_t *ips, int n, const char *indent);
+/* ["func+0x1a", ...] */
+void stack_json_kernel(FILE *f, const struct bb_ksyms *ks,
+		       const uint64_t *ips, int n);
+
 /* ---- output (hist.c, disk.c) ---- */
 /* bcc's print_log2_hist: "     usecs  : count    distribution". */
 void hist_print_log2(FILE *f, const uint64_t *vals, int n, const char *unit);

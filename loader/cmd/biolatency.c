@@ -299,8 +299,8 @@ static int biolatency_main(int argc, char **argv)
 	struct biolat_opts o = { 0 };
 	struct tool_ctx t;
 	struct hist_entry *e;
-	double start, next, end;
-	int ret = 1, n, hist_fd;
+	struct tool_timer tm;
+	int ret = 1, n, hist_fd, tick;
 
 	tool_init(&t, "biolatency");
 	if (parse_args(&t, &o, argc, argv))
@@ -320,21 +320,10 @@ static int biolatency_main(int argc, char **argv)
 	fprintf(o.json ? stderr : stdout,
 		"Tracing block device I/O... Hit Ctrl-C to end.\n");
 	fflush(stdout);
-	start = now_mono();
-	end = o.duration > 0 ? start + o.duration : 0;
-	next = o.interval > 0 ? start + o.interval : 0;
-	while (!bb_stop) {
-		double now = now_mono(), wake = 1e18;
-		int last;
-
-		if (next && next < wake)
-			wake = next;
-		if (end && end < wake)
-			wake = end;
-		tool_sleep(wake - now > 3600 ? 3600 : wake - now);
-		now = now_mono();
-		last = bb_stop || (end && now >= end);
-		if (!last && !(next && now >= next))
+	tool_timer_init(&tm, o.interval, o.duration);
+	for (;;) {
+		tick = tool_wait(&tm, NULL);
+		if (tick == TOOL_TICK_NONE)
 			continue;
 		if (collect(hist_fd, &e, &n) < 0) {
 			tool_error(&t, "out of memory");
@@ -344,9 +333,7 @@ static int biolatency_main(int argc, char **argv)
 			putchar('\n');
 		print_hists(&o, e, n);
 		free(e);
-		if (next)
-			next += o.interval;
-		if (last || (o.count && --o.count == 0))
+		if (tick == TOOL_TICK_LAST || (o.count && --o.count == 0))
 			break;
 	}
 	ret = 0;

@@ -187,6 +187,42 @@ void tool_cleanup(struct tool_ctx *t)
 	t->obj = NULL;
 }
 
+void tool_timer_init(struct tool_timer *tm, double interval, double duration)
+{
+	double now = now_mono();
+
+	tm->interval = interval;
+	tm->next = interval > 0 ? now + interval : 0;
+	tm->end = duration > 0 ? now + duration : 0;
+}
+
+int tool_wait(struct tool_timer *tm, struct bb_perfbuf *pb)
+{
+	double now = now_mono(), wake = now + 1;
+
+	/* wake at least once a second so that a signal is never missed for
+	 * long, even if it lands between the check and the sleep */
+	if (tm->next && tm->next < wake)
+		wake = tm->next;
+	if (tm->end && tm->end < wake)
+		wake = tm->end;
+	if (!bb_stop) {
+		if (pb)
+			perfbuf_poll(pb, (int)((wake - now) * 1000) + 1);
+		else
+			tool_sleep(wake - now);
+	}
+	now = now_mono();
+	if (bb_stop || (tm->end && now >= tm->end))
+		return TOOL_TICK_LAST;
+	if (tm->next && now >= tm->next) {
+		while (tm->next <= now)
+			tm->next += tm->interval;
+		return TOOL_TICK_INTERVAL;
+	}
+	return TOOL_TICK_NONE;
+}
+
 int parse_ulong(const char *s, unsigned long *v)
 {
 	char *end;

@@ -217,7 +217,7 @@ static int funclatency_main(int argc, char **argv)
 	struct funclat_opts o = { 0 };
 	struct tool_ctx t;
 	char **names = NULL;
-	double start, next, end;
+	struct tool_timer tm;
 	int ret = 1, n = 0, i, attached = 0, stats_fd;
 
 	tool_init(&t, "funclatency");
@@ -261,28 +261,16 @@ static int funclatency_main(int argc, char **argv)
 		attached, o.pattern);
 	fflush(stdout);
 
-	start = now_mono();
-	end = o.duration > 0 ? start + o.duration : 0;
-	next = o.interval > 0 ? start + o.interval : 0;
-	while (!bb_stop) {
-		double now = now_mono(), wake = now + 3600;
-		int last;
+	tool_timer_init(&tm, o.interval, o.duration);
+	for (;;) {
+		int tick = tool_wait(&tm, NULL);
 
-		if (next && next < wake)
-			wake = next;
-		if (end && end < wake)
-			wake = end;
-		tool_sleep(wake - now);
-		now = now_mono();
-		last = bb_stop || (end && now >= end);
-		if (!last && !(next && now >= next))
+		if (tick == TOOL_TICK_NONE)
 			continue;
 		if (!o.json)
 			putchar('\n');
 		print_stats(&o, stats_fd);
-		if (next)
-			next += o.interval;
-		if (last)
+		if (tick == TOOL_TICK_LAST)
 			break;
 	}
 	if (!o.json)

@@ -54,6 +54,19 @@ void tool_sleep(double secs);
 /* Detach everything, report kretprobe misses, close the object. */
 void tool_cleanup(struct tool_ctx *t);
 
+/*
+ * The output loop of every tool: print each `interval` seconds (0: only at
+ * the end), stop after `duration` seconds (0: never), or on a signal.
+ * tool_wait sleeps, or polls pb if it is not NULL (delivering its events),
+ * until something is due, and says what.
+ */
+struct tool_timer {
+	double interval, next, end;
+};
+enum { TOOL_TICK_NONE, TOOL_TICK_INTERVAL, TOOL_TICK_LAST };
+void tool_timer_init(struct tool_timer *tm, double interval, double duration);
+int tool_wait(struct tool_timer *tm, struct bb_perfbuf *pb);
+
 /* Argument helpers: 0 on success, -EINVAL otherwise. */
 int parse_ulong(const char *s, unsigned long *v);
 int parse_seconds(const char *s, double *v);
