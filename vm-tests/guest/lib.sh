@@ -1,0 +1,166 @@
+# Sourced by every case (busybox sh). A case prints exactly one line:
+#   PASS <case> (<uname -r>)  |  FAIL <case> (<uname -r>): <why>  |  SKIP ...
+# Anything else it prints is a diagnostic, shown under a FAIL.
+. /vmtest/config
+CASE=${CASE:-$(basename "$0" .sh)}
+R=$(uname -r)
+W=/tmp/$CASE
+rm -rf $W; mkdir -p $W
+TOOL_PID=
+
+# Stop a tool this case left running before leaving.
+cleanup() {
+	if [ -n "$TOOL_PID" ] && [ -d /proc/$TOOL_PID ]; then
+		kill -9 $TOOL_PID 2>/dev/null
+		wait $TOOL_PID 2>/dev/null
+	fi
+	TOOL_PID=
+}
+pass() { cleanup; echo "PASS $CASE ($R)"; exit 0; }
+skip() { cleanup; echo "SKIP $CASE ($R): $*"; exit 0; }
+fail() {
+	cleanup
+	for f in $W/out $W/err; do
+		[ -s $f ] && { echo "# --- $f:"; tail -n 25 $f; }
+	done
+	[ -n "$T" ] && [ -r $T/kprobe_events ] && { echo "# --- kprobe_events:"; cat $T/kprobe_events; }
+	echo "FAIL $CASE ($R): $*"
+	exit 1
+}
+diag() { echo "# $*"; }
+
+# tracefs as the test sees it (mounted by us at /sys/kernel/tracing if it
+# is nowhere). Sets T.
+T=
+find_tracefs() {
+	T=
+	for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ -e $d/kprobe_events ] && { T=$d; return 0; }
+	done
+	for d in $(awk '$3 == "tracefs" { print $2 }' /proc/mounts); do
+		[ -e $d/kprobe_events ] && { T=$d; return 0; }
+	done
+	return 1
+}
+need_tracefs() {
+	find_tracefs && return 0
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	find_tracefs || fail "no tracefs with kprobe_events (CONFIG_KPROBE_EVENTS?)"
+}
+# Our probes in kprobe_events (any barebpf_* group).
+our_probes() { grep barebpf "$T/kprobe_events"; }
+
+# The known workload: $1 direct 4 KiB reads of nullb0 (default $N).
+workload() {
+	[ -b /dev/nullb0 ] || fail "no /dev/nullb0 (null_blk not loaded)"
+	dd if=/dev/nullb0 of=/dev/null bs=4k count=${1:-$N} iflag=direct 2>$W/dd.err ||
+		fail "dd on nullb0 failed: $(cat $W/dd.err)"
+}
+
+# start_tool CMD...: run in the background, stdout in $W/out, stderr in $W/err.
+start_tool() {
+	: >$W/out; : >$W/err
+	diag "start: $*"
+	"$@" >$W/out 2>$W/err &
+	TOOL_PID=$!
+}
+# Has the tool exited (it is a zombie or gone)?
+tool_exited() {
+	[ -r /proc/$TOOL_PID/stat ] || return 0
+	[ "$(sed 's/.*) //' /proc/$TOOL_PID/stat | cut -c1)" = Z ]
+}
+# Wait until the tool says it is attached ("Tracing ..." on stdout or stderr).
+wait_tracing() {
+	local i=0 lim=$((${1:-60} * 10))
+	while [ $i -lt $lim ]; do
+		grep -q Tracing $W/out $W/err 2>/dev/null && return 0
+		if tool_exited; then
+			wait $TOOL_PID; local rc=$?; TOOL_PID=
+			fail "tool exited ($rc) before printing 'Tracing'"
+		fi
+		sleep 0.1; i=$((i + 1))
+	done
+	fail "no 'Tracing' line after ${1:-60}s"
+}
+# wait_exit SECS: wait for the tool to exit by itself; sets RC.
+wait_exit() {
+	local i=0 lim=$((${1:-30} * 10))
+	while ! tool_exited; do
+		[ $i -ge $lim ] && fail "tool still running ${1:-30}s after $2"
+		sleep 0.1; i=$((i + 1))
+	done
+	wait $TOOL_PID; RC=$?; TOOL_PID=
+}
+# stop_tool SIG [SECS]: send SIG, wait for the exit; sets RC.
+stop_tool() {
+	kill -$1 $TOOL_PID 2>/dev/null
+	wait_exit ${2:-30} "SIG$1"
+}
+
+# JSON, busybox style: the file on one line, blanks dropped (the values
+# we read have no blanks).
+json_flat() { tr -d ' \t\r\n' <"$1"; }
+# Top-level "count" of a funclatency -j object: the buckets' own "count"s
+# are cut out first.
+json_count() { json_flat "$1" | sed 's/"buckets":\[[^]]*\]//g' | grep -o '"count":[0-9]*' | head -n 1 | cut -d: -f2; }
+# Sum of the "count"s inside every "buckets" array.
+json_bucket_sum() {
+	json_flat "$1" | grep -o '"buckets":\[[^]]*\]' | grep -o '"count":[0-9]*' |
+		cut -d: -f2 | awk '{ s += $1 } END { print s + 0 }'
+}
+# Count of the bucket whose "lo" is $2.
+json_bucket() {
+	json_flat "$1" | grep -o "{[^{}]*\"lo\":$2,[^{}]*}" | grep -o '"count":[0-9]*' |
+		cut -d: -f2 | awk '{ s += $1 } END { print s + 0 }'
+}
+# Text histograms (bcc's print_log2_hist): "  lo -> hi  : count  |***|".
+# hist_sum FILE: sum of the counts of every histogram line.
+hist_sum() { awk '$2 == "->" && $4 == ":" { s += $5 } END { print s + 0 }' "$1"; }
+# hist_bucket FILE LO: count in the bucket starting at LO.
+hist_bucket() { awk -v lo=$2 '$2 == "->" && $4 == ":" && $1 == lo { s += $5 } END { print s + 0 }' "$1"; }
+
+# LINUX_VERSION_CODE the running kernel was built with. Debian's uname -r
+# says 6.1.0-NN while the kernel is 6.1.NNN: its real version is in uname -v.
+kernel_version_code() {
+	local v
+	v=$(uname -v | sed -n 's/.*Debian \([0-9]*\.[0-9]*\.[0-9]*\).*/\1/p')
+	[ -n "$v" ] || v=$(uname -r | sed -n 's/^\([0-9]*\.[0-9]*\)\(\.[0-9]*\)\{0,1\}.*/\1\2/p')
+	echo "$v" | awk -F. '{ c = $3 + 0; if (c > 255) c = 255; print $1 * 65536 + $2 * 256 + c }'
+}
+
+# Hygiene: start funclatency (a kprobe and a kretprobe), check that its
+# probes are in kprobe_events while it runs (kept in $W/probes).
+start_traced_funclatency() {
+	start_tool barebpf funclatency "$@" blk_mq_start_request
+	wait_tracing 60
+	our_probes >$W/probes
+	[ -s $W/probes ] || fail "no barebpf probe in $T/kprobe_events while tracing"
+	diag "while tracing: $(tr '\n' ';' <$W/probes)"
+}
+no_probes_left() {
+	our_probes >$W/left && fail "barebpf probes left after $1: $(tr '\n' ';' <$W/left)"
+	return 0
+}
+
+# tracefs cases: unmount every tracefs and debugfs.
+umount_tracing() {
+	for m in $(awk '$3 == "tracefs" || $3 == "debugfs" { print $2 }' /proc/mounts | sort -r); do
+		umount $m 2>/dev/null || umount -l $m || fail "cannot umount $m"
+	done
+	T=
+	m=$(awk '$3 == "tracefs" || $3 == "debugfs" { print $2 }' /proc/mounts)
+	[ -z "$m" ] || fail "still mounted: $m"
+}
+# funclatency --duration with tracefs not where it normally is: must count N.
+funclatency_finds_tracefs() {
+	start_tool barebpf funclatency --duration 5 -j blk_mq_start_request
+	wait_tracing 60
+	diag "mounted now: $(awk '$3 == "tracefs" || $3 == "debugfs" { printf "%s %s; ", $3, $2 }' /proc/mounts)"
+	workload
+	wait_exit 60 "--duration 5"
+	[ $RC = 0 ] || fail "exit $RC"
+	c=$(json_count $W/out)
+	[ "$c" = $N ] || fail "count '$c' for $N reads"
+	need_tracefs
+	no_probes_left "exit"
+}
