@@ -26,6 +26,7 @@ typedef signed long long s64;
 #define BPF_MAP_TYPE_PERCPU_HASH 5
 #define BPF_MAP_TYPE_PERCPU_ARRAY 6
 #define BPF_MAP_TYPE_STACK_TRACE 7
+#define BPF_MAP_TYPE_LRU_HASH 9
 #define BPF_ANY 0
 #define BPF_NOEXIST 1
 #define BPF_EXIST 2
