@@ -55,6 +55,12 @@ int bpf_map_get_next_key(int fd, const void *key, void *next_key);
 int bpf_prog_load(uint32_t type, const struct bpf_insn *insns, uint32_t cnt,
 		  const char *license, uint32_t kern_version, const char *name,
 		  char **logp);
+/* Read a whole file (pseudo files too) into a malloc'ed NUL-terminated
+ * buffer; returns its length. */
+int bb_read_fd(int fd, char **buf);
+int bb_read_file(const char *path, char **buf);
+/* Read the first line of a small file (sysfs, procfs), without "\n". */
+int bb_read_small(const char *path, char *buf, size_t len);
 /* Number of possible CPUs (per-CPU map values come in this many slots). */
 int bb_ncpus_possible(void);
 /* Parse a CPU list like "0-3,5" and return how many CPUs (highest+1). */

@@ -16,20 +16,15 @@ static int read_kdev(const char *name, uint32_t *kdev)
 {
 	char path[300], buf[32];
 	unsigned int maj, min;
-	int fd, n;
+	int n;
 
 	if (!*name || strchr(name, '/') || !strcmp(name, ".") ||
 	    !strcmp(name, ".."))
 		return -EINVAL;
 	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	n = bb_read_small(path, buf, sizeof(buf));
 	if (n <= 0)
-		return -EIO;
-	buf[n] = 0;
+		return n < 0 ? n : -EIO;
 	if (sscanf(buf, "%u:%u", &maj, &min) != 2)
 		return -EINVAL;
 	*kdev = maj << 20 | min;

@@ -161,54 +161,6 @@ int ksyms_parse(struct bb_ksyms **ksp, const char *text)
 	return parse_owned(ksp, buf);
 }
 
-/* /proc files report size 0: read until EOF into a growing buffer. */
-static int read_all(const char *path, char **bufp)
-{
-	size_t len = 0, cap = 1 << 20;
-	char *buf = malloc(cap), *nb;
-	int fd, ret;
-	ssize_t r;
-
-	if (!buf)
-		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		goto err_free;
-	}
-	for (;;) {
-		if (cap - len < 65536 + 1) {
-			cap *= 2;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				ret = -ENOMEM;
-				goto err_close;
-			}
-			buf = nb;
-		}
-		r = read(fd, buf + len, cap - len - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			ret = -errno;
-			goto err_close;
-		}
-		if (!r)
-			break;
-		len += r;
-	}
-	close(fd);
-	buf[len] = 0;
-	*bufp = buf;
-	return 0;
-
-err_close:
-	close(fd);
-err_free:
-	free(buf);
-	return ret;
-}
-
 int ksyms_load(struct bb_ksyms **ksp, const char *path, struct bb_err *err)
 {
 	char *buf = NULL;
@@ -216,7 +168,7 @@ int ksyms_load(struct bb_ksyms **ksp, const char *path, struct bb_err *err)
 
 	if (!path)
 		path = "/proc/kallsyms";
-	ret = read_all(path, &buf);
+	ret = bb_read_file(path, &buf);
 	if (ret < 0)
 		return bb_fail(err, ret, "cannot read %s: %s", path,
 			       strerror(-ret));

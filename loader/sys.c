@@ -208,19 +208,83 @@ int bb_parse_cpu_list(const char *s)
 	return hi < 0 ? -EINVAL : hi + 1;
 }
 
+int bb_read_fd(int fd, char **bufp)
+{
+	size_t size = 4096, len = 0;
+	char *buf = NULL;
+
+	*bufp = NULL;
+	/* Pseudo files have no size: read until EOF, growing the buffer. */
+	for (;;) {
+		ssize_t n;
+
+		if (!buf || len + 1 >= size) {
+			char *nbuf;
+
+			if (buf)
+				size *= 2;
+			nbuf = realloc(buf, size);
+			if (!nbuf) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nbuf;
+		}
+		n = read(fd, buf + len, size - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int ret = -errno;
+
+			free(buf);
+			return ret;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	buf[len] = 0;
+	*bufp = buf;
+	return len > 0x7fffffff ? 0x7fffffff : (int)len;
+}
+
+int bb_read_file(const char *path, char **bufp)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+
+	*bufp = NULL;
+	if (fd < 0)
+		return -errno;
+	ret = bb_read_fd(fd, bufp);
+	close(fd);
+	return ret;
+}
+
+int bb_read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	if (n < 0)
+		return n;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return n;
+}
+
 int bb_ncpus_possible(void)
 {
 	char buf[256];
-	int fd, n;
+	int n = bb_read_small("/sys/devices/system/cpu/possible", buf,
+			      sizeof(buf));
 
-	fd = open("/sys/devices/system/cpu/possible", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
 	if (n <= 0)
-		return -EIO;
-	buf[n] = 0;
+		return n < 0 ? n : -EIO;
 	return bb_parse_cpu_list(buf);
 }
 

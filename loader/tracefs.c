@@ -126,48 +126,13 @@ static int tracefs_open(const char *tracefs, const char *rel, int flags)
 
 int tracefs_read(const char *tracefs, const char *rel, char **bufp)
 {
-	size_t size = 4096, len = 0;
-	char *buf = NULL;
 	int fd, ret;
 
 	*bufp = NULL;
 	fd = tracefs_open(tracefs, rel, O_RDONLY);
 	if (fd < 0)
 		return fd;
-	/* Pseudo files have no size: read until EOF, growing the buffer. */
-	for (;;) {
-		ssize_t n;
-
-		if (!buf || len + 1 >= size) {
-			char *nbuf;
-
-			if (buf)
-				size *= 2;
-			nbuf = realloc(buf, size);
-			if (!nbuf) {
-				ret = -ENOMEM;
-				goto err_free;
-			}
-			buf = nbuf;
-		}
-		n = read(fd, buf + len, size - len - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			ret = -errno;
-			goto err_free;
-		}
-		if (n == 0)
-			break;
-		len += n;
-	}
-	close(fd);
-	buf[len] = 0;
-	*bufp = buf;
-	return len > 0x7fffffff ? 0x7fffffff : (int)len;
-
-err_free:
-	free(buf);
+	ret = bb_read_fd(fd, bufp);
 	close(fd);
 	return ret;
 }

@@ -47,21 +47,6 @@ static const char *const known_funcs[] = {
 	"queue_requests_store",
 };
 
-static int read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-	return n;
-}
-
 /* Does bpf() work here? Create and close a tiny array map. */
 static int bpf_works(void)
 {
@@ -104,7 +89,7 @@ static int features_main(int argc, char **argv)
 		snprintf(src, sizeof(src), "unknown: %s", err.msg);
 	bb_raise_memlock(NULL);
 	bpf_ret = bpf_works();
-	if (read_small("/proc/sys/net/core/bpf_jit_enable", jit,
+	if (bb_read_small("/proc/sys/net/core/bpf_jit_enable", jit,
 		       sizeof(jit)) < 0)
 		strcpy(jit, "?");
 	tfs = tool_tracefs(&t);
