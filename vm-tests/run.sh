@@ -13,17 +13,18 @@
 #   BAREBPF_KERNEL_415  the 4.15 kernel: its folder or its bzImage
 #                       (default: <repo>/../shared/kernels/4.15)
 #   VMTEST_CASES        only the cases whose names match this grep -E regex
-#   VMTEST_TIMEOUT      seconds one boot may take, cases included (default 200)
+#   VMTEST_TIMEOUT      seconds one boot may take, cases included (default 150)
 #   VMTEST_CASE_TIMEOUT seconds one case may take (default 90)
 #   VMTEST_MIRROR       Debian mirror for the kernels (default: the machine's)
 #   VMTEST_OFFLINE=1    use only kernels already in the cache
+#   VMTEST_CACHE        where kernels and console logs go (default vm-tests/cache)
 #   VMTEST_VERBOSE=1    show every case's diagnostics, not only a FAIL's
 set -u
 set -o pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(git -C "$HERE" rev-parse --show-toplevel 2>/dev/null || dirname "$HERE")
-CACHE=$HERE/cache
+CACHE=${VMTEST_CACHE:-$HERE/cache}
 LOGS=$CACHE/logs
 
 # The test disk: null_blk completes every request after NSEC ns. 17 ms is
@@ -34,7 +35,7 @@ NSEC=17000000
 BUCKET_LO=16384
 BUCKET_HI=32767
 N=100
-BOOT_TIMEOUT=${VMTEST_TIMEOUT:-200}
+BOOT_TIMEOUT=${VMTEST_TIMEOUT:-150}
 CASE_TIMEOUT=${VMTEST_CASE_TIMEOUT:-90}
 
 usage() { echo "usage: $0 BAREBPF [4.15|5.10|6.1 ...]" >&2; exit 2; }
@@ -63,6 +64,9 @@ for c in "$HERE"/cases/*.sh; do
 	CASES+=("$n")
 done
 [ ${#CASES[@]} -gt 0 ] || { echo "$0: no case matches '${VMTEST_CASES:-}'" >&2; exit 2; }
+# Result lines each boot must print: the cases, then init's own check that
+# the kernel logged no warning while they ran.
+EXPECT=("${CASES[@]}" kernel-log)
 
 WORK=$(mktemp -d /tmp/barebpf-vmtest.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
@@ -86,7 +90,7 @@ result() { # result LINE
 skip_kernel() { # skip_kernel LABEL WHY: every case (and the boot) SKIPs
 	local c
 	result "SKIP boot ($1): $2"
-	for c in "${CASES[@]}"; do result "SKIP $c ($1): $2"; done
+	for c in "${EXPECT[@]}"; do result "SKIP $c ($1): $2"; done
 }
 
 # ---- kernels ---------------------------------------------------------------
@@ -186,7 +190,7 @@ prepare_debian() {
 			if private_apt "$suite"; then
 				pkg=$(cloud_pkg "${APTO[@]}")
 				if [ -z "$pkg" ]; then
-					why="no linux-image-cloud-amd64 in $suite on $(debian_mirror)"
+					why="no linux-image-cloud-amd64 in $suite on $(debian_mirror)$(grep -E '^(E|W):' "$WORK/apt-update-$suite.log" | head -n 1 | sed 's/^/: /')"
 				elif [ ! -f "$CACHE/$label/$pkg/vmlinuz" ] && ! fetch_pkg "$label" "$pkg" "${APTO[@]}"; then
 					why=$WHY; pkg=
 				fi
@@ -253,7 +257,7 @@ run_kernel() { # run_kernel LABEL
 	t0=$(date +%s)
 	timeout -k 5 "$BOOT_TIMEOUT" qemu-system-x86_64 -accel tcg -m 512 -smp 2 -nographic -no-reboot \
 		-nodefaults -serial stdio -kernel "$KIMG" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 quiet $KAPPEND" </dev/null 2>&1 | tr -d '\r' >"$log"
+		-append "console=ttyS0 panic=-1 quiet $KAPPEND" </dev/null 2>&1 | tr -d '\r' | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' >"$log"
 	rc=$?
 	t1=$(date +%s)
 	# (the firmware's terminal escapes may share the start marker's line)
@@ -261,7 +265,7 @@ run_kernel() { # run_kernel LABEL
 	if [ -z "$rel" ]; then
 		result "FAIL boot ($label): the kernel did not boot (no start marker; qemu exit $rc after $((t1 - t0)) s)"
 		echo "    | last console lines ($log):"; tail -n 20 "$log" | sed 's/^/    | /'
-		for c in "${CASES[@]}"; do result "FAIL $c ($label): not run, the kernel did not boot"; done
+		for c in "${EXPECT[@]}"; do result "FAIL $c ($label): not run, the kernel did not boot"; done
 		return
 	fi
 	echo "=== $label: booted $rel; console log in $log"
@@ -270,11 +274,11 @@ run_kernel() { # run_kernel LABEL
 		case $line in
 		"PASS "*|"FAIL "*|"SKIP "*)
 			c=${line#* }; c=${c%% *}
-			printf '%s\n' "${CASES[@]}" | grep -qxF "$c" && result "$line" ;;
+			printf '%s\n' "${EXPECT[@]}" | grep -qxF "$c" && result "$line" ;;
 		"    | "*) echo "$line" ;;
 		esac
 	done <"$log"
-	for c in "${CASES[@]}"; do
+	for c in "${EXPECT[@]}"; do
 		grep -qE "^(PASS|FAIL|SKIP) $c \\(" "$log" ||
 			result "FAIL $c ($rel): no result (the guest stopped or timed out before it)"
 	done
