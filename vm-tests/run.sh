@@ -78,6 +78,17 @@ TOOLS=$("$BAREBPF" --list-tools 2>/dev/null | tr '\n' ' ')
 
 mkdir -p "$CACHE" "$LOGS"
 
+# The BPF object of the `run` case, built like the Makefile builds ours.
+BPFOBJ=$WORK/vmtest_count.bpf.o BPFWHY=
+CLANG=${CLANG:-clang}
+if ! command -v "$CLANG" >/dev/null; then
+	BPFWHY="no $CLANG on the host to build vm-tests/bpf/vmtest_count.bpf.c"
+elif ! "$CLANG" -target bpf -O2 -mcpu=v2 -g0 -D__TARGET_ARCH_x86 -I"$ROOT/bpf" \
+	-Wall -Werror -Wno-unused-function -c "$HERE/bpf/vmtest_count.bpf.c" -o "$BPFOBJ" \
+	2>"$WORK/clang.log"; then
+	BPFWHY="vm-tests/bpf/vmtest_count.bpf.c does not build: $(head -n 1 "$WORK/clang.log")"
+fi
+
 PASSED=0 FAILED=0 SKIPPED=0
 result() { # result LINE
 	echo "$1"
@@ -219,7 +230,7 @@ prepare_debian() {
 build_initramfs() { # build_initramfs LABEL OUT
 	local d=$WORK/root-$1 a t
 	rm -rf "$d"
-	mkdir -p "$d"/{bin,dev,proc,sys,tmp,etc,vmtest/cases,vmtest/modules}
+	mkdir -p "$d"/{bin,dev,proc,sys,tmp,etc,vmtest/cases,vmtest/modules,vmtest/bpf}
 	cp "$BUSYBOX" "$d/bin/busybox"
 	cp "$BAREBPF" "$d/bin/barebpf"
 	for t in $TOOLS; do ln -s barebpf "$d/bin/$t"; done
@@ -230,6 +241,7 @@ build_initramfs() { # build_initramfs LABEL OUT
 	cp "$HERE/guest/lib.sh" "$d/vmtest/lib.sh"
 	for c in "${CASES[@]}"; do cp "$HERE/cases/$c.sh" "$d/vmtest/cases/"; done
 	[ -n "$KMODS" ] && cp "$KMODS"/*.ko "$d/vmtest/modules/"
+	if [ -z "$BPFWHY" ]; then cp "$BPFOBJ" "$d/vmtest/bpf/"; else echo "$BPFWHY" >"$d/vmtest/bpf/why"; fi
 	cat >"$d/vmtest/config" <<-EOF
 		LABEL=$1
 		N=$N

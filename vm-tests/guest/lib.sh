@@ -69,18 +69,19 @@ tool_exited() {
 	[ -r /proc/$TOOL_PID/stat ] || return 0
 	[ "$(sed 's/.*) //' /proc/$TOOL_PID/stat | cut -c1)" = Z ]
 }
-# Wait until the tool says it is attached ("Tracing ..." on stdout or stderr).
+# wait_tracing SECS [WORD]: wait until the tool says it is attached
+# ("Tracing ..." by default) on stdout or stderr.
 wait_tracing() {
-	local i=0 lim=$((${1:-60} * 10))
+	local i=0 lim=$((${1:-60} * 10)) word=${2:-Tracing}
 	while [ $i -lt $lim ]; do
-		grep -q Tracing $W/out $W/err 2>/dev/null && return 0
+		grep -q "$word" $W/out $W/err 2>/dev/null && return 0
 		if tool_exited; then
 			wait $TOOL_PID; local rc=$?; TOOL_PID=
-			fail "tool exited ($rc) before printing 'Tracing'"
+			fail "tool exited ($rc) before printing '$word'"
 		fi
 		sleep 0.1; i=$((i + 1))
 	done
-	fail "no 'Tracing' line after ${1:-60}s"
+	fail "no '$word' line after ${1:-60}s"
 }
 # wait_exit SECS: wait for the tool to exit by itself; sets RC.
 wait_exit() {
@@ -163,4 +164,20 @@ funclatency_finds_tracefs() {
 	[ "$c" = $N ] || fail "count '$c' for $N reads"
 	need_tracefs
 	no_probes_left "exit"
+}
+
+# barebpf run's map dump: "map NAME:" then "  kk kk kk kk : vv vv .. vv" (hex
+# bytes, little-endian). run_map_value FILE MAP SLOT: the u64 at u32 key SLOT.
+run_map_value() {
+	awk -v map="$2" -v slot="$3" '
+	function hex(h) { return index("0123456789abcdef", substr(h, 1, 1)) * 16 - 16 + index("0123456789abcdef", substr(h, 2, 1)) - 1 }
+	/^map / { inmap = ($2 == map ":"); next }
+	inmap && $5 == ":" {
+		k = hex($1) + 256 * hex($2) + 65536 * hex($3) + 16777216 * hex($4)
+		if (k != slot) next
+		v = 0; m = 1
+		for (i = 6; i <= 13; i++) { v += hex($i) * m; m *= 256 }
+		print v; found = 1; exit
+	}
+	END { if (!found) print "" }' "$1"
 }
