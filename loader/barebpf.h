@@ -285,6 +285,54 @@ void stack_print_kernel(FILE *f, const struct bb_ksyms *ks,
 void stack_json_kernel(FILE *f, const struct bb_ksyms *ks,
 		       const uint64_t *ips, int n);
 
+/* ---- user-space symbols (usym.c), without libelf ---- */
+/* The function symbols of one ELF64 little-endian file (ET_EXEC, ET_DYN). */
+struct bb_elfsyms;
+/* Pure: parse an image in memory (it may be freed afterwards). -ENOEXEC:
+ * not such a file; -EBADMSG: damaged. A file without symbols is fine. */
+int elfsyms_parse(struct bb_elfsyms **ep, const void *buf, size_t len);
+int elfsyms_load(struct bb_elfsyms **ep, const char *path);
+size_t elfsyms_count(const struct bb_elfsyms *e);
+/* File offset -> link-time address, through the PT_LOAD that holds it. */
+int elfsyms_vaddr(const struct bb_elfsyms *e, uint64_t foff, uint64_t *vaddr);
+/* The function containing a link-time address (offset in *off), or NULL. */
+const char *elfsyms_find(const struct bb_elfsyms *e, uint64_t vaddr,
+			 uint64_t *off);
+void elfsyms_free(struct bb_elfsyms *e);
+
+/* One line of /proc/PID/maps. */
+struct bb_maps_line {
+	uint64_t start, end, offset, dev, inode;
+	int exec;         /* 'x' in the permissions */
+	const char *path; /* into the line: the rest of it, "" if none */
+};
+/* Pure: parse a line (without its newline). */
+int usym_parse_maps_line(const char *line, struct bb_maps_line *m);
+
+/* Per-process executable mappings and per-file symbols, cached. */
+struct bb_usyms;
+struct bb_usym {
+	const char *name;   /* NULL if unknown */
+	uint64_t off;
+	const char *module; /* basename of the mapped file, NULL if none */
+};
+int usyms_new(struct bb_usyms **up);
+/*
+ * Read /proc/PID/maps now, once per pid: call it when the process is first
+ * seen, since it may have exited by the time its addresses are printed.
+ */
+int usyms_add_pid(struct bb_usyms *u, int pid);
+/* Symbolize addr of pid (reading its maps if not done yet). */
+int usyms_find(struct bb_usyms *u, int pid, uint64_t addr, struct bb_usym *s);
+void usyms_free(struct bb_usyms *u);
+/* bcc's text: "func+0x7 [libc.so.6]", "[unknown] [lib.so]", "[unknown]". */
+void usym_format(char *buf, size_t len, const struct bb_usym *s);
+/* One frame a line, as bcc's trace -U; and a JSON array of the same. */
+void stack_print_user(FILE *f, struct bb_usyms *u, int pid,
+		      const uint64_t *ips, int n, const char *indent);
+void stack_json_user(FILE *f, struct bb_usyms *u, int pid,
+		     const uint64_t *ips, int n);
+
 /* ---- output (hist.c, disk.c) ---- */
 /* bcc's print_log2_hist: "     usecs  : count    distribution". */
 void hist_print_log2(FILE *f, const uint64_t *vals, int n, const char *unit);

@@ -1,0 +1,730 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * User-space symbols (loader/usym.c): /proc/PID/maps lines; the symbols of
+ * real files against libelf; this test binary finding its own functions
+ * through its own /proc/self/maps; synthetic ET_EXEC and ET_DYN files mapped
+ * into this process at a file offset; a process that exited after its maps
+ * were read; and damaged ELF files, which must never crash the reader.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "barebpf.h"
+#include "bbtest.h"
+
+/* Functions with known names to look up. noinline and used: they must
+ * exist as themselves in this binary's .symtab. */
+__attribute__((noinline, used)) int usym_test_target(int x)
+{
+	asm volatile("" : "+r"(x));
+	return x * 3 + 1;
+}
+
+__attribute__((noinline, used)) static int usym_test_local(int x)
+{
+	asm volatile("" : "+r"(x));
+	return x * 5 + 2;
+}
+
+/* ---- /proc/PID/maps lines ---- */
+
+START_TEST(test_maps_line_file)
+{
+	struct bb_maps_line m;
+
+	ck_assert_int_eq(usym_parse_maps_line(
+		"55d0c6a00000-55d0c6a02000 r-xp 00002000 fd:01 1234567"
+		"                    /usr/bin/cat", &m), 0);
+	ck_assert_uint_eq(m.start, 0x55d0c6a00000ULL);
+	ck_assert_uint_eq(m.end, 0x55d0c6a02000ULL);
+	ck_assert_uint_eq(m.offset, 0x2000);
+	ck_assert_uint_eq(m.dev, (0xfdULL << 32) | 1);
+	ck_assert_uint_eq(m.inode, 1234567);
+	ck_assert_int_eq(m.exec, 1);
+	ck_assert_str_eq(m.path, "/usr/bin/cat");
+}
+END_TEST
+
+START_TEST(test_maps_line_kinds)
+{
+	struct bb_maps_line m;
+
+	/* anonymous: no path */
+	ck_assert_int_eq(usym_parse_maps_line(
+		"7ffd1c1f2000-7ffd1c213000 rw-p 00000000 00:00 0", &m), 0);
+	ck_assert_int_eq(m.exec, 0);
+	ck_assert_str_eq(m.path, "");
+	/* a pseudo path, and a 32-bit style short address */
+	ck_assert_int_eq(usym_parse_maps_line(
+		"f7f00000-f7f02000 r-xp 00000000 00:00 0  [vdso]", &m), 0);
+	ck_assert_int_eq(m.exec, 1);
+	ck_assert_str_eq(m.path, "[vdso]");
+	/* blanks in the path and a deleted file: the path is the rest */
+	ck_assert_int_eq(usym_parse_maps_line(
+		"400000-401000 r-xp 00000000 08:02 42 /opt/my app/bin (deleted)",
+		&m), 0);
+	ck_assert_str_eq(m.path, "/opt/my app/bin (deleted)");
+	ck_assert_uint_eq(m.dev, (8ULL << 32) | 2);
+	/* a full 64-bit kernel address (vsyscall) */
+	ck_assert_int_eq(usym_parse_maps_line(
+		"ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0 "
+		"[vsyscall]", &m), 0);
+	ck_assert_uint_eq(m.start, 0xffffffffff600000ULL);
+}
+END_TEST
+
+START_TEST(test_maps_line_bad)
+{
+	static const char *const bad[] = {
+		"",
+		"garbage",
+		"400000 r-xp 00000000 08:02 42 /bin/x",        /* no end */
+		"400000-401000",                                /* nothing else */
+		"400000-401000 r-xp",                          /* no offset */
+		"400000-401000 r-x 00000000 08:02 42 /bin/x",  /* short perms */
+		"400000-401000 r-xp zz 08:02 42 /bin/x",       /* bad offset */
+		"400000-401000 r-xp 00000000 0802 42 /bin/x",  /* bad dev */
+		"400000-401000 r-xp 00000000 08:02 /bin/x",    /* no inode */
+		"400000-401000 r-xp 00000000 08:02 4x2 /bin/x", /* bad inode */
+		"401000-400000 r-xp 00000000 08:02 42 /bin/x", /* end < start */
+		"1ffffffffffffffff-2 r-xp 0 0:0 0",            /* overflow */
+		"400000-401000 r-xp 00000000 08:02 99999999999999999999999 /x",
+	};
+	struct bb_maps_line m;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(usym_parse_maps_line(bad[i], &m) == -EINVAL,
+			      "accepted '%s'", bad[i]);
+}
+END_TEST
+
+/* ---- this process, through its own /proc/self/maps ---- */
+
+static const char *self_base(void)
+{
+	static char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	ck_assert_int_gt(n, 0);
+	exe[n] = 0;
+	slash = strrchr(exe, '/');
+	return slash ? slash + 1 : exe;
+}
+
+START_TEST(test_self_functions)
+{
+	struct bb_usyms *u;
+	struct bb_usym s;
+	uint64_t a = (uint64_t)(uintptr_t)&usym_test_target;
+	uint64_t b = (uint64_t)(uintptr_t)&usym_test_local;
+	char buf[512];
+
+	ck_assert_int_eq(usyms_new(&u), 0);
+	ck_assert_int_eq(usyms_add_pid(u, getpid()), 0);
+
+	ck_assert_int_eq(usyms_find(u, getpid(), a + 3, &s), 0);
+	ck_assert_ptr_nonnull(s.name);
+	ck_assert_str_eq(s.name, "usym_test_target");
+	ck_assert_uint_eq(s.off, 3);
+	ck_assert_str_eq(s.module, self_base());
+	usym_format(buf, sizeof(buf), &s);
+	snprintf(buf + 256, 256, "usym_test_target+0x3 [%s]", self_base());
+	ck_assert_str_eq(buf, buf + 256);
+
+	/* a local (static) function: only .symtab has it */
+	ck_assert_int_eq(usyms_find(u, getpid(), b, &s), 0);
+	ck_assert_ptr_nonnull(s.name);
+	ck_assert_str_eq(s.name, "usym_test_local");
+	ck_assert_uint_eq(s.off, 0);
+
+	/* a function of the C library (its .dynsym when it is stripped) */
+	ck_assert_int_eq(usyms_find(u, getpid(),
+				    (uint64_t)(uintptr_t)&getppid, &s), 0);
+	ck_assert_ptr_nonnull(s.module);
+	ck_assert_msg(strstr(s.module, "libc"), "module %s", s.module);
+	ck_assert_ptr_nonnull(s.name);
+	ck_assert_msg(strstr(s.name, "getppid"), "getppid is %s", s.name);
+
+	/* nothing mapped there */
+	ck_assert_int_eq(usyms_find(u, getpid(), 16, &s), -ENOENT);
+	ck_assert_ptr_null(s.name);
+	ck_assert_ptr_null(s.module);
+	usym_format(buf, sizeof(buf), &s);
+	ck_assert_str_eq(buf, "[unknown]");
+	usyms_free(u);
+}
+END_TEST
+
+/* Maps read while the process lived still serve once it has exited. */
+START_TEST(test_exited_process)
+{
+	struct bb_usyms *u;
+	struct bb_usym s;
+	int p[2], st;
+	char c;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(p), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		close(p[1]);
+		(void)!read(p[0], &c, 1); /* until the parent closes */
+		_exit(0);
+	}
+	close(p[0]);
+	ck_assert_int_eq(usyms_new(&u), 0);
+	ck_assert_int_eq(usyms_add_pid(u, pid), 0);
+	close(p[1]);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	/* the child was a fork of this binary: same addresses */
+	ck_assert_int_eq(usyms_find(u, pid, (uint64_t)(uintptr_t)
+				    &usym_test_target + 1, &s), 0);
+	ck_assert_ptr_nonnull(s.name);
+	ck_assert_str_eq(s.name, "usym_test_target");
+	ck_assert_uint_eq(s.off, 1);
+	usyms_free(u);
+}
+END_TEST
+
+START_TEST(test_no_such_process)
+{
+	struct bb_usyms *u;
+	struct bb_usym s;
+
+	ck_assert_int_eq(usyms_new(&u), 0);
+	/* pid_max is at most 2^22 */
+	ck_assert_int_lt(usyms_add_pid(u, 0x7ffffff0), 0);
+	ck_assert_int_lt(usyms_find(u, 0x7ffffff0, 0x400000, &s), 0);
+	ck_assert_ptr_null(s.name);
+	ck_assert_int_eq(usyms_add_pid(u, 0), -EINVAL);
+	usyms_free(u);
+}
+END_TEST
+
+/* ---- against libelf: every function symbol of real files ---- */
+
+static const char *const real_files[] = {
+	"/proc/self/exe", /* PIE with .symtab (the tests are built with -g) */
+	NULL,             /* the C library: .dynsym (found at run time) */
+};
+
+static const char *libc_path(void)
+{
+	static char path[4096];
+	struct bb_maps_line m;
+	char line[4096 + 128];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	ck_assert_ptr_nonnull(f);
+	path[0] = 0;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (usym_parse_maps_line(line, &m) == 0 && m.exec &&
+		    strstr(m.path, "/libc.so")) {
+			snprintf(path, sizeof(path), "%s", m.path);
+			break;
+		}
+	}
+	fclose(f);
+	return path[0] ? path : NULL;
+}
+
+START_TEST(test_matches_libelf)
+{
+	const char *path = real_files[_i] ? real_files[_i] : libc_path();
+	struct bb_elfsyms *es;
+	Elf_Scn *scn = NULL, *symscn = NULL;
+	GElf_Shdr sh;
+	Elf_Data *d;
+	Elf *e;
+	size_t j, n, checked = 0;
+	int fd;
+
+	if (!path)
+		return; /* a static C library: nothing more to compare */
+	ck_assert_int_eq(elfsyms_load(&es, path), 0);
+	ck_assert_uint_ne(elf_version(EV_CURRENT), EV_NONE);
+	fd = open(path, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	ck_assert_ptr_nonnull(e);
+	/* the same choice: .symtab, else .dynsym */
+	while ((scn = elf_nextscn(e, scn))) {
+		ck_assert_ptr_nonnull(gelf_getshdr(scn, &sh));
+		if (sh.sh_type == SHT_SYMTAB) {
+			symscn = scn;
+			break;
+		}
+		if (sh.sh_type == SHT_DYNSYM && !symscn)
+			symscn = scn;
+	}
+	ck_assert_ptr_nonnull(symscn);
+	gelf_getshdr(symscn, &sh);
+	d = elf_getdata(symscn, NULL);
+	ck_assert_ptr_nonnull(d);
+	n = sh.sh_size / sh.sh_entsize;
+	for (j = 0; j < n; j++) {
+		GElf_Sym s;
+		uint64_t off;
+		const char *name, *found;
+
+		ck_assert_ptr_nonnull(gelf_getsym(d, j, &s));
+		if (GELF_ST_TYPE(s.st_info) != STT_FUNC || !s.st_value ||
+		    !s.st_size || s.st_shndx == SHN_UNDEF)
+			continue;
+		name = elf_strptr(e, sh.sh_link, s.st_name);
+		ck_assert_ptr_nonnull(name);
+		found = elfsyms_find(es, s.st_value + s.st_size / 2, &off);
+		ck_assert_msg(found, "%s: nothing at %s+%#llx", path, name,
+			      (unsigned long long)(s.st_size / 2));
+		/* the same function, or an alias (or a nested symbol) */
+		if (strcmp(found, name))
+			/* never a symbol that starts before this function */
+			ck_assert_msg(off <= s.st_size / 2,
+				      "%s: %s found as %s+%#llx", path, name,
+				      found, (unsigned long long)off);
+		else
+			ck_assert_uint_eq(off, s.st_size / 2);
+		checked++;
+	}
+	ck_assert_uint_ge(checked, 10);
+	elf_end(e);
+	close(fd);
+	elfsyms_free(es);
+}
+END_TEST
+
+/* ---- synthetic files ---- */
+
+/*
+ * An ELF64 with two pages: page 0 holds the headers and tables, page 1 the
+ * "code", loaded at vaddr `text_vaddr` (PT_LOAD p_offset 0x1000). Symbols:
+ *   func_a  GLOBAL FUNC  text+0x00 size 0x20, alias local_a LOCAL same
+ *   func_b  WEAK   FUNC  text+0x20 size 0x10
+ *   asm_c   GLOBAL FUNC  text+0x40 size 0 (assembly)
+ *   data_d  GLOBAL OBJECT text+0x80
+ *   undef_e GLOBAL FUNC  undefined
+ */
+#define SYN_SIZE 0x2000
+#define SYN_TEXT 0x1000
+#define SYN_SYMS 0x200
+#define SYN_STR 0x400
+#define SYN_SHSTR 0x500
+#define SYN_SH 0x600
+
+static size_t syn_str(unsigned char *img, size_t *len, const char *s)
+{
+	size_t at = *len;
+
+	memcpy(img + SYN_STR + at, s, strlen(s) + 1);
+	*len += strlen(s) + 1;
+	return at;
+}
+
+static void syn_build(unsigned char *img, int type, uint64_t text_vaddr)
+{
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)img;
+	Elf64_Phdr *ph = (Elf64_Phdr *)(img + sizeof(*eh));
+	Elf64_Sym *sym = (Elf64_Sym *)(img + SYN_SYMS);
+	Elf64_Shdr *sh = (Elf64_Shdr *)(img + SYN_SH);
+	static const char shstr[] = "\0.text\0.symtab\0.strtab\0.shstrtab";
+	size_t slen = 1;
+	int i = 1;
+
+	memset(img, 0, SYN_SIZE);
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = ELFCLASS64;
+	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	eh->e_ident[EI_VERSION] = EV_CURRENT;
+	eh->e_type = type;
+	eh->e_machine = EM_X86_64;
+	eh->e_version = EV_CURRENT;
+	eh->e_phoff = sizeof(*eh);
+	eh->e_phentsize = sizeof(*ph);
+	eh->e_phnum = 1;
+	eh->e_shoff = SYN_SH;
+	eh->e_shentsize = sizeof(*sh);
+	eh->e_shnum = 5;
+	eh->e_shstrndx = 4;
+	ph->p_type = PT_LOAD;
+	ph->p_flags = PF_R | PF_X;
+	ph->p_offset = SYN_TEXT;
+	ph->p_vaddr = text_vaddr;
+	ph->p_filesz = ph->p_memsz = 0x1000;
+
+#define SYM(nm, bind, typ, val, sz, shn)                                       \
+	do {                                                                   \
+		sym[i].st_name = syn_str(img, &slen, nm);                      \
+		sym[i].st_info = ELF64_ST_INFO(bind, typ);                     \
+		sym[i].st_value = (val);                                       \
+		sym[i].st_size = (sz);                                         \
+		sym[i].st_shndx = (shn);                                       \
+		i++;                                                           \
+	} while (0)
+	SYM("local_a", STB_LOCAL, STT_FUNC, text_vaddr, 0x20, 1);
+	SYM("func_a", STB_GLOBAL, STT_FUNC, text_vaddr, 0x20, 1);
+	SYM("func_b", STB_WEAK, STT_FUNC, text_vaddr + 0x20, 0x10, 1);
+	SYM("asm_c", STB_GLOBAL, STT_FUNC, text_vaddr + 0x40, 0, 1);
+	SYM("data_d", STB_GLOBAL, STT_OBJECT, text_vaddr + 0x80, 8, 1);
+	SYM("undef_e", STB_GLOBAL, STT_FUNC, 0, 0, SHN_UNDEF);
+#undef SYM
+	memcpy(img + SYN_SHSTR, shstr, sizeof(shstr));
+	sh[1].sh_name = 1;
+	sh[1].sh_type = SHT_PROGBITS;
+	sh[1].sh_flags = SHF_ALLOC | SHF_EXECINSTR;
+	sh[1].sh_addr = text_vaddr;
+	sh[1].sh_offset = SYN_TEXT;
+	sh[1].sh_size = 0x1000;
+	sh[2].sh_name = 7;
+	sh[2].sh_type = SHT_SYMTAB;
+	sh[2].sh_offset = SYN_SYMS;
+	sh[2].sh_size = i * sizeof(*sym);
+	sh[2].sh_link = 3;
+	sh[2].sh_info = 2;
+	sh[2].sh_entsize = sizeof(*sym);
+	sh[3].sh_name = 15;
+	sh[3].sh_type = SHT_STRTAB;
+	sh[3].sh_offset = SYN_STR;
+	sh[3].sh_size = slen;
+	sh[4].sh_name = 23;
+	sh[4].sh_type = SHT_STRTAB;
+	sh[4].sh_offset = SYN_SHSTR;
+	sh[4].sh_size = sizeof(shstr);
+}
+
+static void check_syn(const struct bb_elfsyms *es, uint64_t text)
+{
+	uint64_t off, va;
+
+	ck_assert_uint_eq(elfsyms_count(es), 4); /* no data, no undefined */
+	/* file offset -> vaddr through the PT_LOAD */
+	ck_assert_int_eq(elfsyms_vaddr(es, SYN_TEXT + 0x10, &va), 0);
+	ck_assert_uint_eq(va, text + 0x10);
+	ck_assert_int_eq(elfsyms_vaddr(es, 0x10, &va), -ENOENT);
+	ck_assert_int_eq(elfsyms_vaddr(es, SYN_SIZE, &va), -ENOENT);
+	/* global beats local at one address */
+	ck_assert_str_eq(elfsyms_find(es, text + 0x10, &off), "func_a");
+	ck_assert_uint_eq(off, 0x10);
+	ck_assert_str_eq(elfsyms_find(es, text + 0x20, &off), "func_b");
+	ck_assert_uint_eq(off, 0);
+	/* a gap between func_b and asm_c */
+	ck_assert_ptr_null(elfsyms_find(es, text + 0x38, &off));
+	/* size 0: up to the next symbol (there is none) */
+	ck_assert_str_eq(elfsyms_find(es, text + 0x90, &off), "asm_c");
+	ck_assert_uint_eq(off, 0x50);
+	ck_assert_ptr_null(elfsyms_find(es, text - 1, &off));
+}
+
+START_TEST(test_synthetic_exec_and_dyn)
+{
+	static unsigned char img[SYN_SIZE];
+	struct bb_elfsyms *es;
+
+	syn_build(img, ET_EXEC, 0x401000);
+	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), 0);
+	check_syn(es, 0x401000);
+	elfsyms_free(es);
+	/* p_vaddr - p_offset = 0x1000: what a PIE's second segment has */
+	syn_build(img, ET_DYN, 0x2000);
+	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), 0);
+	check_syn(es, 0x2000);
+	elfsyms_free(es);
+}
+END_TEST
+
+/* Where a file this process can map executable lives (/tmp may be
+ * noexec); returns an fd to a new unlinked-at-end file, path in buf. */
+static int exec_tmpfile(char *buf, size_t len)
+{
+	static const char *const dirs[] = { BB_BUILD_DIR, "/tmp", "." };
+	size_t i;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		int fd;
+		void *p;
+
+		snprintf(buf, len, "%s/usym-test-XXXXXX", dirs[i]);
+		fd = mkstemp(buf);
+		if (fd < 0)
+			continue;
+		if (ftruncate(fd, 4096) == 0) {
+			p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE,
+				 fd, 0);
+			if (p != MAP_FAILED) {
+				munmap(p, 4096);
+				return fd;
+			}
+		}
+		close(fd);
+		unlink(buf);
+	}
+	return -1;
+}
+
+/*
+ * The whole path on synthetic files: map page 1 (file offset 0x1000)
+ * executable anywhere in this process, as the dynamic loader would; the
+ * address of func_a+0x10 there must come back as func_a+0x10, for an
+ * ET_EXEC (vaddr 0x401000) and an ET_DYN (vaddr 0x2000) alike.
+ */
+START_TEST(test_synthetic_mapped)
+{
+	static unsigned char img[SYN_SIZE];
+	static const struct { int type; uint64_t vaddr; } kinds[] = {
+		{ ET_EXEC, 0x401000 }, { ET_DYN, 0x2000 },
+	};
+	char path[4096];
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		struct bb_usyms *u;
+		struct bb_usym s;
+		unsigned char *map;
+		int fd = exec_tmpfile(path, sizeof(path));
+
+		ck_assert_msg(fd >= 0, "no directory allows PROT_EXEC mappings");
+		syn_build(img, kinds[k].type, kinds[k].vaddr);
+		ck_assert_int_eq(pwrite(fd, img, sizeof(img), 0), sizeof(img));
+		map = mmap(NULL, 0x1000, PROT_READ | PROT_EXEC, MAP_PRIVATE,
+			   fd, SYN_TEXT);
+		ck_assert_ptr_ne(map, MAP_FAILED);
+		ck_assert_int_eq(usyms_new(&u), 0);
+		ck_assert_int_eq(usyms_find(u, getpid(),
+					    (uint64_t)(uintptr_t)map + 0x10,
+					    &s), 0);
+		ck_assert_ptr_nonnull(s.module);
+		ck_assert_str_eq(s.module, strrchr(path, '/') + 1);
+		ck_assert_ptr_nonnull(s.name);
+		ck_assert_str_eq(s.name, "func_a");
+		ck_assert_uint_eq(s.off, 0x10);
+		ck_assert_int_eq(usyms_find(u, getpid(),
+					    (uint64_t)(uintptr_t)map + 0x24,
+					    &s), 0);
+		ck_assert_str_eq(s.name, "func_b");
+		ck_assert_uint_eq(s.off, 4);
+		usyms_free(u);
+		munmap(map, 0x1000);
+		close(fd);
+		unlink(path);
+	}
+}
+END_TEST
+
+START_TEST(test_not_elf)
+{
+	static unsigned char img[SYN_SIZE];
+	struct bb_elfsyms *es = (void *)1;
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)img;
+
+	ck_assert_int_eq(elfsyms_parse(&es, "", 0), -ENOEXEC);
+	ck_assert_ptr_null(es);
+	ck_assert_int_eq(elfsyms_parse(&es, "\177ELF", 4), -ENOEXEC);
+	syn_build(img, ET_REL, 0);
+	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), -ENOEXEC);
+	syn_build(img, ET_EXEC, 0x401000);
+	eh->e_ident[EI_CLASS] = ELFCLASS32;
+	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), -ENOEXEC);
+	syn_build(img, ET_EXEC, 0x401000);
+	eh->e_ident[EI_DATA] = ELFDATA2MSB;
+	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), -ENOEXEC);
+	ck_assert_int_eq(elfsyms_load(&es, "/nonexistent/usym"), -ENOENT);
+	ck_assert_int_eq(elfsyms_load(&es, "/"), -ENOEXEC);
+	/* procfs files claim size 0 */
+	ck_assert_int_eq(elfsyms_load(&es, "/proc/self/maps"), -ENOEXEC);
+}
+END_TEST
+
+/* A file with no section headers (sstrip) has no symbols: not an error. */
+START_TEST(test_no_sections)
+{
+	static unsigned char img[SYN_SIZE];
+	struct bb_elfsyms *es;
+	uint64_t va;
+
+	syn_build(img, ET_EXEC, 0x401000);
+	((Elf64_Ehdr *)img)->e_shnum = 0;
+	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), 0);
+	ck_assert_uint_eq(elfsyms_count(es), 0);
+	ck_assert_ptr_null(elfsyms_find(es, 0x401010, NULL));
+	ck_assert_int_eq(elfsyms_vaddr(es, SYN_TEXT, &va), 0);
+	elfsyms_free(es);
+}
+END_TEST
+
+/* Targeted damage: each must be refused, none may crash. */
+START_TEST(test_damaged_fields)
+{
+	static unsigned char img[SYN_SIZE];
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)img;
+	Elf64_Shdr *sh = (Elf64_Shdr *)(img + SYN_SH);
+	Elf64_Sym *sym = (Elf64_Sym *)(img + SYN_SYMS);
+	struct bb_elfsyms *es;
+	int t;
+
+	for (t = 0; t < 12; t++) {
+		syn_build(img, ET_DYN, 0x2000);
+		switch (t) {
+		case 0: eh->e_shoff = ~0ULL - 8; break;
+		case 1: eh->e_shoff = SYN_SIZE - 64; break;
+		case 2: eh->e_phoff = ~0ULL; break;
+		case 3: eh->e_phentsize = 12; break;
+		case 4: eh->e_shentsize = 63; break;
+		case 5: sh[2].sh_offset = ~0ULL - 100; break;
+		case 6: sh[2].sh_size = ~0ULL / 24 * 24; break;
+		case 7: sh[2].sh_link = 77; break;
+		case 8: sh[2].sh_entsize = 0; break;
+		case 9: sh[3].sh_size = SYN_SIZE * 4; break;
+		case 10: sh[3].sh_type = SHT_PROGBITS; break;
+		case 11: sh[2].sh_link = 2; break; /* a symtab as strtab */
+		}
+		ck_assert_msg(elfsyms_parse(&es, img, sizeof(img)) < 0,
+			      "damage %d accepted", t);
+	}
+	/* a name outside the string table, and one without its NUL: the
+	 * symbol is skipped, the rest is kept */
+	syn_build(img, ET_DYN, 0x2000);
+	sym[2].st_name = 0x7fffffff;
+	sh[3].sh_size = sym[4].st_name + 3; /* cuts "asm_c" short */
+	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), 0);
+	ck_assert_uint_eq(elfsyms_count(es), 2);
+	elfsyms_free(es);
+	/* a PT_LOAD whose end wraps around */
+	syn_build(img, ET_DYN, ~0ULL - 16);
+	ck_assert_int_lt(elfsyms_parse(&es, img, sizeof(img)), 0);
+}
+END_TEST
+
+/* Every truncation of the synthetic file, and of this binary's headers. */
+START_TEST(test_truncated)
+{
+	static unsigned char img[SYN_SIZE];
+	struct bb_elfsyms *es;
+	size_t len;
+
+	syn_build(img, ET_EXEC, 0x401000);
+	for (len = 0; len < sizeof(img); len++) {
+		if (elfsyms_parse(&es, img, len) == 0) {
+			elfsyms_find(es, 0x401010, NULL);
+			elfsyms_free(es);
+		}
+	}
+}
+END_TEST
+
+static uint32_t rng_state = 12345;
+
+static uint32_t rng(void)
+{
+	rng_state = rng_state * 1103515245 + 12345;
+	return rng_state >> 8;
+}
+
+/* Random bytes at random places of the tables; lookups on whatever parses. */
+START_TEST(test_flipped)
+{
+	static unsigned char img[SYN_SIZE];
+	struct bb_elfsyms *es;
+	uint64_t va;
+	int round, k, ok = 0;
+
+	for (round = 0; round < 20000; round++) {
+		syn_build(img, round & 1 ? ET_EXEC : ET_DYN, 0x401000);
+		for (k = 0; k < 1 + (int)(rng() % 4); k++) {
+			/* mostly the headers and tables of page 0 */
+			size_t at = rng() % (round % 3 ? 0x700 : SYN_SIZE);
+
+			img[at] = rng() % 3 ? (unsigned char)rng() : 0xff;
+		}
+		if (elfsyms_parse(&es, img, sizeof(img)) == 0) {
+			ok++;
+			elfsyms_find(es, 0x401010, NULL);
+			elfsyms_find(es, ~0ULL, NULL);
+			elfsyms_vaddr(es, SYN_TEXT + 8, &va);
+			elfsyms_free(es);
+		}
+	}
+	ck_assert_int_gt(ok, 0);
+}
+END_TEST
+
+/* The same on a real binary (this one): damaged headers, truncations. */
+START_TEST(test_real_damaged)
+{
+	struct bb_elfsyms *es;
+	char *buf;
+	unsigned char *img;
+	int len, round;
+
+	len = bb_read_file("/proc/self/exe", &buf);
+	ck_assert_int_gt(len, 4096);
+	img = malloc(len);
+	ck_assert_ptr_nonnull(img);
+	for (round = 0; round < 3000; round++) {
+		Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
+		size_t at, n = len;
+
+		memcpy(img, buf, len);
+		switch (round % 3) {
+		case 0: /* the ELF and program headers */
+			at = rng() % 512;
+			break;
+		case 1: /* the section headers */
+			at = eh->e_shoff + rng() % (eh->e_shnum * 64);
+			break;
+		default: /* a cut anywhere */
+			at = 0;
+			n = rng() % len;
+			break;
+		}
+		if (at < (size_t)len)
+			img[at] = (unsigned char)rng();
+		if (elfsyms_parse(&es, img, n) == 0) {
+			elfsyms_find(es, (uint64_t)(uintptr_t)&usym_test_target,
+				     NULL);
+			elfsyms_free(es);
+		}
+	}
+	free(img);
+	free(buf);
+}
+END_TEST
+
+static Suite *usym_suite(void)
+{
+	Suite *s = suite_create("usym");
+	TCase *tc = tcase_create("core");
+	TCase *fz = tcase_create("damaged");
+
+	tcase_add_test(tc, test_maps_line_file);
+	tcase_add_test(tc, test_maps_line_kinds);
+	tcase_add_test(tc, test_maps_line_bad);
+	tcase_add_test(tc, test_self_functions);
+	tcase_add_test(tc, test_exited_process);
+	tcase_add_test(tc, test_no_such_process);
+	tcase_add_loop_test(tc, test_matches_libelf, 0, 2);
+	tcase_add_test(tc, test_synthetic_exec_and_dyn);
+	tcase_add_test(tc, test_synthetic_mapped);
+	tcase_add_test(tc, test_not_elf);
+	tcase_add_test(tc, test_no_sections);
+	suite_add_tcase(s, tc);
+	tcase_set_timeout(fz, 60);
+	tcase_add_test(fz, test_damaged_fields);
+	tcase_add_test(fz, test_truncated);
+	tcase_add_test(fz, test_flipped);
+	tcase_add_test(fz, test_real_damaged);
+	suite_add_tcase(s, fz);
+	return s;
+}
+
+BBTEST_SUITE(usym, usym_suite, NULL)
