@@ -10,6 +10,7 @@
 
 static const struct tool *const tools[] = {
 	&tool_biolatency, &tool_funclatency, &tool_features, &tool_run,
+	&tool_trace,
 };
 #define NTOOLS (int)(sizeof(tools) / sizeof(tools[0]))
 

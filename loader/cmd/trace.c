@@ -1,0 +1,552 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * barebpf trace: one line per call of kernel functions or tracepoints, with
+ * kernel (-K) and user (-U) stacks, in bcc trace's format:
+ *
+ *   PID     TID     COMM            FUNC
+ *   3809642 3809642 systemd-udevd   blk_freeze_queue
+ *           blk_freeze_queue+0x1 [kernel]
+ *           elevator_switch+0x29 [kernel]
+ *           ...
+ *           __write_nocancel+0x7 [libc.so.6]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tool.h"
+#include "../../bpf/trace.h"
+
+EMBEDDED_OBJ(trace);
+
+#define TRACE_MAX_PROBES 64
+/* one kprobe each: bcc's funccount stops at 1000 too */
+#define TRACE_MAX_FUNCS 1000
+#define TRACE_PAGES_PER_CPU 64
+#define INDENT "        "
+
+static const char usage[] =
+"usage: barebpf trace [-h] [-K] [-U] [-p PID] [-j] [--duration SECS]\n"
+"                     [-M MAXEVENTS] probe [probe ...]\n"
+"\n"
+"Print one line per call of kernel functions or tracepoints, optionally\n"
+"with the kernel and user stacks of the caller (bcc trace's output).\n"
+"\n"
+"positional arguments:\n"
+"  probe                 a kernel function: NAME, p:NAME or p::NAME (bcc's\n"
+"                        syntax), or a glob over available_filter_functions\n"
+"                        ('blk_*freeze*'); needs kprobes (see `barebpf\n"
+"                        features`).\n"
+"                        a tracepoint: t:CATEGORY:EVENT (at most 8)\n"
+"\n"
+"options:\n"
+"  -h, --help            show this help message and exit\n"
+"  -K, --kernel-stack    print the kernel stack of each call\n"
+"  -U, --user-stack      print the user stack of each call (symbols from the\n"
+"                        process's ELF symbol tables; the program must keep\n"
+"                        frame pointers for more than its first frames)\n"
+"  -p, --pid PID         trace this process (thread group) only\n"
+"  -j, --json            one JSON object per call\n"
+"      --duration SECS   stop after this many seconds\n"
+"  -M, --max-events N    stop after printing N calls\n"
+"      --kern-version V  override the detected kernel version (a.b.c)\n"
+"  -v, --verbose         say what was detected and attached\n"
+"\n"
+"examples:\n"
+"  barebpf trace -K blk_freeze_queue_start   # who freezes block queues\n"
+"  barebpf trace -K -U do_sys_open           # with kernel and user stacks\n"
+"  barebpf trace -p 181 vfs_read vfs_write   # two functions, one process\n"
+"  barebpf trace -U t:syscalls:sys_enter_getppid\n"
+"  barebpf trace -M 10 -K t:block:block_rq_issue\n";
+
+struct trace_probe {
+	const char *arg;
+	int is_tp;
+	char target[128]; /* function (or glob), or "category/event" */
+	const char *event; /* tracepoint: what FUNC shows */
+};
+
+struct trace_opts {
+	unsigned long pid, max_events;
+	double duration;
+	int kstack, ustack, json;
+	struct trace_probe probes[TRACE_MAX_PROBES];
+	int nprobes, ntp;
+};
+
+/* What the event callback needs. */
+struct trace_run {
+	const struct trace_opts *o;
+	struct bb_ksyms *ks;
+	struct bb_usyms *us;
+	int stacks_fd;
+	char **funcs; /* the kernel functions attached */
+	int nfuncs;
+	const char *tp_event[TRACE_TP_SLOTS];
+	uint64_t received, printed;
+	int done;
+};
+
+static int is_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/* NAME | p:NAME | p::NAME | t:CAT:EVENT */
+static int parse_probe(struct tool_ctx *t, struct trace_probe *p,
+		       const char *arg)
+{
+	const char *fn = arg, *colon;
+
+	p->arg = arg;
+	if (strpbrk(arg, " \t\"(")) /* bcc: 'func "fmt", arg1' */
+		return tool_error(t, "'%s': arguments and format strings are "
+				  "not supported; give only the probe", arg);
+	if (!strncmp(arg, "t:", 2)) {
+		const char *cat = arg + 2, *ev = strchr(cat, ':');
+
+		if (!ev || ev == cat || !ev[1] || strchr(ev + 1, ':') ||
+		    strlen(arg) >= sizeof(p->target))
+			return tool_error(t, "'%s': a tracepoint is "
+					  "t:CATEGORY:EVENT", arg);
+		p->is_tp = 1;
+		snprintf(p->target, sizeof(p->target), "%.*s/%s",
+			 (int)(ev - cat), cat, ev + 1);
+		p->event = ev + 1;
+		return 0;
+	}
+	if (!strncmp(arg, "p:", 2)) {
+		fn = arg + 2;
+		colon = strchr(fn, ':');
+		if (colon) {
+			if (colon != fn)
+				return tool_error(t, "'%s': user-space probes "
+						  "(uprobes) are not supported; "
+						  "kernel functions are p::NAME "
+						  "or NAME", arg);
+			fn = colon + 1;
+		}
+	} else if (strlen(arg) > 1 && arg[1] == ':') {
+		return tool_error(t, "'%s': only p: (kernel function) and t: "
+				  "(tracepoint) probes are supported", arg);
+	}
+	if (!*fn || strchr(fn, ':') || strlen(fn) >= sizeof(p->target))
+		return tool_error(t, "'%s' is not a kernel function name", arg);
+	snprintf(p->target, sizeof(p->target), "%s", fn);
+	return 0;
+}
+
+static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
+		      char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "kernel-stack", no_argument, NULL, 'K' },
+		{ "user-stack", no_argument, NULL, 'U' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "duration", required_argument, NULL, 3 },
+		{ "max-events", required_argument, NULL, 'M' },
+		{ "kern-version", required_argument, NULL, 2 },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ 0 }
+	};
+	int c, i, j;
+
+	while ((c = getopt_long(argc, argv, "hKUp:jM:v", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'h': fputs(usage, stdout); exit(0);
+		case 'K': o->kstack = 1; break;
+		case 'U': o->ustack = 1; break;
+		case 'p':
+			if (parse_ulong(optarg, &o->pid) < 0 || !o->pid ||
+			    o->pid > 0x7fffffff)
+				return tool_error(t, "-p needs a process id, "
+						  "not '%s'", optarg);
+			break;
+		case 'j': o->json = 1; break;
+		case 3:
+			if (parse_seconds(optarg, &o->duration) < 0)
+				return tool_error(t, "--duration needs a number "
+						  "of seconds > 0, not '%s'",
+						  optarg);
+			break;
+		case 'M':
+			if (parse_ulong(optarg, &o->max_events) < 0 ||
+			    !o->max_events)
+				return tool_error(t, "-M needs a number of "
+						  "events > 0, not '%s'", optarg);
+			break;
+		case 2: t->kver_override = optarg; break;
+		case 'v': t->verbose = 1; break;
+		default:
+			fputs(usage, stderr);
+			return 1;
+		}
+	}
+	if (optind >= argc) {
+		fputs(usage, stderr);
+		return tool_error(t, "a probe is needed (a kernel function or "
+				  "t:CATEGORY:EVENT)");
+	}
+	if (argc - optind > TRACE_MAX_PROBES)
+		return tool_error(t, "at most %d probes", TRACE_MAX_PROBES);
+	for (i = optind; i < argc; i++) {
+		struct trace_probe *p = &o->probes[o->nprobes];
+
+		if (parse_probe(t, p, argv[i]))
+			return 1;
+		for (j = 0; j < o->nprobes; j++)
+			if (o->probes[j].is_tp == p->is_tp &&
+			    !strcmp(o->probes[j].target, p->target))
+				return tool_error(t, "'%s' is given twice",
+						  argv[i]);
+		o->ntp += p->is_tp;
+		o->nprobes++;
+	}
+	if (o->ntp > TRACE_TP_SLOTS)
+		return tool_error(t, "at most %d tracepoints at once",
+				  TRACE_TP_SLOTS);
+	return 0;
+}
+
+/* Every kernel function to probe: the names as given, globs expanded. */
+static int find_functions(struct tool_ctx *t, const struct trace_opts *o,
+			  char ***namesp)
+{
+	struct bb_err err = { "" };
+	const char *tfs = tool_tracefs(t);
+	char **names = NULL, **m;
+	int n = 0, i, k, nm;
+
+	*namesp = NULL;
+	if (!tfs)
+		return -1;
+	for (i = 0; i < o->nprobes; i++) {
+		const struct trace_probe *p = &o->probes[i];
+		char **nn;
+
+		if (p->is_tp)
+			continue;
+		if (is_glob(p->target)) {
+			nm = kprobe_match(tfs, p->target, &m, &err);
+			if (nm < 0) {
+				tool_error(t, "%s", err.msg);
+				goto err;
+			}
+			if (!nm) {
+				free(m);
+				tool_error(t, "no kernel function matches '%s' "
+					   "in %s/available_filter_functions",
+					   p->target, tfs);
+				goto err;
+			}
+		} else {
+			m = malloc(sizeof(*m));
+			if (!m || !(m[0] = strdup(p->target))) {
+				free(m);
+				tool_error(t, "out of memory");
+				goto err;
+			}
+			nm = 1;
+		}
+		nn = n + nm <= TRACE_MAX_FUNCS ?
+			realloc(names, (n + nm) * sizeof(*names)) : NULL;
+		if (!nn) {
+			bb_free_strv(m, nm);
+			tool_error(t, "more than %d functions to probe: narrow "
+				   "the patterns", TRACE_MAX_FUNCS);
+			goto err;
+		}
+		names = nn;
+		/* a glob may match a function named elsewhere too */
+		for (k = 0; k < nm; k++) {
+			int j, dup = 0;
+
+			for (j = 0; j < n && !dup; j++)
+				dup = !strcmp(names[j], m[k]);
+			if (dup)
+				free(m[k]);
+			else
+				names[n++] = m[k];
+		}
+		free(m);
+	}
+	*namesp = names;
+	return n;
+
+err:
+	bb_free_strv(names, n);
+	return -1;
+}
+
+/* FUNC of a kprobe event: the function regs->ip is in (x86 reports the
+ * probed address + 1, the int3 that trapped; kprobes through ftrace fake
+ * the same). */
+static const char *kfunc_name(const struct trace_run *r, uint64_t ip,
+			      char *buf, size_t len)
+{
+	const struct bb_ksym *s;
+
+	if (r->nfuncs == 1)
+		return r->funcs[0];
+	s = r->ks ? ksyms_find(r->ks, ip, NULL) : NULL;
+	if (s)
+		return s->name;
+	snprintf(buf, len, "0x%llx", (unsigned long long)ip);
+	return buf;
+}
+
+static const char *stack_error(int id)
+{
+	switch (id) {
+	case -EEXIST:
+		return "another stack holds its slot of the stack map (hash "
+		       "collision)";
+	case -ENOMEM:
+		return "the stack map is full";
+	case -EFAULT:
+		return "no stack could be read";
+	default:
+		return strerror(-id);
+	}
+}
+
+/* The depth of stack id, or -errno (the id itself when BPF failed). A user
+ * stack of -EFAULT means the task has no user space (a kernel thread). */
+static int read_stack(const struct trace_run *r, int id, uint64_t *ips)
+{
+	return stack_read(r->stacks_fd, id, ips, BB_MAX_STACK);
+}
+
+static void print_text(struct trace_run *r, const struct trace_event *e,
+		       const char *comm, const char *func)
+{
+	uint64_t ips[BB_MAX_STACK];
+	int n;
+
+	printf("%-7u %-7u %-15s %s\n", e->tgid, e->tid, comm, func);
+	if (r->o->kstack) {
+		n = read_stack(r, e->kstack, ips);
+		if (n >= 0)
+			stack_print_kernel(stdout, r->ks, ips, n, INDENT);
+		else
+			printf(INDENT "[no kernel stack: %s]\n", stack_error(n));
+	}
+	if (r->o->ustack && e->ustack != -EFAULT) {
+		n = read_stack(r, e->ustack, ips);
+		if (n >= 0)
+			stack_print_user(stdout, r->us, e->tgid, ips, n, INDENT);
+		else
+			printf(INDENT "[no user stack: %s]\n", stack_error(n));
+	}
+	if (r->o->kstack || r->o->ustack)
+		putchar('\n');
+}
+
+static void print_json(struct trace_run *r, const struct trace_event *e,
+		       const char *comm, const char *func)
+{
+	uint64_t ips[BB_MAX_STACK];
+	int n;
+
+	printf("{\"pid\":%u,\"tid\":%u,\"comm\":", e->tgid, e->tid);
+	json_str(stdout, comm);
+	printf(",\"func\":");
+	json_str(stdout, func);
+	if (r->o->kstack) {
+		printf(",\"kstack\":");
+		n = read_stack(r, e->kstack, ips);
+		if (n >= 0)
+			stack_json_kernel(stdout, r->ks, ips, n);
+		else
+			json_str(stdout, stack_error(n));
+	}
+	if (r->o->ustack) {
+		printf(",\"ustack\":");
+		n = e->ustack == -EFAULT ? 0 : read_stack(r, e->ustack, ips);
+		if (n >= 0)
+			stack_json_user(stdout, r->us, e->tgid, ips, n);
+		else
+			json_str(stdout, stack_error(n));
+	}
+	printf("}\n");
+}
+
+static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
+{
+	struct trace_run *r = ctx;
+	struct trace_event e;
+	char comm[TRACE_COMM_LEN + 1], buf[32];
+	const char *func;
+
+	(void)cpu;
+	/* the raw sample is padded to 8 bytes: at least our record */
+	if (size < sizeof(e))
+		return;
+	memcpy(&e, data, sizeof(e));
+	r->received++;
+	if (r->done)
+		return;
+	/* Its maps now: it may be gone by the time a later event of it, or
+	 * this one's stack, is printed. */
+	if (r->us && e.ustack >= 0)
+		usyms_add_pid(r->us, (int)e.tgid);
+	memcpy(comm, e.comm, TRACE_COMM_LEN);
+	comm[TRACE_COMM_LEN] = 0;
+	if (e.probe == TRACE_PROBE_KPROBE)
+		func = kfunc_name(r, e.ip, buf, sizeof(buf));
+	else if (e.probe < TRACE_TP_SLOTS && r->tp_event[e.probe])
+		func = r->tp_event[e.probe];
+	else
+		func = "?";
+	if (r->o->json)
+		print_json(r, &e, comm, func);
+	else
+		print_text(r, &e, comm, func);
+	r->printed++;
+	if (r->o->max_events && r->printed >= r->o->max_events)
+		r->done = 1;
+}
+
+/* Events the programs sent (a per-CPU counter), or 0 if unknown. */
+static uint64_t count_emitted(struct tool_ctx *t)
+{
+	struct bb_map *m = obj_map(t->obj, "counters");
+	int ncpus = bb_ncpus_possible(), i;
+	uint32_t key = TRACE_CNT_EMITTED;
+	uint64_t *v, sum = 0;
+
+	if (!m || ncpus <= 0)
+		return 0;
+	v = calloc(ncpus, sizeof(*v));
+	if (!v)
+		return 0;
+	if (bpf_map_lookup_elem(m->fd, &key, v) == 0)
+		for (i = 0; i < ncpus; i++)
+			sum += v[i];
+	free(v);
+	return sum;
+}
+
+static int attach_all(struct tool_ctx *t, struct trace_run *r)
+{
+	char prog[32];
+	int i, slot = 0;
+
+	for (i = 0; i < r->nfuncs && !bb_stop; i++)
+		if (tool_attach(t, "trace_kprobe", r->funcs[i], 0) < 0)
+			return -1;
+	for (i = 0; i < r->o->nprobes && !bb_stop; i++) {
+		const struct trace_probe *p = &r->o->probes[i];
+
+		if (!p->is_tp)
+			continue;
+		snprintf(prog, sizeof(prog), "trace_tp%d", slot);
+		if (tool_attach(t, prog, p->target, 0) < 0)
+			return -1;
+		r->tp_event[slot++] = p->event;
+	}
+	return bb_stop ? -1 : 0;
+}
+
+static int trace_main(int argc, char **argv)
+{
+	static struct trace_opts o; /* 8 KiB of probes: not on the stack */
+	struct trace_run r;
+	struct tool_ctx t;
+	struct bb_err err = { "" };
+	struct bb_perfbuf *pb = NULL;
+	struct tool_timer tm;
+	uint64_t emitted, lost;
+	int ret = 1, nfuncs;
+
+	memset(&o, 0, sizeof(o));
+	memset(&r, 0, sizeof(r));
+	r.o = &o;
+	tool_init(&t, "trace");
+	if (parse_args(&t, &o, argc, argv))
+		return 1;
+	tool_signals();
+	if (o.nprobes > o.ntp) {
+		if (tool_need_kprobes(&t) < 0)
+			goto out;
+		nfuncs = find_functions(&t, &o, &r.funcs);
+		if (nfuncs < 0)
+			goto out;
+		r.nfuncs = nfuncs;
+	}
+	if (tool_open(&t, EMBEDDED_ARGS(trace)) < 0)
+		goto out;
+	obj_set_const(t.obj, "filter_tgid", o.pid);
+	obj_set_const(t.obj, "kstack", o.kstack);
+	obj_set_const(t.obj, "ustack", o.ustack);
+	if (tool_load(&t) < 0)
+		goto out;
+	r.stacks_fd = obj_map(t.obj, "stacks")->fd;
+	/* kallsyms names the functions of kprobe events and kernel frames */
+	if (o.kstack || r.nfuncs > 1) {
+		if (ksyms_load(&r.ks, "/proc/kallsyms", &err) < 0) {
+			tool_error(&t, "%s", err.msg);
+			goto out;
+		}
+	}
+	if (o.ustack) {
+		if (usyms_new(&r.us) < 0) {
+			tool_error(&t, "out of memory");
+			goto out;
+		}
+		if (o.pid) /* while it surely lives */
+			usyms_add_pid(r.us, (int)o.pid);
+	}
+	if (perfbuf_open(&pb, obj_map(t.obj, "events")->fd,
+			 TRACE_PAGES_PER_CPU, on_event, &r, &err) < 0) {
+		tool_error(&t, "%s", err.msg);
+		goto out;
+	}
+	if (attach_all(&t, &r) < 0)
+		goto out;
+
+	fprintf(stderr, "Tracing %d probe%s... Hit Ctrl-C to end.\n",
+		r.nfuncs + o.ntp, r.nfuncs + o.ntp == 1 ? "" : "s");
+	if (!o.json)
+		printf("%-7s %-7s %-15s %s\n", "PID", "TID", "COMM", "FUNC");
+	fflush(stdout);
+	tool_timer_init(&tm, 0, o.duration);
+	while (!r.done) {
+		int tick = tool_wait(&tm, pb);
+
+		fflush(stdout);
+		if (tick == TOOL_TICK_LAST)
+			break;
+	}
+
+	/* Stop the sources, then take what is still in the rings: a count
+	 * of lost records is only written once a later record fits. */
+	session_detach_all(&t.sess);
+	perfbuf_poll(pb, 0);
+	fflush(stdout);
+	emitted = count_emitted(&t);
+	lost = emitted > r.received ? emitted - r.received : 0;
+	if (perfbuf_lost(pb) > lost)
+		lost = perfbuf_lost(pb);
+	if (lost)
+		tool_error(&t, "warning: %llu event(s) lost: the perf buffer "
+			   "was full (output too slow for the event rate)",
+			   (unsigned long long)lost);
+	ret = 0;
+out:
+	tool_cleanup(&t);
+	perfbuf_close(pb);
+	bb_free_strv(r.funcs, r.nfuncs);
+	ksyms_free(r.ks);
+	usyms_free(r.us);
+	return ret;
+}
+
+const struct tool tool_trace = {
+	"trace", trace_main,
+	"one line per call, with kernel/user stacks (bcc's trace -K -U)"
+};

@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * barebpf trace on this machine's kernel, through tracepoints (it has no
+ * kprobes): a child process of ours calls getppid() a known number of
+ * times; trace -p <child> must print exactly one event per call, each with
+ * a kernel stack through the syscall entry and a user stack through the
+ * child's own function. Lost events must be counted to the last one.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "bbtest.h"
+#include "barebpf.h"
+
+#define TP "t:syscalls:sys_enter_getppid"
+#define NCALLS 7
+
+/* ---- running barebpf (as tests/integration/test_tools.c does) ---- */
+
+static const char *barebpf(void)
+{
+	const char *p = getenv("BAREBPF");
+
+	return p ? p : BB_BUILD_DIR "/barebpf";
+}
+
+struct proc {
+	pid_t pid;
+	int out, err; /* read ends */
+};
+
+static void spawn(struct proc *p, char *const argv[])
+{
+	int o[2], e[2];
+
+	ck_assert_int_eq(pipe(o), 0);
+	ck_assert_int_eq(pipe(e), 0);
+	p->pid = fork();
+	ck_assert_int_ge(p->pid, 0);
+	if (!p->pid) {
+		dup2(o[1], 1);
+		dup2(e[1], 2);
+		close(o[0]);
+		close(e[0]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(o[1]);
+	close(e[1]);
+	p->out = o[0];
+	p->err = e[0];
+}
+
+/*
+ * Append what fd has to buf (at *n) until `until` appears in it, EOF, or
+ * no data for quiet_ms. buf stays NUL-terminated.
+ */
+static void read_more(int fd, char *buf, size_t len, size_t *n,
+		      const char *until, int quiet_ms)
+{
+	for (;;) {
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		ssize_t r;
+
+		buf[*n] = 0;
+		if (until && strstr(buf, until))
+			return;
+		if (*n + 1 >= len || poll(&pfd, 1, quiet_ms) <= 0)
+			return;
+		r = read(fd, buf + *n, len - 1 - *n);
+		if (r <= 0)
+			return;
+		*n += r;
+	}
+}
+
+static int wait_exit(pid_t pid)
+{
+	int st;
+
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int run(char *const argv[], char *out, size_t olen, char *err,
+	       size_t elen)
+{
+	struct proc p;
+	size_t no = 0, ne = 0;
+
+	spawn(&p, argv);
+	read_more(p.out, out, olen, &no, NULL, 30000);
+	read_more(p.err, err, elen, &ne, NULL, 30000);
+	close(p.out);
+	close(p.err);
+	return wait_exit(p.pid);
+}
+
+/* ---- the traced child ---- */
+
+/*
+ * The child's calls, with frame pointers kept whatever the test's -O: a
+ * user stack from bpf_get_stackid is a frame-pointer walk. getppid() in
+ * libc is a leaf that keeps our frame pointer, so the walk goes from it to
+ * trace_child_loop, the caller of the function with the frame.
+ */
+__attribute__((noinline, optimize("no-omit-frame-pointer")))
+static int trace_child_call(void)
+{
+	int r = getppid();
+
+	asm volatile("" : "+r"(r));
+	return r;
+}
+
+__attribute__((noinline, optimize("no-omit-frame-pointer")))
+static int trace_child_loop(int n)
+{
+	int i, s = 0;
+
+	for (i = 0; i < n; i++)
+		s += trace_child_call();
+	asm volatile("" : "+r"(s));
+	return s;
+}
+
+struct child {
+	pid_t pid;
+	int go; /* write a byte to start the calls */
+};
+
+/* A child that calls getppid() n times once told to, then exits. */
+static void child_start(struct child *c, int n)
+{
+	int p[2];
+	char b;
+
+	ck_assert_int_eq(pipe(p), 0);
+	c->pid = fork();
+	ck_assert_int_ge(c->pid, 0);
+	if (!c->pid) {
+		close(p[1]);
+		if (read(p[0], &b, 1) != 1)
+			_exit(1);
+		trace_child_loop(n);
+		_exit(0);
+	}
+	close(p[0]);
+	c->go = p[1];
+}
+
+static void child_run(struct child *c)
+{
+	ck_assert_int_eq(write(c->go, "g", 1), 1);
+	close(c->go);
+	ck_assert_int_eq(wait_exit(c->pid), 0);
+}
+
+/* Start trace on the child; returns once it says it is attached. */
+static void trace_start(struct proc *p, const struct child *c,
+			const char *opt1, const char *opt2)
+{
+	static char pid[16];
+	char err[4096];
+	size_t ne = 0;
+	char *argv[] = { (char *)barebpf(), "trace", "-p", pid,
+			 (char *)opt1, (char *)opt2, NULL, NULL };
+
+	snprintf(pid, sizeof(pid), "%d", (int)c->pid);
+	if (!opt1)
+		argv[4] = TP;
+	else if (!opt2)
+		argv[5] = TP;
+	else
+		argv[6] = TP;
+	spawn(p, argv);
+	read_more(p->err, err, sizeof(err), &ne, "Tracing", 30000);
+	ck_assert_msg(strstr(err, "Tracing"), "trace did not start: %s", err);
+}
+
+/* Lines of text starting with prefix. */
+static int count_prefix(const char *text, const char *prefix)
+{
+	const char *l;
+	int n = 0;
+
+	for (l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		n += !strncmp(l, prefix, strlen(prefix));
+	return n;
+}
+
+static const char *need_root_and_tracepoint(void)
+{
+	char tfs[256];
+	char path[300];
+
+	if (geteuid())
+		return "needs root (bpf(), tracefs)";
+	if (access(barebpf(), X_OK))
+		return "build/barebpf is not built (run make first)";
+	if (tracefs_find(tfs, sizeof(tfs), NULL) < 0)
+		return "no tracefs";
+	snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_getppid",
+		 tfs);
+	if (access(path, F_OK))
+		return "no syscalls:sys_enter_getppid tracepoint "
+		       "(CONFIG_FTRACE_SYSCALLS)";
+	return NULL;
+}
+
+/* The heart of it: N calls, N events, each with both stacks. */
+START_TEST(test_trace_counts_calls_with_stacks)
+{
+	static char out[1 << 20];
+	char err[4096], head[64];
+	size_t no = 0, ne = 0;
+	struct child c;
+	struct proc p;
+	const char *l;
+	int events = 0;
+
+	child_start(&c, NCALLS);
+	trace_start(&p, &c, "-K", "-U");
+	child_run(&c);
+	snprintf(head, sizeof(head), "%-7d %-7d ", (int)c.pid, (int)c.pid);
+	/* the events, then quiet: all of them are in */
+	read_more(p.out, out, sizeof(out), &no, NULL, 2000);
+	kill(p.pid, SIGINT);
+	read_more(p.out, out, sizeof(out), &no, NULL, 20000);
+	read_more(p.err, err, sizeof(err), &ne, NULL, 5000);
+	ck_assert_int_eq(wait_exit(p.pid), 0);
+	close(p.out);
+	close(p.err);
+
+	ck_assert_msg(!strncmp(out, "PID     TID     COMM            FUNC\n",
+			       37), "header: %.200s", out);
+	ck_assert_msg(count_prefix(out, head) == NCALLS,
+		      "%d event lines for %d calls:\n%s",
+		      count_prefix(out, head), NCALLS, out);
+	ck_assert_msg(!strstr(err, "lost"), "stderr: %s", err);
+	/* each event: its line, kernel frames, user frames, a blank line */
+	for (l = strstr(out, head); l; l = strstr(l + 1, head)) {
+		const char *end = strstr(l, "\n\n");
+		char block[8192];
+
+		ck_assert_ptr_nonnull(end);
+		ck_assert_int_lt(end - l, (long)sizeof(block));
+		memcpy(block, l, end - l);
+		block[end - l] = 0;
+		ck_assert_msg(strstr(block, " sys_enter_getppid\n"),
+			      "FUNC: %s", block);
+		ck_assert_msg(strstr(block, "\n        entry_SYSCALL_64") ||
+			      strstr(block, "\n        do_syscall_64+"),
+			      "no syscall entry in the kernel stack:\n%s",
+			      block);
+		ck_assert_msg(strstr(block, " [kernel]\n"), "%s", block);
+		ck_assert_msg(strstr(block, "\n        trace_child_loop+0x"),
+			      "no trace_child_loop in the user stack:\n%s",
+			      block);
+		ck_assert_msg(strstr(block, "getppid+0x"),
+			      "no getppid frame in the user stack:\n%s", block);
+		events++;
+	}
+	ck_assert_int_eq(events, NCALLS);
+}
+END_TEST
+
+/* -j and -M: JSON lines, and an exit of its own after MAXEVENTS. */
+START_TEST(test_trace_json_max_events)
+{
+	static char out[1 << 20];
+	char err[4096], want[64];
+	size_t no = 0, ne = 0;
+	struct child c;
+	struct proc p;
+
+	child_start(&c, 2 * NCALLS);
+	trace_start(&p, &c, "-j", "-M3");
+	child_run(&c);
+	read_more(p.out, out, sizeof(out), &no, NULL, 20000); /* to EOF */
+	read_more(p.err, err, sizeof(err), &ne, NULL, 5000);
+	ck_assert_int_eq(wait_exit(p.pid), 0);
+	close(p.out);
+	close(p.err);
+	snprintf(want, sizeof(want), "{\"pid\":%d,\"tid\":%d,\"comm\":",
+		 (int)c.pid, (int)c.pid);
+	ck_assert_msg(count_prefix(out, want) == 3, "%s", out);
+	ck_assert_int_eq(count_prefix(out, "{"), 3);
+	ck_assert_msg(strstr(out, "\"func\":\"sys_enter_getppid\"}"), "%s",
+		      out);
+}
+END_TEST
+
+/*
+ * Lost events are counted, not guessed: while nobody reads trace's output
+ * it cannot drain its rings, which overflow. Every call is then either
+ * printed or counted as lost.
+ */
+START_TEST(test_trace_lost_events_counted)
+{
+	enum { CALLS = 200000 };
+	static char out[16 << 20];
+	char err[4096], *w;
+	size_t no = 0, ne = 0;
+	struct child c;
+	struct proc p;
+	unsigned long lost = 0;
+	int printed = 0;
+
+	child_start(&c, CALLS);
+	trace_start(&p, &c, NULL, NULL);
+	child_run(&c);
+	read_more(p.out, out, sizeof(out), &no, NULL, 3000);
+	kill(p.pid, SIGINT);
+	read_more(p.out, out, sizeof(out), &no, NULL, 20000);
+	read_more(p.err, err, sizeof(err), &ne, NULL, 5000);
+	ck_assert_int_eq(wait_exit(p.pid), 0);
+	close(p.out);
+	close(p.err);
+	for (w = out; (w = strstr(w, " sys_enter_getppid\n")); w++)
+		printed++;
+	w = strstr(err, "warning: ");
+	if (w)
+		lost = strtoul(w + 9, NULL, 10);
+	ck_assert_msg(printed + lost == CALLS,
+		      "%d printed + %lu lost != %d calls; stderr: %s", printed,
+		      lost, CALLS, err);
+	ck_assert_msg(lost > 0, "nothing lost: the test did not overflow");
+}
+END_TEST
+
+/* This kernel has no kprobes: a function probe says so and fails. */
+START_TEST(test_trace_kprobe_without_kprobes)
+{
+	char out[4096], err[4096], tfs[256];
+	char *argv[] = { (char *)barebpf(), "trace", "-K", "vfs_read", NULL };
+
+	ck_assert_int_ge(tracefs_find(tfs, sizeof(tfs), NULL), 0);
+	if (kprobes_available(tfs))
+		return; /* a kernel with kprobes: the VM tests cover it */
+	ck_assert_int_ne(run(argv, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "no kprobe_events"), "stderr: %s", err);
+	ck_assert_str_eq(out, "");
+}
+END_TEST
+
+START_TEST(test_trace_bad_probes)
+{
+	static const char *const cases[][2] = {
+		{ "t:syscalls", "t:CATEGORY:EVENT" },
+		{ "t::x", "t:CATEGORY:EVENT" },
+		{ "p:c:malloc", "uprobes" },
+		{ "r::vfs_read", "only p: (kernel function) and t:" },
+		{ "vfs_read \"%d\", arg1", "format strings" },
+		{ "t:nosuchcat:nosuchevent", "not found" },
+		{ "", "not a kernel function name" },
+	};
+	char out[4096], err[4096];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[] = { (char *)barebpf(), "trace",
+				 (char *)cases[i][0], NULL };
+
+		ck_assert_msg(run(argv, out, sizeof(out), err,
+				  sizeof(err)) != 0, "'%s' ran", cases[i][0]);
+		ck_assert_msg(strstr(err, cases[i][1]), "'%s': %s",
+			      cases[i][0], err);
+	}
+}
+END_TEST
+
+START_TEST(test_trace_bad_arguments)
+{
+	char out[4096], err[4096];
+	char *a1[] = { (char *)barebpf(), "trace", NULL };
+	char *a2[] = { (char *)barebpf(), "trace", "-p", "0", TP, NULL };
+	char *a3[] = { (char *)barebpf(), "trace", "-M", "x", TP, NULL };
+	char *a4[] = { (char *)barebpf(), "trace", TP, TP, NULL };
+	char *a5[] = { (char *)barebpf(), "trace", "t:a:b", "t:a:c", "t:a:d",
+		       "t:a:e", "t:a:f", "t:a:g", "t:a:h", "t:a:i", "t:a:j",
+		       NULL };
+
+	ck_assert_int_ne(run(a1, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "a probe is needed"));
+	ck_assert_int_ne(run(a2, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "-p needs a process id"));
+	ck_assert_int_ne(run(a3, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "-M needs"));
+	ck_assert_int_ne(run(a4, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "given twice"));
+	ck_assert_int_ne(run(a5, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "at most 8 tracepoints"));
+}
+END_TEST
+
+static Suite *trace_suite(void)
+{
+	Suite *s = suite_create("trace");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_trace_counts_calls_with_stacks);
+	tcase_add_test(tc, test_trace_json_max_events);
+	tcase_add_test(tc, test_trace_lost_events_counted);
+	tcase_add_test(tc, test_trace_kprobe_without_kprobes);
+	tcase_add_test(tc, test_trace_bad_probes);
+	tcase_add_test(tc, test_trace_bad_arguments);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+BBTEST_SUITE(trace, trace_suite, need_root_and_tracepoint)
