@@ -181,3 +181,48 @@ run_map_value() {
 	}
 	END { if (!found) print "" }' "$1"
 }
+
+# Two funclatency runs at once, as from containers sharing the host's
+# tracefs. pidns_pair MODE_A MODE_B, MODE "ns" (own PID namespace, where it
+# is PID 1: unshare -p -f) or "host": neither run may take, replace or
+# remove the other's probes, and both count exactly N.
+pidns_start() { # pidns_start TAG MODE: sets PID_TAG (barebpf here), U_TAG
+	local p pre=
+	rm -f $W/out $W/err
+	[ $2 = ns ] && pre="unshare -p -f --mount-proc"
+	start_tool $pre barebpf funclatency -j blk_mq_start_request
+	wait_tracing 60
+	eval PID_$1=$TOOL_PID U_$1=$TOOL_PID
+	if [ $2 = ns ]; then
+		eval PID_$1=
+		for p in /proc/[0-9]*; do
+			[ "$(cut -d' ' -f4 $p/stat 2>/dev/null)" = $TOOL_PID ] && eval PID_$1=${p#/proc/}
+		done
+		eval [ -n \"\$PID_$1\" ] || fail "cannot find barebpf under unshare"
+	fi
+	TOOL_PID=
+	mv $W/out $W/out.$1; mv $W/err $W/err.$1
+	ln -s out.$1 $W/out; ln -s err.$1 $W/err   # what a FAIL shows
+}
+pidns_stop() { # pidns_stop TAG: SIGINT to its barebpf, wait for it; sets RC
+	eval kill -INT \$PID_$1
+	eval TOOL_PID=\$U_$1
+	wait_exit 30 "SIGINT"
+}
+pidns_pair() {
+	pidns_start a $1
+	our_probes >$W/probes.a
+	diag "first run ($1, pid $PID_a here): $(tr '\n' ';' <$W/probes.a)"
+	pidns_start b $2
+	diag "both: $(our_probes | tr '\n' ';')"
+	grep -Fxf $W/probes.a $T/kprobe_events >$W/still
+	cmp -s $W/still $W/probes.a || fail "the second run's start removed or replaced the first run's probes"
+	workload
+	pidns_stop b; rb=$RC
+	diag "after the second run's exit ($rb): $(our_probes | tr '\n' ';')"
+	pidns_stop a; ra=$RC
+	ca=$(json_count $W/out.a); cb=$(json_count $W/out.b)
+	[ $ra = 0 ] && [ $rb = 0 ] || fail "exit $ra (first run) and $rb (second) after SIGINT"
+	[ "$ca" = $N ] && [ "$cb" = $N ] || fail "counts '$ca' (first run) and '$cb' (second) for $N reads"
+	no_probes_left "both runs"
+}
