@@ -114,9 +114,17 @@ json_bucket() {
 	json_flat "$1" | grep -o "{[^{}]*\"lo\":$2,[^{}]*}" | grep -o '"count":[0-9]*' |
 		cut -d: -f2 | awk '{ s += $1 } END { print s + 0 }'
 }
+# Sum of the counts of the buckets whose "lo" is below $2.
+json_below() {
+	json_flat "$1" | grep -o '{[^{}]*"lo":[0-9]*,[^{}]*}' |
+		sed -n 's/.*"lo":\([0-9]*\),.*"count":\([0-9]*\).*/\1 \2/p' |
+		awk -v lo=$2 '$1 < lo { s += $2 } END { print s + 0 }'
+}
 # Text histograms (bcc's print_log2_hist): "  lo -> hi  : count  |***|".
 # hist_sum FILE: sum of the counts of every histogram line.
 hist_sum() { awk '$2 == "->" && $4 == ":" { s += $5 } END { print s + 0 }' "$1"; }
+# hist_below FILE LO: counts of the buckets starting below LO.
+hist_below() { awk -v lo=$2 '$2 == "->" && $4 == ":" && $1 < lo { s += $5 } END { print s + 0 }' "$1"; }
 # hist_bucket FILE LO: count in the bucket starting at LO.
 hist_bucket() { awk -v lo=$2 '$2 == "->" && $4 == ":" && $1 == lo { s += $5 } END { print s + 0 }' "$1"; }
 
@@ -225,4 +233,16 @@ pidns_pair() {
 	[ $ra = 0 ] && [ $rb = 0 ] || fail "exit $ra (first run) and $rb (second) after SIGINT"
 	[ "$ca" = $N ] && [ "$cb" = $N ] || fail "counts '$ca' (first run) and '$cb' (second) for $N reads"
 	no_probes_left "both runs"
+}
+
+# check_latency TOTAL IN_BUCKET BELOW: N I/Os of the known latency. None may
+# be faster than the injected time (below its bucket); a few may be slower:
+# under TCG a busy host stalls the guest now and then (outliers of 50-100 ms
+# were seen), so 90% in the bucket is required, not all.
+check_latency() {
+	diag "$1 I/Os: $2 in $BUCKET_LO -> $BUCKET_HI, $3 below it, $(($1 - $2 - $3)) above it"
+	[ "$1" = $N ] || fail "the histogram holds $1 I/Os for $N reads"
+	[ "$3" = 0 ] || fail "$3 of $N I/Os below $BUCKET_LO usecs: faster than the injected ${NSEC} ns"
+	[ $(($2 * 10)) -ge $((N * 9)) ] ||
+		fail "only $2 of $N I/Os in the bucket $BUCKET_LO -> $BUCKET_HI holding the injected ${NSEC} ns (90% needed)"
 }
