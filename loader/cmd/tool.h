@@ -85,5 +85,6 @@ extern const struct embedded_obj embedded_objs[];
 extern const struct tool tool_biolatency, tool_funclatency, tool_features,
 	tool_run;
 extern const struct tool tool_trace;
+extern const struct tool tool_freeze, tool_qenter;
 
 #endif

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/* qenter: what crosses between bpf/qenter.bpf.c and the tool. */
+#ifndef BAREBPF_QENTER_H
+#define BAREBPF_QENTER_H
+
+#define QENTER_SLOTS 64
+
+/* start: one task entering a queue, by thread id */
+struct qenter_start {
+	unsigned long long ts;
+	unsigned int dev; /* kernel dev_t, 0: unknown or not asked (-D) */
+	unsigned int pad;
+};
+
+/* hist: one log2 slot of one disk (dev 0 without -D, or unknown) */
+struct qenter_key {
+	unsigned int dev;
+	unsigned int slot;
+};
+
+#endif

@@ -1,0 +1,735 @@
+/* SPDX-License-Identifier: MIT */
+/* barebpf freeze: who freezes blk-mq queues, for how long, from where. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "tool.h"
+#include "freeze_lib.h"
+#include "../../bpf/freeze.h"
+
+EMBEDDED_OBJ(freeze);
+
+/* kretprobe instances: freezes are rare, but their calls sleep */
+#define FREEZE_MAXACTIVE 64
+/* A wrapper and the function it wraps are seen this close together. */
+#define FREEZE_DEDUP_NS 20000000ULL
+
+static const char usage[] =
+"usage: barebpf freeze [-h] [-j] [-d DISK] [--no-stack] [--correlate]\n"
+"                      [--duration SECONDS]\n"
+"\n"
+"Trace blk-mq queue freezes: one line per freeze with the task that\n"
+"started it, the disk, how long the queue stayed frozen and how long the\n"
+"drain of the I/O in flight took, then the kernel stack of the freezing\n"
+"task. At exit, a summary per disk and per stack.\n"
+"\n"
+"While a queue is frozen every new bio waits in blk_queue_enter(): writes\n"
+"to /sys/block/*/queue/scheduler or nr_requests (udev rules re-applying\n"
+"them) stall applications for as long as the disk takes to drain, and\n"
+"iostat and biolatency cannot see it. The stack names the culprit.\n"
+"\n"
+"Needs kprobes (CONFIG_KPROBE_EVENTS); see `barebpf features`. Probes only\n"
+"the freeze path: nothing runs per I/O unless --correlate is given.\n"
+"FROZEN is from the outermost freeze to the unfreeze that ends it (nested\n"
+"freezes are counted, not reported apart); DRAIN is the freezing task's\n"
+"wait for in-flight I/O (blk_mq_freeze_queue_wait), '-' if it did not\n"
+"wait. DISK comes from the sysfs write that caused the freeze, else from\n"
+"reading each disk's queue/nr_requests once (the queue shows itself),\n"
+"else from --correlate; '?' when none of them knows.\n"
+"\n"
+"options:\n"
+"  -h, --help            show this help message and exit\n"
+"  -j, --json            one JSON object per freeze, then the summary\n"
+"  -d, --disk DISK       report freezes of this disk only\n"
+"      --no-stack        do not print kernel stacks\n"
+"  -C, --correlate       also learn the disk of queues frozen outside sysfs\n"
+"                        from the bios that wait on them (costs a tracepoint\n"
+"                        per I/O, and a kprobe per I/O before 5.15)\n"
+"      --duration SECONDS  exit after this many seconds\n"
+"      --kern-version V  override the detected kernel version (a.b.c)\n"
+"  -v, --verbose         say which functions were probed\n"
+"\n"
+"examples:\n"
+"  barebpf freeze                     # trace until Ctrl-C, then summarize\n"
+"  barebpf freeze -d sdb --duration 60  # sdb only, for a minute\n"
+"  barebpf freeze --no-stack -j       # JSON lines without stacks\n"
+"  udevadm trigger & barebpf freeze --duration 10  # who freezes on udev?\n";
+
+/* Freeze start: wrappers first (their stack is the caller's), then the
+ * functions that do it; all that exist are probed (see freeze.bpf.c). */
+const char *const freeze_start_fns[] = {
+	"blk_mq_freeze_queue",           /* 4.15-6.14 */
+	"blk_freeze_queue",              /* 4.15-6.1 */
+	"blk_mq_freeze_queue_nomemsave", /* 6.15+ */
+	"blk_freeze_queue_start",        /* 4.15+ */
+	"__blk_freeze_queue_start",      /* 6.14+ */
+	"blk_mq_freeze_queue_start",     /* before 4.13 */
+	NULL
+};
+/* wrappers that also wait: their return ends the drain */
+static const char *const start_ret_fns[] = {
+	"blk_mq_freeze_queue", "blk_freeze_queue",
+	"blk_mq_freeze_queue_nomemsave", NULL
+};
+static const char *const wait_fns[] = {
+	"blk_mq_freeze_queue_wait", "blk_mq_freeze_queue_wait_timeout", NULL
+};
+const char *const freeze_end_fns[] = {
+	"blk_mq_unfreeze_queue",              /* -6.14 */
+	"blk_mq_unfreeze_queue_nomemrestore", /* 6.15+ */
+	"blk_mq_unfreeze_queue_non_owner",    /* 6.14+ */
+	"__blk_mq_unfreeze_queue",            /* 5.16+ */
+	NULL
+};
+static const char *const sysfs_fns[] = {
+	"queue_attr_store", "queue_attr_show", NULL
+};
+/* a queue show method that takes the request_queue (4.15-6.9) */
+static const char *const show_q_fns[] = {
+	"queue_requests_show", "queue_ra_show", NULL
+};
+/* where a bio waits for a frozen queue: the slow path first (5.15+) */
+static const char *const learn_fns[] = {
+	"__bio_queue_enter", "blk_queue_enter", NULL
+};
+
+struct freeze_opts {
+	int json, no_stack, correlate;
+	const char *disk;
+	double duration;
+};
+
+struct freeze_run {
+	const struct freeze_opts *o;
+	struct tool_ctx *t;
+	struct bb_ksyms *ks;
+	struct freeze_sum sum;
+	int stacks_fd, qname_fd, qdev_fd;
+	const char *show_attr; /* queue/<attr> that queue_*_show serves */
+	int oom;
+};
+
+/* ---- pure helpers (tests/unit/test_freeze.c) ---- */
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(char *const *)b);
+}
+
+int fn_available(char *const *avail, int navail, const char *name)
+{
+	return navail > 0 &&
+	       bsearch(&name, avail, navail, sizeof(*avail), cmp_name) != NULL;
+}
+
+int fn_pick_first(const char *const *chain, char *const *avail, int navail)
+{
+	int i;
+
+	for (i = 0; chain[i]; i++)
+		if (fn_available(avail, navail, chain[i]))
+			return i;
+	return -ENOENT;
+}
+
+int fn_pick_all(const char *const *chain, char *const *avail, int navail,
+		const char **out, int max)
+{
+	int i, n = 0;
+
+	for (i = 0; chain[i] && n < max; i++)
+		if (fn_available(avail, navail, chain[i]))
+			out[n++] = chain[i];
+	return n;
+}
+
+static struct freeze_agg *agg_find(struct freeze_agg **v, int *n,
+				   const char *disk, const uint64_t *ips,
+				   int nips)
+{
+	struct freeze_agg *a;
+	int i;
+
+	for (i = 0; i < *n; i++) {
+		a = &(*v)[i];
+		if (disk && !strcmp(a->disk, disk))
+			return a;
+		if (!disk && a->nips == nips &&
+		    (!nips || !memcmp(a->ips, ips, nips * sizeof(*ips))))
+			return a;
+	}
+	a = realloc(*v, (*n + 1) * sizeof(**v));
+	if (!a)
+		return NULL;
+	*v = a;
+	a = &a[*n];
+	memset(a, 0, sizeof(*a));
+	if (disk) {
+		snprintf(a->disk, sizeof(a->disk), "%s", disk);
+	} else if (nips) {
+		a->ips = malloc(nips * sizeof(*ips));
+		if (!a->ips)
+			return NULL;
+		memcpy(a->ips, ips, nips * sizeof(*ips));
+		a->nips = nips;
+	}
+	(*n)++;
+	return a;
+}
+
+static void agg_add(struct freeze_agg *a, uint64_t frozen_ns,
+		    uint64_t drain_ns)
+{
+	a->count++;
+	a->frozen_ns += frozen_ns;
+	a->drain_ns += drain_ns;
+	if (frozen_ns > a->max_ns)
+		a->max_ns = frozen_ns;
+}
+
+int freeze_sum_add(struct freeze_sum *s, const char *disk, const uint64_t *ips,
+		   int nips, uint64_t frozen_ns, uint64_t drain_ns)
+{
+	struct freeze_agg *d, *k;
+
+	if (nips < 0)
+		nips = 0;
+	d = agg_find(&s->disks, &s->ndisks, disk && *disk ? disk : "?",
+		     NULL, 0);
+	if (!d)
+		return -ENOMEM;
+	k = agg_find(&s->stacks, &s->nstacks, NULL, ips, nips);
+	if (!k)
+		return -ENOMEM;
+	agg_add(d, frozen_ns, drain_ns);
+	agg_add(k, frozen_ns, drain_ns);
+	s->count++;
+	s->frozen_ns += frozen_ns;
+	return 0;
+}
+
+static int cmp_agg(const void *a, const void *b)
+{
+	const struct freeze_agg *x = a, *y = b;
+	int i;
+
+	if (x->frozen_ns != y->frozen_ns)
+		return x->frozen_ns > y->frozen_ns ? -1 : 1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (strcmp(x->disk, y->disk))
+		return strcmp(x->disk, y->disk);
+	for (i = 0; i < x->nips && i < y->nips; i++)
+		if (x->ips[i] != y->ips[i])
+			return x->ips[i] < y->ips[i] ? -1 : 1;
+	return x->nips - y->nips;
+}
+
+void freeze_sum_sort(struct freeze_sum *s)
+{
+	if (s->ndisks)
+		qsort(s->disks, s->ndisks, sizeof(*s->disks), cmp_agg);
+	if (s->nstacks)
+		qsort(s->stacks, s->nstacks, sizeof(*s->stacks), cmp_agg);
+}
+
+void freeze_sum_free(struct freeze_sum *s)
+{
+	int i;
+
+	for (i = 0; i < s->nstacks; i++)
+		free(s->stacks[i].ips);
+	free(s->stacks);
+	free(s->disks);
+	memset(s, 0, sizeof(*s));
+}
+
+static double ms(uint64_t ns)
+{
+	return ns / 1e6;
+}
+
+void freeze_sum_print(FILE *f, const struct freeze_sum *s,
+		      const struct bb_ksyms *ks)
+{
+	int i;
+
+	fprintf(f, "\n%lu freeze%s, %.3f ms frozen in total\n", s->count,
+		s->count == 1 ? "" : "s", ms(s->frozen_ns));
+	if (!s->count)
+		return;
+	fprintf(f, "\n%-16s %8s %12s %10s %12s\n", "DISK", "FREEZES",
+		"FROZEN(ms)", "MAX(ms)", "DRAIN(ms)");
+	for (i = 0; i < s->ndisks; i++) {
+		const struct freeze_agg *a = &s->disks[i];
+
+		fprintf(f, "%-16s %8lu %12.3f %10.3f %12.3f\n", a->disk,
+			a->count, ms(a->frozen_ns), ms(a->max_ns),
+			ms(a->drain_ns));
+	}
+	if (s->no_stacks)
+		return;
+	fprintf(f, "\n%8s %12s %10s  %s\n", "FREEZES", "FROZEN(ms)", "MAX(ms)",
+		"STACK");
+	for (i = 0; i < s->nstacks; i++) {
+		const struct freeze_agg *a = &s->stacks[i];
+
+		fprintf(f, "%8lu %12.3f %10.3f  ", a->count, ms(a->frozen_ns),
+			ms(a->max_ns));
+		if (!a->nips) {
+			fprintf(f, "[no stack]\n");
+			continue;
+		}
+		stack_print_kernel(f, ks, a->ips, 1, "");
+		stack_print_kernel(f, ks, a->ips + 1, a->nips - 1,
+				   "                                  ");
+	}
+}
+
+void freeze_sum_json(FILE *f, const struct freeze_sum *s,
+		     const struct bb_ksyms *ks)
+{
+	int i;
+
+	fprintf(f, "{\"freezes\":%lu,\"frozen_us\":%llu,\"disks\":[",
+		s->count, (unsigned long long)(s->frozen_ns / 1000));
+	for (i = 0; i < s->ndisks; i++) {
+		const struct freeze_agg *a = &s->disks[i];
+
+		fprintf(f, "%s{\"disk\":", i ? "," : "");
+		json_str(f, a->disk);
+		fprintf(f, ",\"freezes\":%lu,\"frozen_us\":%llu,\"max_us\":%llu,"
+			"\"drain_us\":%llu}", a->count,
+			(unsigned long long)(a->frozen_ns / 1000),
+			(unsigned long long)(a->max_ns / 1000),
+			(unsigned long long)(a->drain_ns / 1000));
+	}
+	fprintf(f, "],\"stacks\":[");
+	for (i = 0; i < s->nstacks && !s->no_stacks; i++) {
+		const struct freeze_agg *a = &s->stacks[i];
+
+		fprintf(f, "%s{\"freezes\":%lu,\"frozen_us\":%llu,"
+			"\"max_us\":%llu,\"stack\":", i ? "," : "", a->count,
+			(unsigned long long)(a->frozen_ns / 1000),
+			(unsigned long long)(a->max_ns / 1000));
+		stack_json_kernel(f, ks, a->ips, a->nips);
+		fputc('}', f);
+	}
+	fprintf(f, "]}");
+}
+
+/* ---- the disk of a queue ---- */
+
+/*
+ * Make every disk's queue show itself: reading queue/<attr> runs
+ * queue_attr_show(kobj) -> queue_<attr>_show(q) on this task, which
+ * sysfs_enter/sysfs_show_q turn into q_name[q] = disk. Done afresh for
+ * each freeze the sysfs write did not name, so that a queue pointer
+ * reused by a new disk is never reported under the old name.
+ */
+static void learn_queue_names(struct freeze_run *r)
+{
+	DIR *d = opendir("/sys/block");
+	struct dirent *e;
+	uint64_t key, next;
+	char path[320], buf[64];
+
+	/* forget what an earlier scan learned */
+	while (bpf_map_get_next_key(r->qname_fd, NULL, &next) == 0) {
+		key = next;
+		if (bpf_map_delete_elem(r->qname_fd, &key) < 0)
+			break;
+	}
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/queue/%s",
+			 e->d_name, r->show_attr);
+		(void)bb_read_small(path, buf, sizeof(buf));
+	}
+	closedir(d);
+}
+
+static void queue_disk(struct freeze_run *r, const struct freeze_event *ev,
+		       char *disk, size_t len)
+{
+	struct freeze_sysfs name;
+	uint32_t dev;
+
+	if (ev->disk[0]) {
+		snprintf(disk, len, "%.*s", FREEZE_NAME_LEN, ev->disk);
+		return;
+	}
+	if (r->show_attr) {
+		learn_queue_names(r);
+		if (bpf_map_lookup_elem(r->qname_fd, &ev->q, &name) == 0 &&
+		    name.disk[0]) {
+			snprintf(disk, len, "%.*s", FREEZE_NAME_LEN, name.disk);
+			return;
+		}
+	}
+	if (r->qdev_fd >= 0 &&
+	    bpf_map_lookup_elem(r->qdev_fd, &ev->q, &dev) == 0 &&
+	    dev && dev != FREEZE_QDEV_AMBIGUOUS &&
+	    disk_name(dev, disk, len) == 0)
+		return;
+	snprintf(disk, len, "?");
+}
+
+/* ---- output ---- */
+
+static void print_event(struct freeze_run *r, const struct freeze_event *ev,
+			const char *disk, const uint64_t *ips, int nips)
+{
+	const struct freeze_opts *o = r->o;
+	char comm[FREEZE_COMM_LEN + 1];
+
+	snprintf(comm, sizeof(comm), "%.*s", FREEZE_COMM_LEN, ev->comm);
+	if (o->json) {
+		printf("{\"time\":\"%s\",\"comm\":", now_hms());
+		json_str(stdout, comm);
+		printf(",\"pid\":%u,\"tid\":%u,\"disk\":", ev->pid, ev->tid);
+		json_str(stdout, disk);
+		printf(",\"frozen_us\":%llu,\"drain_us\":",
+		       (unsigned long long)(ev->frozen_ns / 1000));
+		if (ev->drain_ns)
+			printf("%llu",
+			       (unsigned long long)(ev->drain_ns / 1000));
+		else
+			printf("null");
+		printf(",\"nested\":%u", ev->nested);
+		if (!o->no_stack) {
+			printf(",\"stack\":");
+			stack_json_kernel(stdout, r->ks, ips, nips);
+			if (nips < 0)
+				printf(",\"stack_error\":\"%s\"",
+				       strerror(-nips));
+		}
+		printf("}\n");
+	} else {
+		char drain[32] = "-";
+
+		if (ev->drain_ns)
+			snprintf(drain, sizeof(drain), "%.3f",
+				 ms(ev->drain_ns));
+		printf("%-8s %-16s %-7u %-12s %12.3f %10s %6u\n", now_hms(),
+		       comm, ev->pid, disk, ms(ev->frozen_ns), drain,
+		       ev->nested);
+		if (!o->no_stack) {
+			if (nips >= 0)
+				stack_print_kernel(stdout, r->ks, ips, nips,
+						   "        ");
+			else
+				printf("        [stack unavailable: %s]\n",
+				       strerror(-nips));
+			putchar('\n');
+		}
+	}
+	fflush(stdout);
+}
+
+static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
+{
+	struct freeze_run *r = ctx;
+	struct freeze_event ev;
+	uint64_t ips[BB_MAX_STACK];
+	char disk[64];
+	int nips;
+
+	(void)cpu;
+	if (size < sizeof(ev))
+		return;
+	memcpy(&ev, data, sizeof(ev));
+	queue_disk(r, &ev, disk, sizeof(disk));
+	if (r->o->disk && strcmp(disk, r->o->disk))
+		return;
+	nips = stack_read(r->stacks_fd, ev.stackid, ips, BB_MAX_STACK);
+	if (freeze_sum_add(&r->sum, disk, ips, nips, ev.frozen_ns,
+			   ev.drain_ns) < 0)
+		r->oom = 1;
+	print_event(r, &ev, disk, ips, nips);
+}
+
+/* Queues still frozen at exit (a freeze in progress, or a queue that was
+ * torn down frozen, which is never unfrozen). */
+static int print_still_frozen(struct freeze_run *r, int fd)
+{
+	struct freeze_state st;
+	uint64_t key, next;
+	void *prev = NULL;
+	double now = now_mono();
+	int n = 0;
+
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		struct freeze_event ev = { 0 };
+		char disk[64];
+
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &st) < 0)
+			continue;
+		ev.q = key;
+		memcpy(ev.disk, st.disk, sizeof(ev.disk));
+		queue_disk(r, &ev, disk, sizeof(disk));
+		if (r->o->disk && strcmp(disk, r->o->disk))
+			continue;
+		if (r->o->json) {
+			printf("{\"still_frozen\":{\"comm\":");
+			json_str(stdout, st.comm);
+			printf(",\"pid\":%u,\"disk\":", st.pid);
+			json_str(stdout, disk);
+			printf(",\"frozen_us\":%.0f}}\n",
+			       now * 1e6 - st.start_ns / 1e3);
+		} else {
+			printf("still frozen at exit: %-12s by %s (pid %u) "
+			       "for %.3f ms\n", disk, st.comm, st.pid,
+			       now * 1e3 - ms(st.start_ns));
+		}
+		n++;
+	}
+	return n;
+}
+
+/* ---- the straight line ---- */
+
+static int parse_args(struct tool_ctx *t, struct freeze_opts *o, int argc,
+		      char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "disk", required_argument, NULL, 'd' },
+		{ "no-stack", no_argument, NULL, 3 },
+		{ "correlate", no_argument, NULL, 'C' },
+		{ "duration", required_argument, NULL, 1 },
+		{ "kern-version", required_argument, NULL, 2 },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ 0 }
+	};
+	uint32_t kdev;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "hjd:Cv", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h': fputs(usage, stdout); exit(0);
+		case 'j': o->json = 1; break;
+		case 'd': o->disk = optarg; break;
+		case 'C': o->correlate = 1; break;
+		case 'v': t->verbose = 1; break;
+		case 3: o->no_stack = 1; break;
+		case 1:
+			if (parse_seconds(optarg, &o->duration) < 0)
+				return tool_error(t, "--duration needs a number "
+						  "of seconds > 0, not '%s'", optarg);
+			break;
+		case 2: t->kver_override = optarg; break;
+		default:
+			fputs(usage, stderr);
+			return 1;
+		}
+	}
+	if (optind < argc)
+		return tool_error(t, "unexpected argument '%s' (see --help)",
+				  argv[optind]);
+	if (o->disk) {
+		if (!strncmp(o->disk, "/dev/", 5))
+			o->disk += 5;
+		if (disk_kdev(o->disk, &kdev) < 0)
+			return tool_error(t, "unknown disk '%s': there is no "
+					  "/sys/class/block/%s (list disks with "
+					  "`ls /sys/block`)", o->disk, o->disk);
+	}
+	return 0;
+}
+
+/* Attach prog to every function of chain this kernel has; at least one
+ * must take it. Returns how many did. */
+static int attach_all(struct tool_ctx *t, const char *prog,
+		      const char *const *chain, char **avail, int navail,
+		      int maxactive, int required)
+{
+	const char *fns[8];
+	int n = fn_pick_all(chain, avail, navail, fns, 8), i, ok = 0;
+
+	for (i = 0; i < n && !bb_stop; i++) {
+		if (tool_attach(t, prog, fns[i], maxactive) < 0)
+			continue; /* said why; another name may do */
+		ok++;
+		if (t->verbose)
+			fprintf(stderr, "%s: %s\n", prog, fns[i]);
+	}
+	if (!ok && required) {
+		char names[256] = "";
+
+		for (i = 0; chain[i]; i++)
+			snprintf(names + strlen(names),
+				 sizeof(names) - strlen(names), "%s%s",
+				 i ? ", " : "", chain[i]);
+		tool_error(t, "cannot trace queue freezes: none of %s could "
+			   "be probed on this kernel", names);
+	}
+	return ok;
+}
+
+static int attach_first(struct tool_ctx *t, const char *prog,
+			const char *const *chain, char **avail, int navail,
+			int maxactive)
+{
+	int i = fn_pick_first(chain, avail, navail);
+
+	if (i < 0)
+		return -ENOENT;
+	if (tool_attach(t, prog, chain[i], maxactive) < 0)
+		return -1;
+	if (t->verbose)
+		fprintf(stderr, "%s: %s\n", prog, chain[i]);
+	return i;
+}
+
+static int attach_probes(struct tool_ctx *t, struct freeze_run *r,
+			 char **avail, int n)
+{
+	const struct freeze_opts *o = r->o;
+	int i;
+
+	if (!attach_all(t, "freeze_start", freeze_start_fns, avail, n, 0, 1) ||
+	    !attach_all(t, "freeze_end", freeze_end_fns, avail, n, 0, 1))
+		return -1;
+	/*
+	 * A kretprobe on a function whose callers' stack we record hides
+	 * them: the return address is the kretprobe trampoline then, and
+	 * before 5.14 the ORC unwinder stops there. So the wrappers' return
+	 * ends the drain only on a kernel without the wait function.
+	 */
+	if (attach_all(t, "freeze_wait", wait_fns, avail, n, 0, 0))
+		attach_all(t, "freeze_wait_ret", wait_fns, avail, n,
+			   FREEZE_MAXACTIVE, 0);
+	else
+		attach_all(t, "freeze_start_ret", start_ret_fns, avail, n,
+			   FREEZE_MAXACTIVE, 0);
+	/*
+	 * The kretprobe that ends a task's sysfs write shows in the stacks of
+	 * its freezes as kretprobe_trampoline in place of sysfs_kf_write (and
+	 * ORC stops there before 5.14); without it a freeze could be given
+	 * the disk of an earlier write that did not freeze.
+	 */
+	if (!attach_all(t, "sysfs_enter", sysfs_fns, avail, n, 0, 0) ||
+	    !attach_all(t, "sysfs_exit", sysfs_fns, avail, n,
+			FREEZE_MAXACTIVE, 0))
+		tool_error(t, "warning: cannot probe queue_attr_store: the "
+			   "disk of a freeze will come from correlation only");
+	i = attach_first(t, "sysfs_show_q", show_q_fns, avail, n, 0);
+	if (i >= 0)
+		r->show_attr = !strcmp(show_q_fns[i], "queue_requests_show") ?
+			       "nr_requests" : "read_ahead_kb";
+	if (o->correlate &&
+	    (tool_attach(t, "taskdev_bio_queue", NULL, 0) < 0 ||
+	     attach_first(t, "freeze_learn", learn_fns, avail, n, 0) < 0))
+		return -1;
+	return 0;
+}
+
+static int freeze_main(int argc, char **argv)
+{
+	struct freeze_opts o = { 0 };
+	struct freeze_run r = { 0 };
+	struct bb_perfbuf *pb = NULL;
+	struct bb_err err = { "" };
+	struct tool_timer tm;
+	struct tool_ctx t;
+	char **avail = NULL;
+	int ret = 1, n = 0, tick;
+
+	tool_init(&t, "freeze");
+	if (parse_args(&t, &o, argc, argv))
+		return 1;
+	r.o = &o;
+	r.t = &t;
+	r.sum.no_stacks = o.no_stack;
+	r.qdev_fd = -1;
+	tool_signals();
+	if (tool_need_kprobes(&t) < 0)
+		goto out;
+	n = kprobe_match(t.sess.tracefs, "*", &avail, &err);
+	if (n < 0) {
+		tool_error(&t, "%s", err.msg);
+		n = 0;
+		goto out;
+	}
+	if (tool_open(&t, EMBEDDED_ARGS(freeze)) < 0)
+		goto out;
+	obj_set_const(t.obj, "dedup_ns", FREEZE_DEDUP_NS);
+	obj_set_const(t.obj, "want_stack", !o.no_stack);
+	if (o.correlate) {
+		if (tool_tp_offset(&t, "block", "block_bio_queue", "dev",
+				   "tpoff_bio_queue_dev") < 0)
+			goto out;
+	} else {
+		obj_set_const(t.obj, "tpoff_bio_queue_dev", 0);
+	}
+	if (tool_load(&t) < 0 || attach_probes(&t, &r, avail, n) < 0)
+		goto out;
+	r.stacks_fd = obj_map(t.obj, "stacks")->fd;
+	r.qname_fd = obj_map(t.obj, "q_name")->fd;
+	if (o.correlate)
+		r.qdev_fd = obj_map(t.obj, "qdev")->fd;
+	if (ksyms_load(&r.ks, "/proc/kallsyms", &err) < 0)
+		tool_error(&t, "warning: %s: stacks will show addresses",
+			   err.msg);
+	if (perfbuf_open(&pb, obj_map(t.obj, "events")->fd, 64, on_event, &r,
+			 &err) < 0) {
+		tool_error(&t, "%s", err.msg);
+		goto out;
+	}
+
+	fprintf(o.json ? stderr : stdout,
+		"Tracing blk-mq queue freezes... Hit Ctrl-C to end.\n");
+	if (!o.json)
+		printf("%-8s %-16s %-7s %-12s %12s %10s %6s\n", "TIME", "COMM",
+		       "PID", "DISK", "FROZEN(ms)", "DRAIN(ms)", "NESTED");
+	fflush(stdout);
+	tool_timer_init(&tm, 0, o.duration);
+	do
+		tick = tool_wait(&tm, pb);
+	while (tick != TOOL_TICK_LAST);
+	perfbuf_poll(pb, 0);
+
+	print_still_frozen(&r, obj_map(t.obj, "fstate")->fd);
+	freeze_sum_sort(&r.sum);
+	if (o.json) {
+		printf("{\"summary\":");
+		freeze_sum_json(stdout, &r.sum, r.ks);
+		printf(",\"lost\":%llu}\n",
+		       (unsigned long long)perfbuf_lost(pb));
+	} else {
+		freeze_sum_print(stdout, &r.sum, r.ks);
+	}
+	fflush(stdout);
+	if (perfbuf_lost(pb))
+		tool_error(&t, "warning: %llu freeze record(s) lost: the "
+			   "perf buffer was full",
+			   (unsigned long long)perfbuf_lost(pb));
+	if (r.oom)
+		tool_error(&t, "warning: out of memory: the summary is "
+			   "incomplete");
+	ret = 0;
+out:
+	perfbuf_close(pb);
+	tool_cleanup(&t);
+	ksyms_free(r.ks);
+	freeze_sum_free(&r.sum);
+	bb_free_strv(avail, n);
+	return ret;
+}
+
+const struct tool tool_freeze = {
+	"freeze", freeze_main,
+	"who freezes blk-mq queues: duration, drain, stack (kprobes)"
+};

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The pure parts of freeze and qenter, apart from the kernel so that the
+ * unit tests can reach them: which kernel functions to probe, and the
+ * freeze summary (freezes and frozen time per disk and per stack).
+ */
+#ifndef BAREBPF_FREEZE_LIB_H
+#define BAREBPF_FREEZE_LIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "barebpf.h"
+
+/*
+ * Function names across kernels. `avail` is sorted (as kprobe_match returns
+ * it). fn_pick_first: index in chain (NULL-terminated) of the first name
+ * this kernel has, or -ENOENT. fn_pick_all: every name of chain this kernel
+ * has, in chain order, into out (at most max); returns how many.
+ */
+int fn_available(char *const *avail, int navail, const char *name);
+int fn_pick_first(const char *const *chain, char *const *avail, int navail);
+int fn_pick_all(const char *const *chain, char *const *avail, int navail,
+		const char **out, int max);
+
+/* The chains the tools use (NULL-terminated): every name of the first two
+ * that exists is probed; the first of the third that exists. */
+extern const char *const freeze_start_fns[], *const freeze_end_fns[];
+extern const char *const qenter_slow_fns[];
+
+/* One line of the summary: a disk, or a kernel stack. */
+struct freeze_agg {
+	char disk[64];          /* for a disk line */
+	uint64_t *ips;          /* for a stack line (malloc'ed), nips frames */
+	int nips;
+	unsigned long count;
+	uint64_t frozen_ns, max_ns, drain_ns;
+};
+
+struct freeze_sum {
+	struct freeze_agg *disks, *stacks;
+	int ndisks, nstacks;
+	int no_stacks;          /* --no-stack: no per-stack part */
+	unsigned long count;
+	uint64_t frozen_ns;
+};
+
+/* Count one freeze of disk (name, "?" if unknown) with its stack (nips 0:
+ * none). Returns 0 or -ENOMEM. */
+int freeze_sum_add(struct freeze_sum *s, const char *disk, const uint64_t *ips,
+		   int nips, uint64_t frozen_ns, uint64_t drain_ns);
+/* Most frozen time first; ties by count, then name or stack. */
+void freeze_sum_sort(struct freeze_sum *s);
+void freeze_sum_free(struct freeze_sum *s);
+/* Text (tables, stacks one frame a line) and JSON (one object). */
+void freeze_sum_print(FILE *f, const struct freeze_sum *s,
+		      const struct bb_ksyms *ks);
+void freeze_sum_json(FILE *f, const struct freeze_sum *s,
+		     const struct bb_ksyms *ks);
+
+#endif

@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: MIT */
+/* barebpf qenter: how long bio submitters wait to enter the queue. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tool.h"
+#include "freeze_lib.h"
+#include "../../bpf/qenter.h"
+
+EMBEDDED_OBJ(qenter);
+
+static const char usage[] =
+"usage: barebpf qenter [-h] [-T] [-m] [-D] [-j] [-d DISK] [-M MAXACTIVE]\n"
+"                      [--duration SECONDS] [interval [count]]\n"
+"\n"
+"Summarize, as a log2 histogram, the time bio submitters spend entering\n"
+"the block queue: blk_queue_enter() to its return, and __bio_queue_enter()\n"
+"on 5.15+. This is where submission blocks while a queue is frozen (by a\n"
+"write to queue/scheduler or queue/nr_requests, a disk reset, ...): time\n"
+"that iostat and biolatency cannot see because the request does not\n"
+"exist yet. See `barebpf freeze` for who froze it.\n"
+"\n"
+"Before 5.15 every bio enters through blk_queue_enter(), so the histogram\n"
+"counts every submission (most in the lowest buckets). From 5.15 the\n"
+"kernel enters without a call unless it has to wait, so only entries that\n"
+"took the slow path (and requests without a bio) are counted. Needs kprobes\n"
+"(CONFIG_KPROBE_EVENTS). With -D the disk is the one the task queued a bio\n"
+"to just before ('?' for entries without a bio); for stacked devices\n"
+"(dm, md) that is the last one it queued.\n"
+"\n"
+"positional arguments:\n"
+"  interval              output interval, in seconds\n"
+"  count                 number of outputs\n"
+"\n"
+"options:\n"
+"  -h, --help            show this help message and exit\n"
+"  -T, --timestamp       include timestamp on output\n"
+"  -m, --milliseconds    millisecond histogram\n"
+"  -D, --disks           print a histogram per disk device\n"
+"  -j, --json            one JSON object per output (lines)\n"
+"  -d, --disk DISK       trace this disk only (a name in /sys/class/block)\n"
+"  -M, --maxactive N     kretprobe instances per function (default 128):\n"
+"                        entries beyond this many waiting at once lose their\n"
+"                        return, which barebpf reports at exit\n"
+"      --duration SECONDS  exit after this many seconds\n"
+"      --kern-version V  override the detected kernel version (a.b.c)\n"
+"  -v, --verbose         say which functions were probed\n"
+"\n"
+"examples:\n"
+"  barebpf qenter                     # summarize until Ctrl-C\n"
+"  barebpf qenter -m 1 10             # 1 second summaries, ms, 10 times\n"
+"  barebpf qenter -D                  # a histogram per disk\n"
+"  barebpf qenter -d sdb --duration 60  # sdb only, for a minute\n";
+
+/* the slow path of 5.15+ (bio_queue_enter was out of line for a while) */
+const char *const qenter_slow_fns[] = {
+	"__bio_queue_enter", "bio_queue_enter", NULL
+};
+static const char *const blk_fns[] = { "blk_queue_enter", NULL };
+
+struct qenter_opts {
+	int timestamp, ms, per_disk, json;
+	const char *disk;
+	uint32_t kdev;
+	unsigned long maxactive, count;
+	double interval, duration;
+};
+
+struct qhist {
+	uint32_t dev;
+	char disk[64];
+	uint64_t slots[QENTER_SLOTS];
+};
+
+static int cmp_qhist(const void *a, const void *b)
+{
+	return strcmp(((const struct qhist *)a)->disk,
+		      ((const struct qhist *)b)->disk);
+}
+
+/* Read and clear the hist map, one histogram per disk. */
+static int collect(int fd, struct qhist **out, int *nout)
+{
+	struct qenter_key key, next, *keys = NULL;
+	struct qhist *h = NULL;
+	int nkeys = 0, n = 0, i, j;
+	void *prev = NULL;
+
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		struct qenter_key *nk = realloc(keys, (nkeys + 1) * sizeof(*keys));
+
+		if (!nk)
+			goto oom;
+		keys = nk;
+		keys[nkeys++] = next;
+		key = next;
+		prev = &key;
+	}
+	for (i = 0; i < nkeys; i++) {
+		uint64_t v = 0;
+
+		if (bpf_map_lookup_elem(fd, &keys[i], &v) < 0)
+			continue;
+		bpf_map_delete_elem(fd, &keys[i]);
+		for (j = 0; j < n && h[j].dev != keys[i].dev; j++)
+			;
+		if (j == n) {
+			struct qhist *nh = realloc(h, (n + 1) * sizeof(*h));
+
+			if (!nh)
+				goto oom;
+			h = nh;
+			memset(&h[n], 0, sizeof(*h));
+			h[n].dev = keys[i].dev;
+			if (keys[i].dev)
+				disk_name(keys[i].dev, h[n].disk,
+					  sizeof(h[n].disk));
+			else
+				snprintf(h[n].disk, sizeof(h[n].disk), "?");
+			n++;
+		}
+		if (keys[i].slot < QENTER_SLOTS)
+			h[j].slots[keys[i].slot] += v;
+	}
+	free(keys);
+	if (n)
+		qsort(h, n, sizeof(*h), cmp_qhist);
+	*out = h;
+	*nout = n;
+	return 0;
+oom:
+	free(keys);
+	free(h);
+	return -ENOMEM;
+}
+
+static void print_hists(const struct qenter_opts *o, struct qhist *h, int n)
+{
+	const char *unit = o->ms ? "msecs" : "usecs";
+	int i;
+
+	if (o->json) {
+		printf("{\"time\":\"%s\",\"unit\":\"%s\",\"hists\":[",
+		       now_hms(), unit);
+		for (i = 0; i < n; i++) {
+			printf("%s{", i ? "," : "");
+			if (o->per_disk) {
+				printf("\"disk\":");
+				json_str(stdout, h[i].disk);
+				printf(",");
+			}
+			printf("\"hist\":");
+			hist_json_log2(stdout, h[i].slots, QENTER_SLOTS, unit);
+			printf("}");
+		}
+		printf("]}\n");
+		fflush(stdout);
+		return;
+	}
+	if (o->timestamp)
+		printf("%-8s\n", now_hms());
+	for (i = 0; i < n; i++) {
+		if (o->per_disk)
+			printf("\ndisk = '%s'\n", h[i].disk);
+		hist_print_log2(stdout, h[i].slots, QENTER_SLOTS, unit);
+	}
+	fflush(stdout);
+}
+
+static int parse_args(struct tool_ctx *t, struct qenter_opts *o, int argc,
+		      char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "timestamp", no_argument, NULL, 'T' },
+		{ "milliseconds", no_argument, NULL, 'm' },
+		{ "disks", no_argument, NULL, 'D' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "disk", required_argument, NULL, 'd' },
+		{ "maxactive", required_argument, NULL, 'M' },
+		{ "duration", required_argument, NULL, 1 },
+		{ "kern-version", required_argument, NULL, 2 },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ 0 }
+	};
+	int c;
+
+	o->maxactive = 128;
+	while ((c = getopt_long(argc, argv, "hTmDjd:M:v", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'h': fputs(usage, stdout); exit(0);
+		case 'T': o->timestamp = 1; break;
+		case 'm': o->ms = 1; break;
+		case 'D': o->per_disk = 1; break;
+		case 'j': o->json = 1; break;
+		case 'd': o->disk = optarg; break;
+		case 'v': t->verbose = 1; break;
+		case 'M':
+			if (parse_ulong(optarg, &o->maxactive) < 0 ||
+			    !o->maxactive || o->maxactive > 4096)
+				return tool_error(t, "--maxactive needs a number "
+						  "from 1 to 4096, not '%s'", optarg);
+			break;
+		case 1:
+			if (parse_seconds(optarg, &o->duration) < 0)
+				return tool_error(t, "--duration needs a number "
+						  "of seconds > 0, not '%s'", optarg);
+			break;
+		case 2: t->kver_override = optarg; break;
+		default:
+			fputs(usage, stderr);
+			return 1;
+		}
+	}
+	if (optind < argc) {
+		if (parse_seconds(argv[optind], &o->interval) < 0)
+			return tool_error(t, "interval must be a number of "
+					  "seconds > 0, not '%s'", argv[optind]);
+		optind++;
+	}
+	if (optind < argc) {
+		if (parse_ulong(argv[optind], &o->count) < 0 || !o->count)
+			return tool_error(t, "count must be a whole number > 0, "
+					  "not '%s'", argv[optind]);
+		optind++;
+	}
+	if (optind < argc)
+		return tool_error(t, "unexpected argument '%s' (see --help)",
+				  argv[optind]);
+	if (o->disk && disk_kdev(o->disk, &o->kdev) < 0)
+		return tool_error(t, "unknown disk '%s': there is no "
+				  "/sys/class/block/%s (list disks with "
+				  "`ls /sys/block` or `cat /proc/partitions`)",
+				  o->disk, o->disk);
+	return 0;
+}
+
+/* Attach entry and return probes to fn; names what was attached. */
+static int attach_fn(struct tool_ctx *t, const char *entry, const char *fn,
+		     int maxactive, char *what, size_t len)
+{
+	if (tool_attach(t, entry, fn, 0) < 0 ||
+	    tool_attach(t, "qenter_ret", fn, maxactive) < 0)
+		return -1;
+	snprintf(what + strlen(what), len - strlen(what), "%s%s",
+		 *what ? ", " : "", fn);
+	return 0;
+}
+
+static int qenter_main(int argc, char **argv)
+{
+	struct qenter_opts o = { 0 };
+	struct bb_err err = { "" };
+	struct tool_timer tm;
+	struct tool_ctx t;
+	struct qhist *h;
+	char **avail = NULL, what[128] = "";
+	int ret = 1, n = 0, slow, need_dev, hist_fd, tick, nh;
+
+	tool_init(&t, "qenter");
+	if (parse_args(&t, &o, argc, argv))
+		return 1;
+	tool_signals();
+	if (tool_need_kprobes(&t) < 0)
+		goto out;
+	n = kprobe_match(t.sess.tracefs, "*", &avail, &err);
+	if (n < 0) {
+		tool_error(&t, "%s", err.msg);
+		n = 0;
+		goto out;
+	}
+	slow = fn_pick_first(qenter_slow_fns, avail, n);
+	if (slow < 0 && fn_pick_first(blk_fns, avail, n) < 0) {
+		tool_error(&t, "neither blk_queue_enter nor __bio_queue_enter "
+			   "can be probed on this kernel (see `barebpf "
+			   "features`)");
+		goto out;
+	}
+	need_dev = o.per_disk || o.disk;
+	if (tool_open(&t, EMBEDDED_ARGS(qenter)) < 0)
+		goto out;
+	if (need_dev) {
+		if (tool_tp_offset(&t, "block", "block_bio_queue", "dev",
+				   "tpoff_bio_queue_dev") < 0)
+			goto out;
+	} else {
+		obj_set_const(t.obj, "tpoff_bio_queue_dev", 0);
+	}
+	obj_set_const(t.obj, "filter_dev", o.kdev);
+	obj_set_const(t.obj, "per_disk", o.per_disk);
+	obj_set_const(t.obj, "need_dev", need_dev);
+	/* without the slow path function, bios enter via blk_queue_enter */
+	obj_set_const(t.obj, "blk_is_bio", slow < 0);
+	obj_set_const(t.obj, "unit_div", o.ms ? 1000000 : 1000);
+	if (tool_load(&t) < 0)
+		goto out;
+	if (need_dev && tool_attach(&t, "taskdev_bio_queue", NULL, 0) < 0)
+		goto out;
+	if (slow >= 0 && attach_fn(&t, "qenter_bio", qenter_slow_fns[slow],
+				   (int)o.maxactive, what, sizeof(what)) < 0)
+		goto out;
+	if (fn_pick_first(blk_fns, avail, n) >= 0 &&
+	    attach_fn(&t, "qenter_blk", "blk_queue_enter", (int)o.maxactive,
+		      what, sizeof(what)) < 0)
+		goto out;
+	hist_fd = obj_map(t.obj, "hist")->fd;
+
+	fprintf(o.json ? stderr : stdout,
+		"Tracing queue entry (%s)... Hit Ctrl-C to end.\n", what);
+	fflush(stdout);
+	tool_timer_init(&tm, o.interval, o.duration);
+	for (;;) {
+		tick = tool_wait(&tm, NULL);
+		if (tick == TOOL_TICK_NONE)
+			continue;
+		if (collect(hist_fd, &h, &nh) < 0) {
+			tool_error(&t, "out of memory");
+			goto out;
+		}
+		if (!o.json && !o.interval)
+			putchar('\n');
+		print_hists(&o, h, nh);
+		free(h);
+		if (tick == TOOL_TICK_LAST || (o.count && --o.count == 0))
+			break;
+	}
+	ret = 0;
+out:
+	tool_cleanup(&t);
+	bb_free_strv(avail, n);
+	return ret;
+}
+
+const struct tool tool_qenter = {
+	"qenter", qenter_main,
+	"time bios wait to enter a (frozen) queue, histogram (kprobes)"
+};
