@@ -30,7 +30,10 @@ static const struct bb_provider *provider_for(enum bb_prog_kind kind)
 void session_init(struct bb_session *s)
 {
 	memset(s, 0, sizeof(*s));
-	snprintf(s->group, sizeof(s->group), "barebpf_%d", (int)getpid());
+	/* see kprobes_remove_stale: the pid alone is not unique on a host */
+	s->pidns = bb_pidns_ino("self");
+	snprintf(s->group, sizeof(s->group), "barebpf_%d_%lu", (int)getpid(),
+		 s->pidns);
 }
 
 int session_tracefs(struct bb_session *s, struct bb_err *err)

@@ -176,14 +176,15 @@ int tp_field(const char *tracefs, const char *category, const char *event,
 struct bb_link {
 	enum bb_prog_kind kind;
 	int pfd;              /* perf event fd */
-	char event[96];       /* "group/name" we added to kprobe_events, or "" */
+	char event[112];      /* "group/name" we added to kprobe_events, or "" */
 	char target[128];
 	struct bb_link *next;
 };
 
 struct bb_session {
 	char tracefs[256];    /* "" until first needed */
-	char group[32];       /* "barebpf_<pid>" */
+	char group[48];       /* "barebpf_<pid>_<pid namespace inode>" */
+	unsigned long pidns;  /* inode of our pid namespace, 0 if unknown */
 	int nprobes;          /* counter for unique event names */
 	struct bb_link *links;
 	int mounted;          /* BB_MOUNTED_* if we mounted tracefs, else 0 */
@@ -225,6 +226,11 @@ void bb_free_strv(char **v, int n);
  * tool's probe; -EINVAL for a line that is not a probe definition.
  */
 int kprobe_events_line_pid(const char *line, char *event, size_t len);
+/* The same, and *ns gets the pid namespace inode of the group (0: none). */
+int kprobe_events_line_owner(const char *line, char *event, size_t len,
+			     unsigned long *ns);
+/* Inode of /proc/<pid>/ns/pid ("self" for us), 0 if unknown. */
+unsigned long bb_pidns_ino(const char *pid);
 /* One kprobe_profile line: "  <event>  <hits>  <misses>". */
 int kprobe_profile_line(const char *line, char *event, size_t len,
 			unsigned long *hits, unsigned long *misses);

@@ -5,6 +5,7 @@
  * so that we can remove exactly ours, and a later barebpf can recognise the
  * leftovers of one that was SIGKILLed.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <signal.h>
@@ -49,14 +50,15 @@ static int target_ok(const char *t)
 }
 
 /*
- * "bb<pid>_<n>_<function>": an event name must be a C identifier, and
- * kprobe_profile shows it without its group, so the pid is in it too. The
- * unique part comes first; truncating the function name is harmless.
+ * "bb<pid>x<pidns inode, hex>_<n>_<function>": an event name must be a C
+ * identifier, and kprobe_profile shows it without its group, so what makes
+ * the group unique is in it too. The unique part comes first; truncating
+ * the function name is harmless.
  */
 static void event_name(struct bb_session *s, const char *fn, char *name)
 {
-	int n = snprintf(name, EVENT_NAME_MAX + 1, "bb%d_%d_", (int)getpid(),
-			 s->nprobes++);
+	int n = snprintf(name, EVENT_NAME_MAX + 1, "bb%dx%lx_%d_",
+			 (int)getpid(), s->pidns, s->nprobes++);
 
 	for (; *fn && n < EVENT_NAME_MAX; fn++, n++) {
 		char c = *fn;
@@ -269,12 +271,15 @@ const struct bb_provider kretprobe_provider = {
  * "p:group/event symbol args", "r128:group/event symbol" (the maxactive
  * shows since 4.12).
  */
-int kprobe_events_line_pid(const char *line, char *event, size_t len)
+int kprobe_events_line_owner(const char *line, char *event, size_t len,
+			     unsigned long *ns)
 {
 	const char *p = line, *group, *slash, *end;
+	unsigned long v = 0;
 	long pid = 0;
 	size_t n;
 
+	*ns = 0;
 	while (*p == ' ' || *p == '\t')
 		p++;
 	if (*p != 'p' && *p != 'r')
@@ -299,16 +304,35 @@ int kprobe_events_line_pid(const char *line, char *event, size_t len)
 	memcpy(event, group, n);
 	event[n] = 0;
 
-	/* Ours only if the group is exactly barebpf_<digits>. */
+	/* Ours only if the group is exactly barebpf_<pid>[_<pidns inode>]. */
 	if ((size_t)(slash - group) <= strlen(GROUP_PREFIX) ||
 	    strncmp(group, GROUP_PREFIX, strlen(GROUP_PREFIX)))
 		return 0;
-	for (p = group + strlen(GROUP_PREFIX); p < slash; p++) {
+	for (p = group + strlen(GROUP_PREFIX); p < slash && *p != '_'; p++) {
 		if (*p < '0' || *p > '9' || pid > 0x3fffffff)
 			return 0;
 		pid = pid * 10 + (*p - '0');
 	}
-	return pid > 0 ? (int)pid : 0;
+	if (p < slash) {
+		if (++p == slash)
+			return 0;
+		for (; p < slash; p++) {
+			if (*p < '0' || *p > '9' || v > 0xffffffffUL)
+				return 0;
+			v = v * 10 + (*p - '0');
+		}
+	}
+	if (pid <= 0)
+		return 0;
+	*ns = v;
+	return (int)pid;
+}
+
+int kprobe_events_line_pid(const char *line, char *event, size_t len)
+{
+	unsigned long ns;
+
+	return kprobe_events_line_owner(line, event, len, &ns);
 }
 
 static int pid_alive(int pid)
@@ -319,15 +343,57 @@ static int pid_alive(int pid)
 	return errno != ESRCH;
 }
 
+/* The kernel's fixed inode number of the initial pid namespace
+ * (PROC_PID_INIT_INO, include/linux/proc_ns.h, 3.8+). */
+#define PIDNS_INIT_INO 0xEFFFFFFCUL
+
+unsigned long bb_pidns_ino(const char *pid)
+{
+	char path[64], link[64];
+	unsigned long ino = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%s/ns/pid", pid);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return 0;
+	link[n] = 0;
+	if (sscanf(link, "pid:[%lu]", &ino) != 1)
+		return 0;
+	return ino;
+}
+
+/* Is any process (that we can see) in pid namespace ino? */
+static int pidns_in_use(unsigned long ino)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int found = 0;
+
+	if (!d)
+		return 1; /* cannot tell: assume it is */
+	while (!found && (e = readdir(d)))
+		if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
+			found = bb_pidns_ino(e->d_name) == ino;
+	closedir(d);
+	return found;
+}
+
 /*
  * A SIGKILLed barebpf leaves its probes behind; remove those of barebpf
- * processes that are gone. Pids are those of our pid namespace: a barebpf in
- * another container with a group name that looks dead to us would be
- * wrongly taken for stale, so this runs only for groups whose pid is free
- * here (kill() says ESRCH).
+ * processes that are gone. The group names the pid and the pid namespace
+ * (barebpf_<pid>_<ns inode>): two containers each with a barebpf as pid 1
+ * share one kprobe_events, and 4.15 silently replaces a probe of the same
+ * group and name instead of refusing it.
+ *  - our namespace: stale if the pid is free (kill() says ESRCH);
+ *  - another namespace: its pids mean nothing here. Only from the initial
+ *    namespace, which sees every process, can we tell that no process is
+ *    left in that namespace: then its probes are stale. Otherwise they are
+ *    left alone.
  */
 int kprobes_remove_stale(const char *tracefs, struct bb_err *err)
 {
+	unsigned long self_ns = bb_pidns_ino("self");
 	char *text, *line, *eol;
 	int ret, removed = 0, first_err = 0;
 
@@ -339,13 +405,20 @@ int kprobes_remove_stale(const char *tracefs, struct bb_err *err)
 			       tracefs, strerror(-ret));
 	for (line = text; line && *line; line = eol) {
 		char event[160];
-		int pid;
+		unsigned long ns;
+		int pid, stale;
 
 		eol = strchr(line, '\n');
 		if (eol)
 			*eol++ = 0;
-		pid = kprobe_events_line_pid(line, event, sizeof(event));
-		if (pid <= 0 || pid == getpid() || pid_alive(pid))
+		pid = kprobe_events_line_owner(line, event, sizeof(event), &ns);
+		if (pid <= 0)
+			continue;
+		if (!ns || ns == self_ns)
+			stale = pid != getpid() && !pid_alive(pid);
+		else
+			stale = self_ns == PIDNS_INIT_INO && !pidns_in_use(ns);
+		if (!stale)
 			continue;
 		ret = kprobe_event_remove(tracefs, event);
 		if (ret < 0) {

@@ -244,6 +244,34 @@ START_TEST(test_match_text)
 }
 END_TEST
 
+/* Groups carry the pid namespace: pid 1 in two containers differs. */
+START_TEST(test_events_line_owner_ns)
+{
+	unsigned long ns;
+	char ev[128];
+
+	ck_assert_int_eq(kprobe_events_line_owner(
+				 "p:barebpf_1_4026532198/bb1xf00000e6_0_vfs_read "
+				 "vfs_read", ev, sizeof(ev), &ns), 1);
+	ck_assert_uint_eq(ns, 4026532198UL);
+	ck_assert_str_eq(ev, "barebpf_1_4026532198/bb1xf00000e6_0_vfs_read");
+	/* the older form without a namespace: ns 0 (ours, by pid) */
+	ck_assert_int_eq(kprobe_events_line_owner(
+				 "r:barebpf_77/x f", ev, sizeof(ev), &ns), 77);
+	ck_assert_uint_eq(ns, 0);
+	/* malformed namespace parts are not ours */
+	ck_assert_int_eq(kprobe_events_line_owner(
+				 "p:barebpf_1_/x f", ev, sizeof(ev), &ns), 0);
+	ck_assert_int_eq(kprobe_events_line_owner(
+				 "p:barebpf_1_12a/x f", ev, sizeof(ev), &ns), 0);
+	ck_assert_int_eq(kprobe_events_line_owner(
+				 "p:barebpf_1_99999999999/x f", ev, sizeof(ev),
+				 &ns), 0);
+	ck_assert_int_eq(kprobe_events_line_owner(
+				 "p:barebpf__5/x f", ev, sizeof(ev), &ns), 0);
+}
+END_TEST
+
 static Suite *tracefs_suite(void)
 {
 	Suite *s = suite_create("tracefs");
@@ -253,6 +281,7 @@ static Suite *tracefs_suite(void)
 	tcase_add_test(tc, test_format_618);
 	tcase_add_test(tc, test_format_count_and_limits);
 	tcase_add_test(tc, test_events_line_pid);
+	tcase_add_test(tc, test_events_line_owner_ns);
 	tcase_add_test(tc, test_profile_line);
 	tcase_add_test(tc, test_match_text);
 	suite_add_tcase(s, tc);

@@ -1,0 +1,64 @@
+# The article's story: a direct-I/O reader on nullb0 (17 ms per read) while
+# a script named qfreezer rewrites queue/scheduler and queue/nr_requests.
+# freeze -j must report each of its 4*C freezes, by qfreezer, on nullb0,
+# frozen about as long as the drain took, with stacks through
+# elv_iosched_store (scheduler) or queue_requests_store (nr_requests).
+. /vmtest/lib.sh
+need_tracefs
+C=2
+Q=/sys/block/nullb0/queue
+# A #! script's comm is its file name. From "none" and 64 requests, each of
+# its writes changes the setting, and each change freezes the queue once.
+cat >/bin/qfreezer <<'EOF'
+#!/bin/sh
+q=/sys/block/nullb0/queue
+i=0
+while [ $i -lt ${1:-1} ]; do
+	echo mq-deadline >$q/scheduler
+	echo none >$q/scheduler
+	echo 32 >$q/nr_requests
+	echo 64 >$q/nr_requests
+	i=$((i + 1))
+done
+EOF
+chmod +x /bin/qfreezer
+sched=$(sed 's/.*\[\(.*\)\].*/\1/' $Q/scheduler)
+echo none >$Q/scheduler && echo 64 >$Q/nr_requests || fail "cannot set nullb0 to none/64"
+restore() { echo $sched >$Q/scheduler; }
+
+start_tool barebpf freeze -j
+wait_tracing 120
+dd if=/dev/nullb0 of=/dev/null bs=4k iflag=direct count=100000 2>/dev/null &
+DD=$!
+sleep 1
+/bin/qfreezer $C || { kill $DD; restore; fail "qfreezer failed"; }
+sleep 1
+kill $DD; wait $DD 2>/dev/null
+stop_tool INT
+restore
+[ $RC = 0 ] || fail "exit $RC after SIGINT"
+grep '"comm":' $W/out >$W/rec
+diag "first record: $(head -n 1 $W/rec)"
+diag "summary: $(grep '"summary"' $W/out)"
+n=$(grep -c '"comm":"qfreezer"' $W/rec)
+[ "$n" = $((4 * C)) ] || fail "$n freezes by qfreezer, expected $((4 * C)) (4 writes x $C)"
+o=$(grep -vc '"comm":"qfreezer"' $W/rec)
+[ "$o" = 0 ] || fail "$o freezes by other tasks"
+d=$(grep -c '"disk":"nullb0"' $W/rec)
+[ "$d" = $((4 * C)) ] || fail "$d of $((4 * C)) freezes on nullb0"
+e=$(grep -c 'elv_iosched_store+0x' $W/rec)
+r=$(grep -c 'queue_requests_store+0x' $W/rec)
+[ "$e" = $((2 * C)) ] || fail "$e stacks through elv_iosched_store, expected $((2 * C))"
+[ "$r" = $((2 * C)) ] || fail "$r stacks through queue_requests_store, expected $((2 * C))"
+# frozen >= drain, and the rest (the switch itself) small next to the
+# 17 ms drain; at least one drain waited for a read in flight
+sed 's/.*"frozen_us":\([0-9]*\),"drain_us":\([0-9null]*\),.*/\1 \2/' $W/rec >$W/times
+diag "frozen/drain us: $(tr '\n' ';' <$W/times)"
+bad=$(awk '$2 == "null" || $2 > $1 || $1 - $2 > 40000' $W/times | wc -l)
+[ "$bad" = 0 ] || fail "$bad freezes without a drain, or frozen far longer than the drain"
+long=$(awk '$2 >= 1000' $W/times | wc -l)
+[ "$long" -ge 1 ] || fail "no drain took 1 ms or more with a 17 ms read in flight"
+grep -q '"summary":{"freezes":'$((4 * C)) $W/out || fail "summary does not count $((4 * C)) freezes"
+grep -q '"disks":\[{"disk":"nullb0","freezes":'$((4 * C)) $W/out || fail "summary has no nullb0 line with $((4 * C)) freezes"
+grep -q '"lost":0}' $W/out || fail "records lost"
+pass

@@ -1,0 +1,42 @@
+# freeze (tool symlink, text, --duration): qfreezer's 4 freezes of nullb0
+# under a direct-I/O reader, one line each with its kernel stack, then the
+# summary per disk and per stack; exits by itself.
+. /vmtest/lib.sh
+need_tracefs
+Q=/sys/block/nullb0/queue
+cat >/bin/qfreezer <<'EOF'
+#!/bin/sh
+q=/sys/block/nullb0/queue
+i=0
+while [ $i -lt ${1:-1} ]; do
+	echo mq-deadline >$q/scheduler
+	echo none >$q/scheduler
+	echo 32 >$q/nr_requests
+	echo 64 >$q/nr_requests
+	i=$((i + 1))
+done
+EOF
+chmod +x /bin/qfreezer
+sched=$(sed 's/.*\[\(.*\)\].*/\1/' $Q/scheduler)
+echo none >$Q/scheduler && echo 64 >$Q/nr_requests || fail "cannot set nullb0 to none/64"
+restore() { echo $sched >$Q/scheduler; }
+
+start_tool freeze --duration 15
+wait_tracing 120
+dd if=/dev/nullb0 of=/dev/null bs=4k iflag=direct count=100000 2>/dev/null &
+DD=$!
+sleep 1
+/bin/qfreezer 1 || { kill $DD; restore; fail "qfreezer failed"; }
+kill $DD; wait $DD 2>/dev/null
+wait_exit 60 "--duration 15"
+restore
+[ $RC = 0 ] || fail "exit $RC"
+diag "output:"; cat $W/out
+grep -qE '^TIME +COMM +PID +DISK +FROZEN\(ms\) +DRAIN\(ms\) +NESTED$' $W/out || fail "no column header"
+l=$(grep -cE '^[0-9:]{8} qfreezer +[0-9]+ +nullb0 +[0-9]+\.[0-9]{3} +[0-9]+\.[0-9]{3} +0$' $W/out)
+[ "$l" = 4 ] || fail "$l lines 'TIME qfreezer PID nullb0 FROZEN DRAIN 0', expected 4"
+grep -qE '^        elv_iosched_store\+0x[0-9a-f]+ \[kernel\]$' $W/out || fail "no stack frame '        elv_iosched_store+0x.. [kernel]'"
+grep -qE '^        queue_requests_store\+0x[0-9a-f]+ \[kernel\]$' $W/out || fail "no stack frame '        queue_requests_store+0x.. [kernel]'"
+grep -qE '^4 freezes, [0-9]+\.[0-9]{3} ms frozen in total$' $W/out || fail "no '4 freezes, N ms frozen in total'"
+grep -qE '^nullb0 +4 +[0-9.]+ +[0-9.]+ +[0-9.]+$' $W/out || fail "no 'nullb0 4 ...' line in the summary"
+pass
