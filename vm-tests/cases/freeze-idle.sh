@@ -2,10 +2,10 @@
 # freeze: no record, a summary of 0 freezes, nothing left in kprobe_events.
 . /vmtest/lib.sh
 need_tracefs
-start_tool barebpf freeze -j --no-stack -d nullb0 --duration 6
+start_tool barebpf freeze -j --no-stack -d nullb0 --duration 4
 wait_tracing 120
 workload 60
-wait_exit 60 "--duration 6"
+wait_exit 60 "--duration 4"
 [ $RC = 0 ] || fail "exit $RC"
 diag "output: $(cat $W/out)"
 n=$(grep -c '"comm":' $W/out)

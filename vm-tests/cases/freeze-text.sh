@@ -21,14 +21,14 @@ sched=$(sed 's/.*\[\(.*\)\].*/\1/' $Q/scheduler)
 echo none >$Q/scheduler && echo 64 >$Q/nr_requests || fail "cannot set nullb0 to none/64"
 restore() { echo $sched >$Q/scheduler; }
 
-start_tool freeze --duration 15
+start_tool freeze --duration 6
 wait_tracing 120
 dd if=/dev/nullb0 of=/dev/null bs=4k iflag=direct count=100000 2>/dev/null &
 DD=$!
 sleep 1
 /bin/qfreezer 1 || { kill $DD; restore; fail "qfreezer failed"; }
 kill $DD; wait $DD 2>/dev/null
-wait_exit 60 "--duration 15"
+wait_exit 60 "--duration 6"
 restore
 [ $RC = 0 ] || fail "exit $RC"
 diag "output:"; cat $W/out
