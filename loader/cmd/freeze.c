@@ -469,7 +469,7 @@ static int print_still_frozen(struct freeze_run *r, int fd)
 
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
 		struct freeze_event ev = { 0 };
-		char disk[64];
+		char disk[64], comm[FREEZE_COMM_LEN + 1];
 
 		key = next;
 		prev = &key;
@@ -477,19 +477,20 @@ static int print_still_frozen(struct freeze_run *r, int fd)
 			continue;
 		ev.q = key;
 		memcpy(ev.disk, st.disk, sizeof(ev.disk));
+		snprintf(comm, sizeof(comm), "%.*s", FREEZE_COMM_LEN, st.comm);
 		queue_disk(r, &ev, disk, sizeof(disk));
 		if (r->o->disk && strcmp(disk, r->o->disk))
 			continue;
 		if (r->o->json) {
 			printf("{\"still_frozen\":{\"comm\":");
-			json_str(stdout, st.comm);
+			json_str(stdout, comm);
 			printf(",\"pid\":%u,\"disk\":", st.pid);
 			json_str(stdout, disk);
 			printf(",\"frozen_us\":%.0f}}\n",
 			       now * 1e6 - st.start_ns / 1e3);
 		} else {
 			printf("still frozen at exit: %-12s by %s (pid %u) "
-			       "for %.3f ms\n", disk, st.comm, st.pid,
+			       "for %.3f ms\n", disk, comm, st.pid,
 			       now * 1e3 - ms(st.start_ns));
 		}
 		n++;
