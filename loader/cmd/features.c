@@ -33,7 +33,7 @@ static const char *const known_funcs[] = {
 	"generic_make_request",   /* until 5.8 */
 	"submit_bio_noacct",      /* 5.9+ */
 	"blk_queue_enter",
-	"bio_queue_enter",        /* 5.x+ slow path */
+	"__bio_queue_enter",      /* 5.15+ slow path (frozen queue) */
 	"blk_freeze_queue_start",
 	"blk_freeze_queue",
 	"blk_mq_freeze_queue",
