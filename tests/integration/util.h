@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the integration tests of the tools share: running barebpf as a user
+ * would (spawned, its output read through pipes), a loop device to do I/O
+ * on, and the kernel's own I/O counters to check the tools against.
+ * Failures are Check assertions: call these from tests only.
+ */
+#ifndef BAREBPF_TEST_UTIL_H
+#define BAREBPF_TEST_UTIL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* build/barebpf, or $BAREBPF */
+const char *barebpf(void);
+
+struct proc {
+	pid_t pid;
+	int out, err; /* read ends */
+};
+
+/* Start argv (argv[0] a path) with stdout and stderr on pipes. */
+void spawn(struct proc *p, char *const argv[]);
+/* Read fd until EOF (or until `until` appears, if not NULL) into buf. */
+size_t read_until(int fd, char *buf, size_t len, const char *until,
+		  int timeout_ms);
+/* Reap pid; its exit status, or 128 + the signal that killed it. */
+int wait_exit(pid_t pid);
+/* Run to completion; returns the exit status, stdout/stderr in bufs. */
+int run(char *const argv[], char *out, size_t olen, char *err, size_t elen);
+/* popen: the output, trailing newlines cut, in out; pclose's status. */
+int sh(const char *cmd, char *out, size_t len);
+/* requests completed (reads + writes) from /sys/block/<dev>/stat */
+unsigned long long completed(const char *dev);
+/* NULL, or why the tool tests cannot run here */
+const char *need_root_and_tools(void);
+
+/* A 64 MiB loop device on a file in /tmp: "loopN" in loopdev. */
+extern char loopdev[64];
+void loop_setup(void);
+void loop_teardown(void);
+
+#endif
