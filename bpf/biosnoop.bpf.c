@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * biosnoop: one record per completed block request, on tracepoints only
+ * (bcc's biosnoop uses kprobes, which some kernels lack). Requests are
+ * keyed by (dev, sector) as in biolatency.bpf.c; every field offset is a
+ * load-time constant read from events/block/<event>/format.
+ *
+ * Who submitted a request: bcc's biosnoop.py and libbpf-tools take the
+ * task current at blk_account_io_start, when the request is made from a
+ * bio in the submitter's submit_bio. Without kprobes the same point is
+ * block_getrq: it fires when a new request is taken for a bio (4.15:
+ * blk_mq_make_request, or get_request on the legacy path; 5.x/6.x:
+ * blk_mq_submit_bio), on the submitting task, with the bio's dev and
+ * sector, which become the request's. It fires once per request (not per
+ * bio, as block_bio_queue would) and also for the pieces of a split bio
+ * (block_bio_queue is not traced again for the rest of a split). The task
+ * current at insert or issue would be wrong whenever kblockd dispatches.
+ * A bio merged in front of a request moves the request's start sector:
+ * block_bio_frontmerge moves the entry with it. Entries left behind (a
+ * request that never completes in our sight) age out of the LRU map.
+ *
+ * Since 5.12 blk_partition_remap() makes the sector absolute but leaves
+ * the bio's device (and so block_getrq's dev) on the partition, while
+ * block_rq_* report the whole disk: part_disk (filled by the tool from
+ * /sys/class/block) maps a partition to its disk.
+ *
+ * Constants: tpoff_<event>_<field> (offsets), filter_dev (0: all disks).
+ */
+#include "bb_helpers.h"
+#include "biosnoop.h"
+
+BB_MAP(start, BPF_MAP_TYPE_HASH, sizeof(struct biosnoop_rq),
+       sizeof(struct biosnoop_stage), 10240);
+BB_MAP(bioinfo, BPF_MAP_TYPE_LRU_HASH, sizeof(struct biosnoop_rq),
+       sizeof(struct biosnoop_who), 16384);
+BB_MAP(part_disk, BPF_MAP_TYPE_HASH, sizeof(u32), sizeof(u32), 4096);
+BB_MAP(stats, BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(u32), sizeof(u64),
+       BIOSNOOP_NSTATS);
+/* one slot per possible CPU: perfbuf_open fails plainly beyond that */
+BB_MAP(events, BPF_MAP_TYPE_PERF_EVENT_ARRAY, sizeof(u32), sizeof(u32), 1024);
+
+static __always_inline void count(u32 key)
+{
+	u64 *v = bpf_map_lookup_elem(&stats, &key);
+
+	if (v)
+		*v += 1; /* per-CPU: no other writer */
+}
+
+static __always_inline int filtered(u32 dev)
+{
+	u32 filter = BB_CONST(filter_dev);
+
+	return filter && dev != filter;
+}
+
+/* the whole disk a bio's dev belongs to (see part_disk above) */
+static __always_inline u32 whole_disk(u32 dev)
+{
+	u32 *disk = bpf_map_lookup_elem(&part_disk, &dev);
+
+	return disk ? *disk : dev;
+}
+
+SEC("tracepoint/block/block_getrq")
+int rq_getrq(void *ctx)
+{
+	struct biosnoop_rq rq = {};
+	struct biosnoop_who who = {};
+
+	BB_TP_READ(rq.dev, ctx, tpoff_getrq_dev);
+	BB_TP_READ(rq.sector, ctx, tpoff_getrq_sector);
+	rq.dev = whole_disk(rq.dev);
+	if (filtered(rq.dev))
+		return 0;
+	who.pid = bpf_get_current_pid_tgid() >> 32;
+	bpf_get_current_comm(&who.comm, sizeof(who.comm));
+	bpf_map_update_elem(&bioinfo, &rq, &who, BPF_ANY);
+	return 0;
+}
+
+/* The request that started at sector + nr_sector now starts at sector. */
+SEC("tracepoint/block/block_bio_frontmerge")
+int bio_frontmerge(void *ctx)
+{
+	struct biosnoop_rq old = {}, rq = {};
+	struct biosnoop_who who, *whop;
+	u32 nr = 0;
+
+	BB_TP_READ(rq.dev, ctx, tpoff_frontmerge_dev);
+	BB_TP_READ(rq.sector, ctx, tpoff_frontmerge_sector);
+	BB_TP_READ(nr, ctx, tpoff_frontmerge_nr_sector);
+	rq.dev = whole_disk(rq.dev);
+	if (filtered(rq.dev))
+		return 0;
+	old.dev = rq.dev;
+	old.sector = rq.sector + nr;
+	whop = bpf_map_lookup_elem(&bioinfo, &old);
+	if (!whop)
+		return 0;
+	__builtin_memcpy(&who, whop, sizeof(who));
+	bpf_map_delete_elem(&bioinfo, &old);
+	bpf_map_update_elem(&bioinfo, &rq, &who, BPF_ANY);
+	return 0;
+}
+
+/* -Q only: a new request entered the scheduler (or the dispatch list) */
+SEC("tracepoint/block/block_rq_insert")
+int rq_insert(void *ctx)
+{
+	struct biosnoop_rq rq = {};
+	struct biosnoop_stage st = {};
+
+	BB_TP_READ(rq.dev, ctx, tpoff_insert_dev);
+	BB_TP_READ(rq.sector, ctx, tpoff_insert_sector);
+	if (filtered(rq.dev))
+		return 0;
+	st.insert = bpf_ktime_get_ns();
+	bpf_map_update_elem(&start, &rq, &st, BPF_ANY);
+	return 0;
+}
+
+SEC("tracepoint/block/block_rq_issue")
+int rq_issue(void *ctx)
+{
+	struct biosnoop_rq rq = {};
+	struct biosnoop_stage st = {}, *stp;
+
+	BB_TP_READ(rq.dev, ctx, tpoff_issue_dev);
+	BB_TP_READ(rq.sector, ctx, tpoff_issue_sector);
+	if (filtered(rq.dev))
+		return 0;
+	st.issue = bpf_ktime_get_ns();
+	/* inserted before (-Q), or issued again after a requeue */
+	stp = bpf_map_lookup_elem(&start, &rq);
+	if (stp) {
+		stp->issue = st.issue;
+		return 0;
+	}
+	if (bpf_map_update_elem(&start, &rq, &st, BPF_NOEXIST) < 0)
+		count(BIOSNOOP_UNTRACKED);
+	return 0;
+}
+
+SEC("tracepoint/block/block_rq_complete")
+int rq_complete(void *ctx)
+{
+	struct biosnoop_rq rq = {};
+	struct biosnoop_event ev = {};
+	struct biosnoop_stage *stp;
+	struct biosnoop_who *who;
+
+	BB_TP_READ(rq.dev, ctx, tpoff_complete_dev);
+	BB_TP_READ(rq.sector, ctx, tpoff_complete_sector);
+	stp = bpf_map_lookup_elem(&start, &rq);
+	if (!stp)
+		return 0; /* issued before we started, filtered out, or the
+			   * rest of a partly completed request */
+	ev.ts = bpf_ktime_get_ns();
+	if (stp->issue && ev.ts > stp->issue)
+		ev.delta = ev.ts - stp->issue;
+	if (stp->insert && stp->issue >= stp->insert) {
+		ev.qdelta = stp->issue - stp->insert;
+		ev.flags |= BIOSNOOP_F_INSERTED;
+	}
+	bpf_map_delete_elem(&start, &rq);
+	ev.dev = rq.dev;
+	ev.sector = rq.sector;
+	BB_TP_READ(ev.nr_sector, ctx, tpoff_complete_nr_sector);
+	/* 4.15 has rwbs[8], 6.x rwbs[10]: the first 8 hold any real value */
+	BB_TP_READ(ev.rwbs, ctx, tpoff_complete_rwbs);
+	who = bpf_map_lookup_elem(&bioinfo, &rq);
+	if (who) {
+		ev.pid = who->pid;
+		__builtin_memcpy(ev.comm, who->comm, sizeof(ev.comm));
+		ev.flags |= BIOSNOOP_F_WHO;
+		bpf_map_delete_elem(&bioinfo, &rq);
+	}
+	count(BIOSNOOP_EMITTED);
+	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &ev,
+			      sizeof(ev));
+	return 0;
+}
+
+char _license[] SEC("license") = "GPL";

@@ -1,0 +1,479 @@
+/* SPDX-License-Identifier: MIT */
+/* barebpf biosnoop: one line per block I/O, bcc's columns. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tool.h"
+#include "blkdisk.h"
+#include "../../bpf/biosnoop.h"
+
+EMBEDDED_OBJ(biosnoop);
+
+/*
+ * The rings are read in batches, every BIOSNOOP_BATCH seconds, not on each
+ * record's wakeup: waking the reader once per I/O cost more than half the
+ * IOPS of a loop device (fio 4k randread, psync) on a 2-CPU machine;
+ * batches brought that back to about a third. A ring of 128 pages
+ * (about 5,900 records of 88 bytes) per CPU holds a batch at over 100,000
+ * I/Os a second per CPU.
+ */
+#define BIOSNOOP_PAGES 128
+#define BIOSNOOP_BATCH 0.05
+
+static const char usage[] =
+"usage: barebpf biosnoop [-h] [-Q] [-j] [-d DISK] [--duration SECONDS]\n"
+"\n"
+"Trace block device I/O: one line per request as it completes, with the\n"
+"process that submitted it, bcc's columns:\n"
+"\n"
+"  TIME(s)  seconds since the first I/O printed\n"
+"  COMM     process (thread group) that submitted the I/O; ? if unknown\n"
+"  PID      its process id (0 if unknown)\n"
+"  DISK     disk name\n"
+"  T        R read, W write (and D discard, F flush, N none: bcc says R)\n"
+"  SECTOR   first 512-byte sector\n"
+"  BYTES    size of the request\n"
+"  QUE(ms)  with -Q: time from insertion into the OS queue (the I/O\n"
+"           scheduler) to issue; '-' if the request was issued directly,\n"
+"           without being inserted (or was inserted before tracing began)\n"
+"  LAT(ms)  time from issue to the device driver to completion\n"
+"\n"
+"It works on the block tracepoints alone (no kprobes, BTF or kernel\n"
+"headers), from Linux 4.15 on. Requests are matched by disk and sector.\n"
+"The submitter is the task current when the request was made from its\n"
+"first bio (block_getrq), as bcc's biosnoop takes it (at\n"
+"blk_account_io_start): the task in whose submit_bio that happened.\n"
+"Requests made without a bio (flushes the block layer makes, SCSI\n"
+"passthrough) or before tracing began show '?'. Time a bio waits before it\n"
+"becomes a request (blk_queue_enter during a queue freeze) is in neither\n"
+"column: see slowbio.\n"
+"\n"
+"Records go through a perf ring per CPU, read every 50 ms; if the reader\n"
+"falls behind, the kernel drops records: barebpf counts them and reports\n"
+"at exit how many I/Os were printed and how many were lost.\n"
+"\n"
+"options:\n"
+"  -h, --help            show this help message and exit\n"
+"  -Q, --queue           include OS queued time (QUE(ms) column)\n"
+"  -j, --json            one JSON object per I/O (lines)\n"
+"  -d, --disk DISK       trace this disk only (for a partition, its disk)\n"
+"      --duration SECONDS  exit after this many seconds\n"
+"      --kern-version V  override the detected kernel version (a.b.c)\n"
+"  -v, --verbose         say what was detected and attached\n"
+"\n"
+"examples:\n"
+"  barebpf biosnoop                    # trace all block I/O\n"
+"  barebpf biosnoop -Q                 # include OS queued time\n"
+"  barebpf biosnoop -d sdc             # trace sdc only\n"
+"  barebpf biosnoop -j --duration 10   # JSON lines, for 10 seconds\n";
+
+struct biosnoop_opts {
+	int queued, json;
+	const char *disk;
+	uint32_t kdev;
+	double duration;
+};
+
+struct biosnoop_run {
+	const struct biosnoop_opts *o;
+	struct blkdisks disks;
+	uint64_t start_ts, received, short_records;
+};
+
+char biosnoop_type(const char *rwbs)
+{
+	const char *p = rwbs;
+
+	if (*p == 'F' && p[1]) /* a leading F is a preflush: the op follows */
+		p++;
+	switch (*p) {
+	case 'W': return 'W';
+	case 'D': return 'D';
+	case 'F': return 'F';
+	case 'N': return 'N';
+	default: return 'R';
+	}
+}
+
+void biosnoop_print_header(FILE *f, int queued)
+{
+	fprintf(f, "%-11s %-14s %-6s %-7s %-1s %-10s %-7s ", "TIME(s)", "COMM",
+		"PID", "DISK", "T", "SECTOR", "BYTES");
+	if (queued)
+		fprintf(f, "%7s ", "QUE(ms)");
+	fprintf(f, "%7s\n", "LAT(ms)");
+}
+
+/* comm from the record: at most 16 bytes, not always NUL-terminated */
+static void record_comm(const struct biosnoop_event *e, char *comm)
+{
+	if (!(e->flags & BIOSNOOP_F_WHO)) {
+		strcpy(comm, "?");
+		return;
+	}
+	memcpy(comm, e->comm, sizeof(e->comm));
+	comm[sizeof(e->comm)] = 0;
+}
+
+static void record_rwbs(const struct biosnoop_event *e, char *rwbs)
+{
+	memcpy(rwbs, e->rwbs, sizeof(e->rwbs));
+	rwbs[sizeof(e->rwbs)] = 0;
+}
+
+static double since(uint64_t ts, uint64_t start_ts)
+{
+	return (double)(int64_t)(ts - start_ts) / 1e9;
+}
+
+void biosnoop_print(FILE *f, const struct biosnoop_event *e,
+		    uint64_t start_ts, const char *disk, int queued)
+{
+	char comm[sizeof(e->comm) + 1], rwbs[sizeof(e->rwbs) + 1];
+
+	record_comm(e, comm);
+	record_rwbs(e, rwbs);
+	fprintf(f, "%-11.6f %-14.14s %-6u %-7s %-1c %-10llu %-7llu ",
+		since(e->ts, start_ts), comm, e->pid, disk,
+		biosnoop_type(rwbs), e->sector,
+		(unsigned long long)e->nr_sector * 512);
+	if (queued) {
+		if (e->flags & BIOSNOOP_F_INSERTED)
+			fprintf(f, "%7.2f ", e->qdelta / 1e6);
+		else
+			fprintf(f, "%7s ", "-");
+	}
+	fprintf(f, "%7.2f\n", e->delta / 1e6);
+}
+
+void biosnoop_print_json(FILE *f, const struct biosnoop_event *e,
+			 uint64_t start_ts, const char *disk, int queued)
+{
+	char comm[sizeof(e->comm) + 1], rwbs[sizeof(e->rwbs) + 1];
+
+	record_comm(e, comm);
+	record_rwbs(e, rwbs);
+	fprintf(f, "{\"time\":%.6f,\"comm\":", since(e->ts, start_ts));
+	json_str(f, comm);
+	fprintf(f, ",\"pid\":%u,\"disk\":", e->pid);
+	json_str(f, disk);
+	fprintf(f, ",\"t\":\"%c\",\"rwbs\":", biosnoop_type(rwbs));
+	json_str(f, rwbs);
+	fprintf(f, ",\"sector\":%llu,\"bytes\":%llu", e->sector,
+		(unsigned long long)e->nr_sector * 512);
+	if (queued) {
+		if (e->flags & BIOSNOOP_F_INSERTED)
+			fprintf(f, ",\"que_ms\":%.3f", e->qdelta / 1e6);
+		else
+			fprintf(f, ",\"que_ms\":null");
+	}
+	fprintf(f, ",\"lat_ms\":%.3f}\n", e->delta / 1e6);
+}
+
+static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
+{
+	struct biosnoop_run *r = ctx;
+	const struct blkdisk *d;
+	struct biosnoop_event e;
+
+	(void)cpu;
+	/* the kernel pads u32 size + record to 8 bytes: size may be larger */
+	if (size < sizeof(e)) {
+		r->short_records++;
+		return;
+	}
+	memcpy(&e, data, sizeof(e));
+	r->received++;
+	if (!r->start_ts)
+		r->start_ts = e.ts;
+	d = blkdisks_get(&r->disks, e.dev);
+	if (r->o->json)
+		biosnoop_print_json(stdout, &e, r->start_ts, d ? d->name : "?",
+				    r->o->queued);
+	else
+		biosnoop_print(stdout, &e, r->start_ts, d ? d->name : "?",
+			       r->o->queued);
+}
+
+static int parse_args(struct tool_ctx *t, struct biosnoop_opts *o, int argc,
+		      char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "queue", no_argument, NULL, 'Q' },
+		{ "queued", no_argument, NULL, 'Q' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "disk", required_argument, NULL, 'd' },
+		{ "duration", required_argument, NULL, 1 },
+		{ "kern-version", required_argument, NULL, 2 },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ 0 }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "hQjd:v", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h': fputs(usage, stdout); exit(0);
+		case 'Q': o->queued = 1; break;
+		case 'j': o->json = 1; break;
+		case 'd': o->disk = optarg; break;
+		case 'v': t->verbose = 1; break;
+		case 1:
+			if (parse_seconds(optarg, &o->duration) < 0)
+				return tool_error(t, "--duration needs a number "
+						  "of seconds > 0, not '%s'", optarg);
+			break;
+		case 2: t->kver_override = optarg; break;
+		default:
+			fputs(usage, stderr);
+			return 1;
+		}
+	}
+	if (optind < argc)
+		return tool_error(t, "unexpected argument '%s' (see --help)",
+				  argv[optind]);
+	return 0;
+}
+
+/* -d: the disk's kdev; a partition means its disk, since requests (and
+ * so the block_rq_* tracepoints) belong to the whole disk. */
+static int pick_disk(struct tool_ctx *t, struct biosnoop_opts *o,
+		     struct blkdisks *disks)
+{
+	const struct blkdisk *d;
+
+	if (!o->disk)
+		return 0;
+	d = blkdisks_by_name(disks, o->disk);
+	if (!d)
+		return tool_error(t, "unknown disk '%s': there is no "
+				  "/sys/class/block/%s (list disks with "
+				  "`ls /sys/block` or `cat /proc/partitions`)",
+				  o->disk, o->disk);
+	o->kdev = d->disk;
+	if (d->disk != d->kdev) {
+		const struct blkdisk *whole = blkdisks_get(disks, d->disk);
+
+		fprintf(stderr, "barebpf biosnoop: %s is a partition: tracing "
+			"its disk, %s\n", d->name, whole ? whole->name : "?");
+	}
+	return 0;
+}
+
+static int configure(struct tool_ctx *t, const struct biosnoop_opts *o)
+{
+	static const struct {
+		const char *event, *field, *cname;
+	} offs[] = {
+		{ "block_getrq", "dev", "tpoff_getrq_dev" },
+		{ "block_getrq", "sector", "tpoff_getrq_sector" },
+		{ "block_bio_frontmerge", "dev", "tpoff_frontmerge_dev" },
+		{ "block_bio_frontmerge", "sector", "tpoff_frontmerge_sector" },
+		{ "block_bio_frontmerge", "nr_sector",
+		  "tpoff_frontmerge_nr_sector" },
+		{ "block_rq_insert", "dev", "tpoff_insert_dev" },
+		{ "block_rq_insert", "sector", "tpoff_insert_sector" },
+		{ "block_rq_issue", "dev", "tpoff_issue_dev" },
+		{ "block_rq_issue", "sector", "tpoff_issue_sector" },
+		{ "block_rq_complete", "dev", "tpoff_complete_dev" },
+		{ "block_rq_complete", "sector", "tpoff_complete_sector" },
+		{ "block_rq_complete", "nr_sector", "tpoff_complete_nr_sector" },
+		{ "block_rq_complete", "rwbs", "tpoff_complete_rwbs" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
+		if (tool_tp_offset(t, "block", offs[i].event, offs[i].field,
+				   offs[i].cname) < 0)
+			return -1;
+	obj_set_const(t->obj, "filter_dev", o->kdev);
+	return 0;
+}
+
+/* part_disk: partition -> disk, for block_getrq on 5.12+ */
+static int fill_part_disk(struct tool_ctx *t, const struct blkdisks *disks)
+{
+	int fd = obj_map(t->obj, "part_disk")->fd, i, ret;
+
+	for (i = 0; i < disks->n; i++) {
+		const struct blkdisk *d = &disks->v[i];
+
+		if (d->disk == d->kdev)
+			continue;
+		ret = bpf_map_update_elem(fd, &d->kdev, &d->disk, BPF_ANY);
+		if (ret < 0) {
+			tool_error(t, "warning: partition %s will show '?' as "
+				   "its submitter: %s", d->name, strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static uint64_t stat_sum(int fd, uint32_t key)
+{
+	int ncpus = bb_ncpus_possible(), i;
+	uint64_t *v, sum = 0;
+
+	if (ncpus <= 0)
+		return 0;
+	v = calloc(ncpus, sizeof(*v));
+	if (v && bpf_map_lookup_elem(fd, &key, v) == 0)
+		for (i = 0; i < ncpus; i++)
+			sum += v[i];
+	free(v);
+	return sum;
+}
+
+/*
+ * The kernel skips a program that fires on a CPU where a BPF program (ours
+ * or another tool's) is already running (trace_call_bpf's bpf_prog_active:
+ * a completion interrupt during an issue): that I/O is never seen. Since 5.12 it counts
+ * the skips per program, in bpf_prog_info.recursion_misses; before, they
+ * are not counted anywhere. Returns the count, or 0 where there is none.
+ */
+#define BB_OBJ_GET_INFO_BY_FD 15
+#define PROG_INFO_RECURSION_MISSES 208 /* offsetof(struct bpf_prog_info, ..) */
+static uint64_t recursion_misses(struct tool_ctx *t, const char *prog)
+{
+	uint64_t info[32] = { 0 }; /* the first 256 bytes of bpf_prog_info */
+	struct {
+		uint32_t bpf_fd, info_len;
+		uint64_t info;
+	} attr = { 0 };
+	struct bb_prog *p = obj_prog(t->obj, prog);
+
+	if (!p || p->fd < 0)
+		return 0;
+	attr.bpf_fd = p->fd;
+	attr.info_len = sizeof(info);
+	attr.info = (uintptr_t)info;
+	/* the kernel fills what it knows and says how much in info_len */
+	if (sys_bpf(BB_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)) < 0 ||
+	    attr.info_len < PROG_INFO_RECURSION_MISSES + 8)
+		return 0;
+	return info[PROG_INFO_RECURSION_MISSES / 8];
+}
+
+/*
+ * At exit: stop the programs first, then drain the rings, so that every
+ * record counted as emitted has either arrived or is lost. A lost record
+ * shows in perfbuf_lost only once a later one lands on that ring; the
+ * count kept by the program does not wait for that.
+ */
+static void finish(struct tool_ctx *t, struct biosnoop_run *r,
+		   struct bb_perfbuf *pb)
+{
+	int stats_fd = obj_map(t->obj, "stats")->fd;
+	uint64_t emitted, untracked, lost, missed;
+
+	session_detach_all(&t->sess);
+	perfbuf_poll(pb, 0);
+	tool_sleep(0.05); /* a program still running on another CPU */
+	perfbuf_poll(pb, 0);
+	fflush(stdout);
+	emitted = stat_sum(stats_fd, BIOSNOOP_EMITTED);
+	untracked = stat_sum(stats_fd, BIOSNOOP_UNTRACKED);
+	lost = emitted > r->received ? emitted - r->received : 0;
+	if (perfbuf_lost(pb) > lost)
+		lost = perfbuf_lost(pb);
+	if (t->verbose)
+		fprintf(stderr, "records: %llu emitted, %llu received, %llu "
+			"dropped by the kernel\n", (unsigned long long)emitted,
+			(unsigned long long)r->received,
+			(unsigned long long)perfbuf_lost(pb));
+	/*
+	 * Each skipped issue or completion is an I/O not seen, but of any
+	 * disk: the programs run for all and filter inside. An upper bound.
+	 */
+	missed = recursion_misses(t, "rq_issue") +
+		 recursion_misses(t, "rq_complete");
+	fprintf(stderr, "barebpf biosnoop: %llu I/Os printed, %llu lost",
+		(unsigned long long)r->received, (unsigned long long)lost);
+	if (missed)
+		fprintf(stderr, ", up to %llu not seen",
+			(unsigned long long)missed);
+	fputc('\n', stderr);
+	if (lost)
+		tool_error(t, "warning: %llu I/Os were not printed: the reader "
+			   "fell behind and the kernel dropped their records",
+			   (unsigned long long)lost);
+	if (missed)
+		tool_error(t, "warning: the kernel skipped our programs %llu "
+			   "times because another BPF program was running on "
+			   "the same CPU (an interrupt in the middle of it): up "
+			   "to that many I/Os, of any disk, were not seen",
+			   (unsigned long long)missed);
+	if (untracked)
+		tool_error(t, "warning: %llu I/Os were not tracked: more than "
+			   "10240 requests were in flight at once",
+			   (unsigned long long)untracked);
+	if (r->short_records)
+		tool_error(t, "warning: %llu records were too short (a "
+			   "mismatched build?)",
+			   (unsigned long long)r->short_records);
+}
+
+static int biosnoop_main(int argc, char **argv)
+{
+	struct biosnoop_opts o = { 0 };
+	struct biosnoop_run r = { 0 };
+	struct bb_perfbuf *pb = NULL;
+	struct bb_err err = { "" };
+	struct tool_ctx t;
+	struct tool_timer tm;
+	int ret = 1;
+
+	tool_init(&t, "biosnoop");
+	if (parse_args(&t, &o, argc, argv))
+		return 1;
+	r.o = &o;
+	if (blkdisks_scan(&r.disks) < 0) {
+		tool_error(&t, "cannot read /sys/class/block");
+		goto out_disks;
+	}
+	if (pick_disk(&t, &o, &r.disks))
+		goto out_disks;
+	tool_signals();
+	if (tool_open(&t, EMBEDDED_ARGS(biosnoop)) < 0)
+		goto out_disks;
+	if (configure(&t, &o) < 0 || tool_load(&t) < 0)
+		goto out;
+	fill_part_disk(&t, &r.disks);
+	if (tool_attach(&t, "rq_getrq", NULL, 0) < 0 ||
+	    tool_attach(&t, "bio_frontmerge", NULL, 0) < 0 ||
+	    (o.queued && tool_attach(&t, "rq_insert", NULL, 0) < 0) ||
+	    tool_attach(&t, "rq_issue", NULL, 0) < 0 ||
+	    tool_attach(&t, "rq_complete", NULL, 0) < 0)
+		goto out;
+	if (perfbuf_open(&pb, obj_map(t.obj, "events")->fd, BIOSNOOP_PAGES,
+			 on_event, &r, &err) < 0) {
+		tool_error(&t, "%s", err.msg);
+		goto out;
+	}
+
+	fprintf(o.json ? stderr : stdout,
+		"Tracing block I/O... Hit Ctrl-C to end.\n");
+	if (!o.json)
+		biosnoop_print_header(stdout, o.queued);
+	fflush(stdout);
+	tool_timer_init(&tm, BIOSNOOP_BATCH, o.duration);
+	while (tool_wait(&tm, NULL) != TOOL_TICK_LAST) {
+		perfbuf_poll(pb, 0);
+		fflush(stdout);
+	}
+	finish(&t, &r, pb);
+	ret = 0;
+out:
+	perfbuf_close(pb);
+	tool_cleanup(&t);
+out_disks:
+	blkdisks_free(&r.disks);
+	return ret;
+}
+
+const struct tool tool_biosnoop = {
+	"biosnoop", biosnoop_main,
+	"one line per block I/O: process, disk, sector, latency (tracepoints)"
+};
