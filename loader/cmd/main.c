@@ -12,7 +12,7 @@ static const struct tool *const tools[] = {
 	&tool_biolatency, &tool_funclatency, &tool_features, &tool_run,
 	&tool_trace,
 	&tool_freeze, &tool_qenter,
-	&tool_biosnoop,
+	&tool_slowbio, &tool_biosnoop,
 };
 #define NTOOLS (int)(sizeof(tools) / sizeof(tools[0]))
 

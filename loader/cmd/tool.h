@@ -86,6 +86,6 @@ extern const struct tool tool_biolatency, tool_funclatency, tool_features,
 	tool_run;
 extern const struct tool tool_trace;
 extern const struct tool tool_freeze, tool_qenter;
-extern const struct tool tool_biosnoop;
+extern const struct tool tool_slowbio, tool_biosnoop;
 
 #endif

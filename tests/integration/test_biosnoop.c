@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * biosnoop on this machine's kernel, run as a user would: on a loop device
- * it must print exactly one line per request that /sys/block/<dev>/stat
- * counts, with the right type, size, sector and submitter, and account for
- * every record it could not print.
+ * biosnoop and slowbio on this machine's kernel, run as a user would:
+ * biosnoop on a loop device must print exactly one line per request that
+ * /sys/block/<dev>/stat counts, with the right type, size, sector and
+ * submitter, and account for every record it could not print; slowbio
+ * needs kprobes and must say so where there are none.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -257,6 +258,7 @@ START_TEST(test_biosnoop_bad_arguments)
 	char *a1[] = { (char *)barebpf(), "biosnoop", "-d", "nosuchdisk9", NULL };
 	char *a2[] = { (char *)barebpf(), "biosnoop", "5", NULL };
 	char *a3[] = { (char *)barebpf(), "biosnoop", "--duration", "0", NULL };
+	char *a4[] = { (char *)barebpf(), "slowbio", "ten", NULL };
 
 	ck_assert_int_ne(run(a1, out, sizeof(out), err, sizeof(err)), 0);
 	ck_assert_msg(strstr(err, "unknown disk 'nosuchdisk9'"), "%s", err);
@@ -264,6 +266,30 @@ START_TEST(test_biosnoop_bad_arguments)
 	ck_assert_msg(strstr(err, "unexpected argument '5'"), "%s", err);
 	ck_assert_int_ne(run(a3, out, sizeof(out), err, sizeof(err)), 0);
 	ck_assert_msg(strstr(err, "--duration"), "%s", err);
+	ck_assert_int_ne(run(a4, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "min_latency_us"), "%s", err);
+}
+END_TEST
+
+/* This kernel has no kprobes: slowbio must say so plainly and fail. */
+START_TEST(test_slowbio_without_kprobes)
+{
+	char out[4096], err[4096], tfs[256];
+	char *argv[] = { (char *)barebpf(), "slowbio", "--duration", "1", NULL };
+	int rc;
+
+	ck_assert_int_ge(tracefs_find(tfs, sizeof(tfs), NULL), 0);
+	rc = run(argv, out, sizeof(out), err, sizeof(err));
+	if (kprobes_available(tfs)) {
+		/* a kernel with kprobes: it must run instead */
+		ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+		ck_assert_msg(strstr(out, "Tracing"), "%s", out);
+		return;
+	}
+	ck_assert_int_ne(rc, 0);
+	ck_assert_msg(strstr(err, "no kprobe_events"), "stderr: %s", err);
+	ck_assert_msg(strstr(err, "needs kprobes"), "stderr: %s", err);
+	ck_assert_msg(!strstr(out, "Tracing"), "stdout: %s", out);
 }
 END_TEST
 
@@ -277,6 +303,7 @@ static Suite *biosnoop_suite(void)
 	tcase_add_test(tc, test_biosnoop_json_duration);
 	tcase_add_test(tc, test_biosnoop_counts_lost);
 	tcase_add_test(tc, test_biosnoop_bad_arguments);
+	tcase_add_test(tc, test_slowbio_without_kprobes);
 	suite_add_tcase(s, tc);
 	return s;
 }

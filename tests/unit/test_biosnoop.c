@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The lines biosnoop prints for a record: bcc's biosnoop columns, and JSON
- * that survives any comm.
+ * The lines biosnoop and slowbio print for a record: bcc's biosnoop
+ * columns, the article's slowbio columns, and JSON that survives any comm.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "bbtest.h"
 #include "barebpf.h"
 #include "biosnoop.h"
+#include "slowbio.h"
 
 /* Call fn(f, ...) on a memory stream and return what it wrote. */
 #define RENDER(out, call)                                                      \
@@ -178,6 +179,57 @@ START_TEST(test_json_escapes_comm)
 }
 END_TEST
 
+static struct slowbio_event slow_call(void)
+{
+	struct slowbio_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts = 7000000000ULL + 123456789; /* 0.123456789 s after start */
+	e.lat = 16384500;                 /* 16384.5 us */
+	e.pid = 977;
+	e.tid = 978;
+	e.dev = 252 << 20;
+	memcpy(e.comm, "dd", 3);
+	return e;
+}
+
+START_TEST(test_slowbio_lines)
+{
+	struct slowbio_event e = slow_call();
+	char *out = NULL;
+
+	RENDER(out, slowbio_print_header(f, 0));
+	ck_assert_str_eq(out, "TIME(s)            COMM             PID        "
+			 "LAT(us) DISK\n");
+	free(out);
+	RENDER(out, slowbio_print(f, &e, 7000000000ULL, "nullb0", 0));
+	ck_assert_str_eq(out, "0.123456789        dd               977          "
+			 "16384 nullb0\n");
+	free(out);
+	RENDER(out, slowbio_print_header(f, 1));
+	ck_assert_ptr_nonnull(strstr(out, "LAT(ms) DISK\n"));
+	free(out);
+	RENDER(out, slowbio_print(f, &e, 7000000000ULL, "nullb0", 1));
+	ck_assert_str_eq(out, "0.123456789        dd               977          "
+			 "16.38 nullb0\n");
+	free(out);
+}
+END_TEST
+
+START_TEST(test_slowbio_json)
+{
+	struct slowbio_event e = slow_call();
+	char *out = NULL;
+
+	memcpy(e.comm, "sixteen_chars_xx", 16); /* no NUL */
+	RENDER(out, slowbio_print_json(f, &e, 7000000000ULL, "nullb0"));
+	ck_assert_str_eq(out, "{\"time\":0.123456789,\"comm\":\"sixteen_chars_xx\","
+			 "\"pid\":977,\"tid\":978,\"lat_us\":16384,"
+			 "\"disk\":\"nullb0\"}\n");
+	free(out);
+}
+END_TEST
+
 static Suite *biosnoop_suite(void)
 {
 	Suite *s = suite_create("biosnoop");
@@ -192,6 +244,8 @@ static Suite *biosnoop_suite(void)
 	tcase_add_test(tc, test_line_before_start);
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_json_escapes_comm);
+	tcase_add_test(tc, test_slowbio_lines);
+	tcase_add_test(tc, test_slowbio_json);
 	suite_add_tcase(s, tc);
 	return s;
 }

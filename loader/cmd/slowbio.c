@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * barebpf slowbio: bio submissions slower than a threshold, one line each
+ * (the tool of ceph-latency-to-kernel-patch.txt).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tool.h"
+#include "blkdisk.h"
+#include "../../bpf/slowbio.h"
+
+EMBEDDED_OBJ(slowbio);
+
+/* Normal submissions take microseconds; a frozen queue holds them for as
+ * long as in-flight I/O takes to drain, milliseconds on any disk. */
+#define SLOWBIO_DEFAULT_US 10000
+#define SLOWBIO_PAGES 16
+/* Threads blocked in blk_queue_enter each hold a kretprobe instance
+ * while a queue is frozen: allow many (the kernel's limit is 4096). */
+#define SLOWBIO_MAXACTIVE 1024
+
+/* The bio submission function, newest name first: generic_make_request
+ * became submit_bio_noacct in 5.9. */
+static const char *const submit_fns[] = {
+	"submit_bio_noacct", "generic_make_request",
+};
+
+static const char usage[] =
+"usage: barebpf slowbio [-h] [-m] [-j] [-d DISK] [--duration SECONDS]\n"
+"                       [-M MAXACTIVE] [min_latency_us]\n"
+"\n"
+"Trace bio submissions slower than min_latency_us (default 10000): calls\n"
+"of generic_make_request() (up to Linux 5.8) or submit_bio_noacct() (5.9\n"
+"on), one line each:\n"
+"\n"
+"  TIME(s)  seconds since the first slow call printed\n"
+"  COMM     the submitting task's name\n"
+"  PID      its process (thread group) id\n"
+"  LAT(us)  how long the call took (LAT(ms) with -m)\n"
+"  DISK     the disk the task last queued a bio to in that call (for a\n"
+"           stacked device, the lowest one); ? if none was seen\n"
+"\n"
+"A submission is normally fast: it hands the bio to the device's queue.\n"
+"It is slow when it has to wait before that, above all in blk_queue_enter()\n"
+"while the queue is frozen (a write to queue/scheduler or queue/nr_requests\n"
+"freezes it until in-flight I/O drains), or for a free request tag. Neither\n"
+"iostat nor biolatency see that wait: it happens before the request exists.\n"
+"Only the outermost call of a task is timed: the nested calls of stacked\n"
+"devices and bio splits are part of it.\n"
+"\n"
+"Needs kprobes (CONFIG_KPROBE_EVENTS); see `barebpf features`.\n"
+"\n"
+"positional arguments:\n"
+"  min_latency_us        report calls at least this slow, in microseconds\n"
+"                        (0: every call)\n"
+"\n"
+"options:\n"
+"  -h, --help            show this help message and exit\n"
+"  -m, --milliseconds    print latency in milliseconds\n"
+"  -j, --json            one JSON object per slow call (lines; latency in\n"
+"                        \"lat_us\" whatever -m says)\n"
+"  -d, --disk DISK       only calls that queued to this disk (a disk also\n"
+"                        matches its partitions)\n"
+"      --duration SECONDS  exit after this many seconds\n"
+"  -M, --maxactive N     kretprobe instances (default 1024): calls beyond\n"
+"                        this many in flight at once are not timed, which\n"
+"                        barebpf reports at exit\n"
+"      --kern-version V  override the detected kernel version (a.b.c)\n"
+"  -v, --verbose         say what was detected and attached\n"
+"\n"
+"examples:\n"
+"  barebpf slowbio                     # submissions slower than 10 ms\n"
+"  barebpf slowbio -m 1000             # slower than 1 ms, in ms\n"
+"  barebpf slowbio -d sdb 5000         # on sdb, slower than 5 ms\n"
+"  barebpf slowbio -j --duration 60    # JSON lines, for a minute\n";
+
+struct slowbio_opts {
+	int ms, json;
+	const char *disk;
+	uint32_t kdev;
+	unsigned long min_us, maxactive;
+	double duration;
+};
+
+struct slowbio_run {
+	const struct slowbio_opts *o;
+	struct blkdisks disks;
+	uint64_t start_ts, received, printed, short_records;
+};
+
+void slowbio_print_header(FILE *f, int ms)
+{
+	fprintf(f, "%-18s %-16s %-7s %10s %s\n", "TIME(s)", "COMM", "PID",
+		ms ? "LAT(ms)" : "LAT(us)", "DISK");
+}
+
+static void record_comm(const struct slowbio_event *e, char *comm)
+{
+	memcpy(comm, e->comm, sizeof(e->comm));
+	comm[sizeof(e->comm)] = 0;
+}
+
+static double since(uint64_t ts, uint64_t start_ts)
+{
+	return (double)(int64_t)(ts - start_ts) / 1e9;
+}
+
+void slowbio_print(FILE *f, const struct slowbio_event *e, uint64_t start_ts,
+		   const char *disk, int ms)
+{
+	char comm[sizeof(e->comm) + 1];
+
+	record_comm(e, comm);
+	fprintf(f, "%-18.9f %-16s %-7u ", since(e->ts, start_ts), comm, e->pid);
+	if (ms)
+		fprintf(f, "%10.2f", e->lat / 1e6);
+	else
+		fprintf(f, "%10llu", e->lat / 1000);
+	fprintf(f, " %s\n", disk);
+}
+
+void slowbio_print_json(FILE *f, const struct slowbio_event *e,
+			uint64_t start_ts, const char *disk)
+{
+	char comm[sizeof(e->comm) + 1];
+
+	record_comm(e, comm);
+	fprintf(f, "{\"time\":%.9f,\"comm\":", since(e->ts, start_ts));
+	json_str(f, comm);
+	fprintf(f, ",\"pid\":%u,\"tid\":%u,\"lat_us\":%llu,\"disk\":", e->pid,
+		e->tid, e->lat / 1000);
+	json_str(f, disk);
+	fputs("}\n", f);
+}
+
+static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
+{
+	struct slowbio_run *r = ctx;
+	const struct blkdisk *d = NULL;
+	struct slowbio_event e;
+
+	(void)cpu;
+	if (size < sizeof(e)) {
+		r->short_records++;
+		return;
+	}
+	memcpy(&e, data, sizeof(e));
+	r->received++;
+	if (e.dev)
+		d = blkdisks_get(&r->disks, e.dev);
+	/* filtered here, not in the program: a partition matches its disk,
+	 * and slow calls are few */
+	if (r->o->disk && (!d || (d->kdev != r->o->kdev &&
+				  d->disk != r->o->kdev)))
+		return;
+	if (!r->start_ts)
+		r->start_ts = e.ts;
+	r->printed++;
+	if (r->o->json)
+		slowbio_print_json(stdout, &e, r->start_ts, d ? d->name : "?");
+	else
+		slowbio_print(stdout, &e, r->start_ts, d ? d->name : "?",
+			      r->o->ms);
+}
+
+static int parse_args(struct tool_ctx *t, struct slowbio_opts *o, int argc,
+		      char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "milliseconds", no_argument, NULL, 'm' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "disk", required_argument, NULL, 'd' },
+		{ "duration", required_argument, NULL, 1 },
+		{ "maxactive", required_argument, NULL, 'M' },
+		{ "kern-version", required_argument, NULL, 2 },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ 0 }
+	};
+	int c;
+
+	o->min_us = SLOWBIO_DEFAULT_US;
+	o->maxactive = SLOWBIO_MAXACTIVE;
+	while ((c = getopt_long(argc, argv, "hmjd:M:v", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h': fputs(usage, stdout); exit(0);
+		case 'm': o->ms = 1; break;
+		case 'j': o->json = 1; break;
+		case 'd': o->disk = optarg; break;
+		case 'v': t->verbose = 1; break;
+		case 'M':
+			if (parse_ulong(optarg, &o->maxactive) < 0 ||
+			    !o->maxactive || o->maxactive > 4096)
+				return tool_error(t, "--maxactive needs a number "
+						  "from 1 to 4096, not '%s'", optarg);
+			break;
+		case 1:
+			if (parse_seconds(optarg, &o->duration) < 0)
+				return tool_error(t, "--duration needs a number "
+						  "of seconds > 0, not '%s'", optarg);
+			break;
+		case 2: t->kver_override = optarg; break;
+		default:
+			fputs(usage, stderr);
+			return 1;
+		}
+	}
+	if (optind < argc) {
+		/* up to an hour: the threshold is kept in ns */
+		if (parse_ulong(argv[optind], &o->min_us) < 0 ||
+		    o->min_us > 3600000000UL)
+			return tool_error(t, "min_latency_us must be a whole "
+					  "number of microseconds, not '%s'",
+					  argv[optind]);
+		optind++;
+	}
+	if (optind < argc)
+		return tool_error(t, "unexpected argument '%s' (see --help)",
+				  argv[optind]);
+	return 0;
+}
+
+/* The first name of submit_fns that this kernel can probe. */
+static const char *find_submit_fn(struct tool_ctx *t)
+{
+	struct bb_err err = { "" };
+	const char *tfs = tool_tracefs(t);
+	size_t i;
+
+	if (!tfs)
+		return NULL;
+	for (i = 0; i < sizeof(submit_fns) / sizeof(submit_fns[0]); i++) {
+		char **names;
+		int n = kprobe_match(tfs, submit_fns[i], &names, &err);
+
+		if (n < 0) {
+			tool_error(t, "%s", err.msg);
+			return NULL;
+		}
+		bb_free_strv(names, n);
+		if (n > 0)
+			return submit_fns[i];
+	}
+	tool_error(t, "neither submit_bio_noacct nor generic_make_request is "
+		   "in %s/available_filter_functions: cannot trace bio "
+		   "submission on this kernel", tfs);
+	return NULL;
+}
+
+static int pick_disk(struct tool_ctx *t, struct slowbio_opts *o,
+		     struct blkdisks *disks)
+{
+	const struct blkdisk *d;
+
+	if (!o->disk)
+		return 0;
+	d = blkdisks_by_name(disks, o->disk);
+	if (!d)
+		return tool_error(t, "unknown disk '%s': there is no "
+				  "/sys/class/block/%s (list disks with "
+				  "`ls /sys/block` or `cat /proc/partitions`)",
+				  o->disk, o->disk);
+	o->kdev = d->kdev;
+	return 0;
+}
+
+static uint64_t stat_sum(int fd, uint32_t key)
+{
+	int ncpus = bb_ncpus_possible(), i;
+	uint64_t *v, sum = 0;
+
+	if (ncpus <= 0)
+		return 0;
+	v = calloc(ncpus, sizeof(*v));
+	if (v && bpf_map_lookup_elem(fd, &key, v) == 0)
+		for (i = 0; i < ncpus; i++)
+			sum += v[i];
+	free(v);
+	return sum;
+}
+
+/*
+ * At exit: read the kretprobe misses while the probes exist, stop the
+ * programs, then drain the rings, so that every record counted as emitted
+ * has arrived or is lost (a lost record shows in perfbuf_lost only once a
+ * later one lands on that ring).
+ */
+static void finish(struct tool_ctx *t, struct slowbio_run *r,
+		   struct bb_perfbuf *pb)
+{
+	long missed = session_kretprobe_misses(&t->sess);
+	uint64_t emitted, lost;
+
+	session_detach_all(&t->sess);
+	perfbuf_poll(pb, 0);
+	tool_sleep(0.05); /* a program still running on another CPU */
+	perfbuf_poll(pb, 0);
+	fflush(stdout);
+	emitted = stat_sum(obj_map(t->obj, "stats")->fd, SLOWBIO_EMITTED);
+	lost = emitted > r->received ? emitted - r->received : 0;
+	if (perfbuf_lost(pb) > lost)
+		lost = perfbuf_lost(pb);
+	fprintf(stderr, "barebpf slowbio: %llu slow calls printed, %llu lost\n",
+		(unsigned long long)r->printed, (unsigned long long)lost);
+	if (lost)
+		tool_error(t, "warning: %llu slow calls were not printed: the "
+			   "reader fell behind and the kernel dropped their "
+			   "records", (unsigned long long)lost);
+	if (missed > 0)
+		tool_error(t, "warning: %ld call(s) entered without their "
+			   "return being seen: still in flight at exit, or "
+			   "missed because more calls were in flight than the "
+			   "kretprobe's maxactive (raise it with --maxactive)",
+			   missed);
+	if (r->short_records)
+		tool_error(t, "warning: %llu records were too short (a "
+			   "mismatched build?)",
+			   (unsigned long long)r->short_records);
+}
+
+static int slowbio_main(int argc, char **argv)
+{
+	struct slowbio_opts o = { 0 };
+	struct slowbio_run r = { 0 };
+	struct bb_perfbuf *pb = NULL;
+	struct bb_err err = { "" };
+	struct tool_ctx t;
+	struct tool_timer tm;
+	const char *fn;
+	int ret = 1;
+
+	tool_init(&t, "slowbio");
+	if (parse_args(&t, &o, argc, argv))
+		return 1;
+	r.o = &o;
+	tool_signals();
+	if (tool_need_kprobes(&t) < 0)
+		goto out;
+	fn = find_submit_fn(&t);
+	if (!fn)
+		goto out;
+	if (blkdisks_scan(&r.disks) < 0) {
+		tool_error(&t, "cannot read /sys/class/block");
+		goto out;
+	}
+	if (pick_disk(&t, &o, &r.disks))
+		goto out;
+	if (tool_open(&t, EMBEDDED_ARGS(slowbio)) < 0)
+		goto out;
+	if (tool_tp_offset(&t, "block", "block_bio_queue", "dev",
+			   "tpoff_bio_queue_dev") < 0)
+		goto out;
+	obj_set_const(t.obj, "min_ns", (uint64_t)o.min_us * 1000);
+	if (tool_load(&t) < 0)
+		goto out;
+	/*
+	 * The return probe first: a call that the entry probe sees must
+	 * have its return seen, and registering a probe stalls the CPUs
+	 * (text patching) while calls may be in flight: had the entry been
+	 * probed first, such a call would be timed with the stall in it.
+	 */
+	if (tool_attach(&t, "taskdev_bio_queue", NULL, 0) < 0 ||
+	    tool_attach(&t, "submit_return", fn, (int)o.maxactive) < 0 ||
+	    tool_attach(&t, "submit_entry", fn, 0) < 0)
+		goto out;
+	if (perfbuf_open(&pb, obj_map(t.obj, "events")->fd, SLOWBIO_PAGES,
+			 on_event, &r, &err) < 0) {
+		tool_error(&t, "%s", err.msg);
+		goto out;
+	}
+
+	fprintf(o.json ? stderr : stdout, "Tracing %s calls slower than %lu "
+		"us... Hit Ctrl-C to end.\n", fn, o.min_us);
+	if (!o.json)
+		slowbio_print_header(stdout, o.ms);
+	fflush(stdout);
+	tool_timer_init(&tm, 0, o.duration);
+	while (tool_wait(&tm, pb) != TOOL_TICK_LAST)
+		fflush(stdout);
+	finish(&t, &r, pb);
+	ret = 0;
+out:
+	perfbuf_close(pb);
+	tool_cleanup(&t);
+	blkdisks_free(&r.disks);
+	return ret;
+}
+
+const struct tool tool_slowbio = {
+	"slowbio", slowbio_main,
+	"bio submissions slower than a threshold, one line each (kprobes)"
+};
