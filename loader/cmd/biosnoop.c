@@ -49,9 +49,10 @@ static const char usage[] =
 "becomes a request (blk_queue_enter during a queue freeze) is in neither\n"
 "column: see slowbio.\n"
 "\n"
-"Records go through a perf ring per CPU, read every 50 ms; if the reader\n"
-"falls behind, the kernel drops records: barebpf counts them and reports\n"
-"at exit how many I/Os were printed and how many were lost.\n"
+"Records go through a perf ring per CPU, read every 50 ms and printed in\n"
+"completion order; if the reader falls behind, the kernel drops records:\n"
+"barebpf counts them and reports at exit how many I/Os were printed and\n"
+"how many were lost.\n"
 "\n"
 "options:\n"
 "  -h, --help            show this help message and exit\n"
@@ -79,6 +80,9 @@ struct biosnoop_run {
 	const struct biosnoop_opts *o;
 	struct blkdisks disks;
 	uint64_t start_ts, received, short_records;
+	/* one batch, from every CPU's ring, to print in time order */
+	struct biosnoop_event *batch;
+	size_t n, cap;
 };
 
 char biosnoop_type(const char *rwbs)
@@ -171,10 +175,24 @@ void biosnoop_print_json(FILE *f, const struct biosnoop_event *e,
 	fprintf(f, ",\"lat_ms\":%.3f}\n", e->delta / 1e6);
 }
 
+static void print_event(struct biosnoop_run *r, const struct biosnoop_event *e)
+{
+	const struct blkdisk *d;
+
+	if (!r->start_ts)
+		r->start_ts = e->ts;
+	d = blkdisks_get(&r->disks, e->dev);
+	if (r->o->json)
+		biosnoop_print_json(stdout, e, r->start_ts, d ? d->name : "?",
+				    r->o->queued);
+	else
+		biosnoop_print(stdout, e, r->start_ts, d ? d->name : "?",
+			       r->o->queued);
+}
+
 static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 {
 	struct biosnoop_run *r = ctx;
-	const struct blkdisk *d;
 	struct biosnoop_event e;
 
 	(void)cpu;
@@ -185,15 +203,41 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	}
 	memcpy(&e, data, sizeof(e));
 	r->received++;
-	if (!r->start_ts)
-		r->start_ts = e.ts;
-	d = blkdisks_get(&r->disks, e.dev);
-	if (r->o->json)
-		biosnoop_print_json(stdout, &e, r->start_ts, d ? d->name : "?",
-				    r->o->queued);
-	else
-		biosnoop_print(stdout, &e, r->start_ts, d ? d->name : "?",
-			       r->o->queued);
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 4096;
+		struct biosnoop_event *b = realloc(r->batch, cap * sizeof(*b));
+
+		if (!b) {
+			print_event(r, &e); /* out of order, but not lost */
+			return;
+		}
+		r->batch = b;
+		r->cap = cap;
+	}
+	r->batch[r->n++] = e;
+}
+
+static int cmp_ts(const void *a, const void *b)
+{
+	const struct biosnoop_event *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/*
+ * Drain every ring, then print in completion order: the rings are read
+ * one CPU after the other, so a batch holds each CPU's records in a row.
+ */
+static void drain(struct biosnoop_run *r, struct bb_perfbuf *pb)
+{
+	size_t i;
+
+	perfbuf_poll(pb, 0);
+	qsort(r->batch, r->n, sizeof(*r->batch), cmp_ts);
+	for (i = 0; i < r->n; i++)
+		print_event(r, &r->batch[i]);
+	r->n = 0;
+	fflush(stdout);
 }
 
 static int parse_args(struct tool_ctx *t, struct biosnoop_opts *o, int argc,
@@ -369,10 +413,9 @@ static void finish(struct tool_ctx *t, struct biosnoop_run *r,
 	uint64_t emitted, untracked, lost, missed;
 
 	session_detach_all(&t->sess);
-	perfbuf_poll(pb, 0);
+	drain(r, pb);
 	tool_sleep(0.05); /* a program still running on another CPU */
-	perfbuf_poll(pb, 0);
-	fflush(stdout);
+	drain(r, pb);
 	emitted = stat_sum(stats_fd, BIOSNOOP_EMITTED);
 	untracked = stat_sum(stats_fd, BIOSNOOP_UNTRACKED);
 	lost = emitted > r->received ? emitted - r->received : 0;
@@ -459,10 +502,8 @@ static int biosnoop_main(int argc, char **argv)
 		biosnoop_print_header(stdout, o.queued);
 	fflush(stdout);
 	tool_timer_init(&tm, BIOSNOOP_BATCH, o.duration);
-	while (tool_wait(&tm, NULL) != TOOL_TICK_LAST) {
-		perfbuf_poll(pb, 0);
-		fflush(stdout);
-	}
+	while (tool_wait(&tm, NULL) != TOOL_TICK_LAST)
+		drain(&r, pb);
 	finish(&t, &r, pb);
 	ret = 0;
 out:
@@ -470,6 +511,7 @@ out:
 	tool_cleanup(&t);
 out_disks:
 	blkdisks_free(&r.disks);
+	free(r.batch);
 	return ret;
 }
 
