@@ -2,6 +2,7 @@
 #   make            build/barebpf (static, musl)
 #   make test       Check unit tests, then integration tests on this kernel
 #   make vm-test    whole-system tests in QEMU (4.15, 5.10, 6.1)
+#   make vm-bench   cost per I/O of the tools in QEMU (figures only)
 #   make demo       biolatency on a loop device made for the demo
 #   make install    PREFIX=/usr/local
 #   V=1             show full commands
@@ -128,6 +129,10 @@ test: $(O)/barebpf $(O)/tests/unit $(O)/tests/integration
 vm-test: $(O)/barebpf
 	vm-tests/run.sh $(O)/barebpf
 
+# Cost per I/O of the tools, in QEMU: prints figures, asserts none.
+vm-bench: $(O)/barebpf
+	VMTEST_SUITE=bench VMTEST_VERBOSE=1 vm-tests/run.sh $(O)/barebpf
+
 demo: $(O)/barebpf
 	scripts/demo.sh $(O)/barebpf
 
@@ -139,5 +144,5 @@ install: $(O)/barebpf
 clean:
 	rm -rf $(O)
 
-.PHONY: all test vm-test demo install clean
+.PHONY: all test vm-test vm-bench demo install clean
 .DELETE_ON_ERROR:

@@ -12,6 +12,9 @@
 # Environment:
 #   BAREBPF_KERNEL_415  the 4.15 kernel: its folder or its bzImage
 #                       (default: <repo>/../shared/kernels/4.15)
+#   VMTEST_SUITE        the folder of cases: cases (default), or bench for
+#                       the cost benchmarks (make vm-bench: figures, no
+#                       thresholds)
 #   VMTEST_CASES        only the cases whose names match this grep -E regex
 #   VMTEST_TIMEOUT      seconds one boot may take, cases included
 #                       (default 60 + 15 per case: a boot is ~5 s, a case
@@ -59,7 +62,9 @@ if ! file -L "$BUSYBOX" 2>/dev/null | grep -q 'statically linked' && command -v 
 fi
 
 CASES=()
-for c in "$HERE"/cases/*.sh; do
+SUITE=${VMTEST_SUITE:-cases}
+[ -d "$HERE/$SUITE" ] || { echo "$0: no suite '$SUITE' in $HERE" >&2; exit 2; }
+for c in "$HERE/$SUITE"/*.sh; do
 	n=$(basename "$c" .sh)
 	[ -n "${VMTEST_CASES:-}" ] && ! grep -qE "${VMTEST_CASES}" <<<"$n" && continue
 	CASES+=("$n")
@@ -241,7 +246,7 @@ build_initramfs() { # build_initramfs LABEL OUT
 	done
 	cp "$HERE/guest/init" "$d/init"
 	cp "$HERE/guest/lib.sh" "$d/vmtest/lib.sh"
-	for c in "${CASES[@]}"; do cp "$HERE/cases/$c.sh" "$d/vmtest/cases/"; done
+	for c in "${CASES[@]}"; do cp "$HERE/$SUITE/$c.sh" "$d/vmtest/cases/"; done
 	[ -n "$KMODS" ] && cp "$KMODS"/*.ko "$d/vmtest/modules/"
 	if [ -z "$BPFWHY" ]; then cp "$BPFOBJ" "$d/vmtest/bpf/"; else echo "$BPFWHY" >"$d/vmtest/bpf/why"; fi
 	cat >"$d/vmtest/config" <<-EOF
