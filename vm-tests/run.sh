@@ -163,7 +163,7 @@ cloud_pkg() { # cloud_pkg [apt options...]
 		awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9].*-cloud-amd64$/ { print $2; exit }'
 }
 
-# Download PKG with apt options and keep vmlinuz + the two modules in
+# Download PKG with apt options and keep vmlinuz + the modules in
 # $CACHE/LABEL/PKG/.
 fetch_pkg() { # fetch_pkg LABEL PKG [apt options...]
 	local label=$1 pkg=$2 dst=$CACHE/$1/$2 t m f; shift 2
@@ -176,13 +176,15 @@ fetch_pkg() { # fetch_pkg LABEL PKG [apt options...]
 	dpkg-deb -x "$t"/*.deb "$t/x" || { WHY="dpkg-deb -x $pkg failed"; return 1; }
 	rm -rf "$dst.new"; mkdir -p "$dst.new"
 	cp "$t"/x/boot/vmlinuz-* "$dst.new/vmlinuz" || { WHY="no boot/vmlinuz-* in $pkg"; return 1; }
-	for m in configfs null_blk; do
+	# loop is optional: only freeze-loop needs it (it SKIPs without)
+	for m in configfs null_blk loop; do
 		f=$(find "$t/x/lib/modules" -name "$m.ko*" | head -n 1)
 		case $f in
 		*.ko) cp "$f" "$dst.new/$m.ko" ;;
 		*.ko.xz) xz -dc "$f" >"$dst.new/$m.ko" ;;
 		*.ko.zst) zstd -qdc "$f" >"$dst.new/$m.ko" ;;
 		*.ko.gz) gzip -dc "$f" >"$dst.new/$m.ko" ;;
+		"") [ $m = loop ] && continue; WHY="no $m.ko in $pkg"; return 1 ;;
 		*) WHY="no $m.ko in $pkg"; return 1 ;;
 		esac || { WHY="cannot decompress $f"; return 1; }
 	done

@@ -264,9 +264,8 @@ static int parse_args(struct tool_ctx *t, struct biosnoop_opts *o, int argc,
 		case 'd': o->disk = optarg; break;
 		case 'v': t->verbose = 1; break;
 		case 1:
-			if (parse_seconds(optarg, &o->duration) < 0)
-				return tool_error(t, "--duration needs a number "
-						  "of seconds > 0, not '%s'", optarg);
+			if (opt_seconds(t, "--duration", optarg, &o->duration))
+				return 1;
 			break;
 		case 2: t->kver_override = optarg; break;
 		default:
@@ -291,10 +290,7 @@ static int pick_disk(struct tool_ctx *t, struct biosnoop_opts *o,
 		return 0;
 	d = blkdisks_by_name(disks, o->disk);
 	if (!d)
-		return tool_error(t, "unknown disk '%s': there is no "
-				  "/sys/class/block/%s (list disks with "
-				  "`ls /sys/block` or `cat /proc/partitions`)",
-				  o->disk, o->disk);
+		return tool_unknown_disk(t, o->disk);
 	o->kdev = d->disk;
 	if (d->disk != d->kdev) {
 		const struct blkdisk *whole = blkdisks_get(disks, d->disk);

@@ -526,9 +526,8 @@ static int parse_args(struct tool_ctx *t, struct freeze_opts *o, int argc,
 		case 'v': t->verbose = 1; break;
 		case 3: o->no_stack = 1; break;
 		case 1:
-			if (parse_seconds(optarg, &o->duration) < 0)
-				return tool_error(t, "--duration needs a number "
-						  "of seconds > 0, not '%s'", optarg);
+			if (opt_seconds(t, "--duration", optarg, &o->duration))
+				return 1;
 			break;
 		case 2: t->kver_override = optarg; break;
 		default:
@@ -543,9 +542,7 @@ static int parse_args(struct tool_ctx *t, struct freeze_opts *o, int argc,
 		if (!strncmp(o->disk, "/dev/", 5))
 			o->disk += 5;
 		if (disk_kdev(o->disk, &kdev) < 0)
-			return tool_error(t, "unknown disk '%s': there is no "
-					  "/sys/class/block/%s (list disks with "
-					  "`ls /sys/block`)", o->disk, o->disk);
+			return tool_unknown_disk(t, o->disk);
 	}
 	return 0;
 }

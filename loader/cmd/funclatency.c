@@ -94,14 +94,12 @@ static int parse_args(struct tool_ctx *t, struct funclat_opts *o, int argc,
 						  "not '%s'", optarg);
 			break;
 		case 'i':
-			if (parse_seconds(optarg, &o->interval) < 0)
-				return tool_error(t, "-i needs a number of "
-						  "seconds > 0, not '%s'", optarg);
+			if (opt_seconds(t, "-i", optarg, &o->interval))
+				return 1;
 			break;
 		case 'd':
-			if (parse_seconds(optarg, &o->duration) < 0)
-				return tool_error(t, "-d needs a number of "
-						  "seconds > 0, not '%s'", optarg);
+			if (opt_seconds(t, "-d", optarg, &o->duration))
+				return 1;
 			break;
 		case 'T': o->timestamp = 1; break;
 		case 'u': o->unit_div = 1000; o->unit = "usecs"; break;
@@ -109,10 +107,8 @@ static int parse_args(struct tool_ctx *t, struct funclat_opts *o, int argc,
 		case 'r': o->regexp = 1; break;
 		case 'j': o->json = 1; break;
 		case 'M':
-			if (parse_ulong(optarg, &o->maxactive) < 0 ||
-			    !o->maxactive || o->maxactive > 4096)
-				return tool_error(t, "--maxactive needs a number "
-						  "from 1 to 4096, not '%s'", optarg);
+			if (opt_maxactive(t, optarg, &o->maxactive))
+				return 1;
 			break;
 		case 2: t->kver_override = optarg; break;
 		case 'v': t->verbose = 1; break;

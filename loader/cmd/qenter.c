@@ -199,15 +199,12 @@ static int parse_args(struct tool_ctx *t, struct qenter_opts *o, int argc,
 		case 'd': o->disk = optarg; break;
 		case 'v': t->verbose = 1; break;
 		case 'M':
-			if (parse_ulong(optarg, &o->maxactive) < 0 ||
-			    !o->maxactive || o->maxactive > 4096)
-				return tool_error(t, "--maxactive needs a number "
-						  "from 1 to 4096, not '%s'", optarg);
+			if (opt_maxactive(t, optarg, &o->maxactive))
+				return 1;
 			break;
 		case 1:
-			if (parse_seconds(optarg, &o->duration) < 0)
-				return tool_error(t, "--duration needs a number "
-						  "of seconds > 0, not '%s'", optarg);
+			if (opt_seconds(t, "--duration", optarg, &o->duration))
+				return 1;
 			break;
 		case 2: t->kver_override = optarg; break;
 		default:
@@ -215,26 +212,10 @@ static int parse_args(struct tool_ctx *t, struct qenter_opts *o, int argc,
 			return 1;
 		}
 	}
-	if (optind < argc) {
-		if (parse_seconds(argv[optind], &o->interval) < 0)
-			return tool_error(t, "interval must be a number of "
-					  "seconds > 0, not '%s'", argv[optind]);
-		optind++;
-	}
-	if (optind < argc) {
-		if (parse_ulong(argv[optind], &o->count) < 0 || !o->count)
-			return tool_error(t, "count must be a whole number > 0, "
-					  "not '%s'", argv[optind]);
-		optind++;
-	}
-	if (optind < argc)
-		return tool_error(t, "unexpected argument '%s' (see --help)",
-				  argv[optind]);
+	if (opt_interval_count(t, argc, argv, &o->interval, &o->count))
+		return 1;
 	if (o->disk && disk_kdev(o->disk, &o->kdev) < 0)
-		return tool_error(t, "unknown disk '%s': there is no "
-				  "/sys/class/block/%s (list disks with "
-				  "`ls /sys/block` or `cat /proc/partitions`)",
-				  o->disk, o->disk);
+		return tool_unknown_disk(t, o->disk);
 	return 0;
 }
 

@@ -146,15 +146,12 @@ static int run_main(int argc, char **argv)
 			consts[nconsts++] = optarg;
 			break;
 		case 'd':
-			if (parse_seconds(optarg, &duration) < 0)
-				return tool_error(&t, "-d needs a number of "
-						  "seconds > 0, not '%s'", optarg);
+			if (opt_seconds(&t, "-d", optarg, &duration))
+				return 1;
 			break;
 		case 'M':
-			if (parse_ulong(optarg, &maxactive) < 0 || !maxactive ||
-			    maxactive > 4096)
-				return tool_error(&t, "--maxactive needs a "
-						  "number from 1 to 4096");
+			if (opt_maxactive(&t, optarg, &maxactive))
+				return 1;
 			break;
 		case 2: t.kver_override = optarg; break;
 		case 'v': t.verbose = 1; break;

@@ -67,6 +67,19 @@ enum { TOOL_TICK_NONE, TOOL_TICK_INTERVAL, TOOL_TICK_LAST };
 void tool_timer_init(struct tool_timer *tm, double interval, double duration);
 int tool_wait(struct tool_timer *tm, struct bb_perfbuf *pb);
 
+/*
+ * Option values every tool checks the same way. Each returns 0, or prints
+ * what is wrong and returns 1 (the exit code).
+ */
+int opt_seconds(struct tool_ctx *t, const char *opt, const char *arg,
+		double *v);
+int opt_maxactive(struct tool_ctx *t, const char *arg, unsigned long *v);
+/* The positional [interval [count]] from argv[optind]; nothing after. */
+int opt_interval_count(struct tool_ctx *t, int argc, char **argv,
+		       double *interval, unsigned long *count);
+/* "unknown disk 'X': ..." */
+int tool_unknown_disk(struct tool_ctx *t, const char *disk);
+
 /* Argument helpers: 0 on success, -EINVAL otherwise. */
 int parse_ulong(const char *s, unsigned long *v);
 int parse_seconds(const char *s, double *v);

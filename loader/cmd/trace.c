@@ -168,10 +168,8 @@ static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 			break;
 		case 'j': o->json = 1; break;
 		case 3:
-			if (parse_seconds(optarg, &o->duration) < 0)
-				return tool_error(t, "--duration needs a number "
-						  "of seconds > 0, not '%s'",
-						  optarg);
+			if (opt_seconds(t, "--duration", optarg, &o->duration))
+				return 1;
 			break;
 		case 'M':
 			if (parse_ulong(optarg, &o->max_events) < 0 ||
