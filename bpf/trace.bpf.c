@@ -8,9 +8,12 @@
  * symbolizes with kallsyms. Tracepoints cannot tell themselves apart (see
  * trace.h), so each has its own program, trace_tp<slot>.
  *
- * Constants: filter_tgid (0: every process), kstack, ustack (0 or 1).
+ * Constants: filter_tgid (0: every process), kstack, ustack (0 or 1),
+ * filter_dev (0: any; else only tasks whose last bio went to this disk,
+ * see taskdev.h, whose tracepoint program the tool then attaches).
  */
 #include "bb_helpers.h"
+#include "taskdev.h"
 #include "trace.h"
 
 BB_MAP(events, BPF_MAP_TYPE_PERF_EVENT_ARRAY, sizeof(u32), sizeof(u32), 1024);
@@ -23,11 +26,14 @@ static __always_inline int emit(void *ctx, u64 ip, u32 probe)
 {
 	u64 id = bpf_get_current_pid_tgid();
 	u32 filter = BB_CONST(filter_tgid);
+	u32 fdev = BB_CONST(filter_dev);
 	struct trace_event e;
 	u32 key = TRACE_CNT_EMITTED;
 	u64 *cnt;
 
 	if (filter && (u32)(id >> 32) != filter)
+		return 0;
+	if (fdev && taskdev_get() != fdev)
 		return 0;
 	__builtin_memset(&e, 0, sizeof(e));
 	e.ip = ip;

@@ -27,8 +27,8 @@ EMBEDDED_OBJ(trace);
 #define INDENT "        "
 
 static const char usage[] =
-"usage: barebpf trace [-h] [-K] [-U] [-p PID] [-j] [--duration SECS]\n"
-"                     [-M MAXEVENTS] probe [probe ...]\n"
+"usage: barebpf trace [-h] [-K] [-U] [-p PID] [-d DISK] [-j]\n"
+"                     [--duration SECS] [-M MAXEVENTS] probe [probe ...]\n"
 "\n"
 "Print one line per call of kernel functions or tracepoints, optionally\n"
 "with the kernel and user stacks of the caller (bcc trace's output).\n"
@@ -47,6 +47,8 @@ static const char usage[] =
 "                        process's ELF symbol tables; the program must keep\n"
 "                        frame pointers for more than its first frames)\n"
 "  -p, --pid PID         trace this process (thread group) only\n"
+"  -d, --disk DISK       only calls by tasks whose latest bio went to DISK\n"
+"                        (learned from the block_bio_queue tracepoint)\n"
 "  -j, --json            one JSON object per call\n"
 "      --duration SECS   stop after this many seconds\n"
 "  -M, --max-events N    stop after printing N calls\n"
@@ -57,6 +59,7 @@ static const char usage[] =
 "  barebpf trace -K blk_freeze_queue_start   # who freezes block queues\n"
 "  barebpf trace -K -U do_sys_open           # with kernel and user stacks\n"
 "  barebpf trace -p 181 vfs_read vfs_write   # two functions, one process\n"
+"  barebpf trace -K -d sdb generic_make_request  # submissions to sdb\n"
 "  barebpf trace -U t:syscalls:sys_enter_getppid\n"
 "  barebpf trace -M 10 -K t:block:block_rq_issue\n";
 
@@ -69,6 +72,8 @@ struct trace_probe {
 
 struct trace_opts {
 	unsigned long pid, max_events;
+	const char *disk;
+	uint32_t kdev;
 	double duration;
 	int kstack, ustack, json;
 	struct trace_probe probes[TRACE_MAX_PROBES];
@@ -145,6 +150,7 @@ static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 		{ "kernel-stack", no_argument, NULL, 'K' },
 		{ "user-stack", no_argument, NULL, 'U' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "disk", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "duration", required_argument, NULL, 3 },
 		{ "max-events", required_argument, NULL, 'M' },
@@ -154,7 +160,7 @@ static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 	};
 	int c, i, j;
 
-	while ((c = getopt_long(argc, argv, "hKUp:jM:v", longopts,
+	while ((c = getopt_long(argc, argv, "hKUp:d:jM:v", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'h': fputs(usage, stdout); exit(0);
@@ -166,6 +172,7 @@ static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 				return tool_error(t, "-p needs a process id, "
 						  "not '%s'", optarg);
 			break;
+		case 'd': o->disk = optarg; break;
 		case 'j': o->json = 1; break;
 		case 3:
 			if (opt_seconds(t, "--duration", optarg, &o->duration))
@@ -184,6 +191,8 @@ static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 			return 1;
 		}
 	}
+	if (o->disk && disk_kdev(o->disk, &o->kdev) < 0)
+		return tool_unknown_disk(t, o->disk);
 	if (optind >= argc) {
 		fputs(usage, stderr);
 		return tool_error(t, "a probe is needed (a kernel function or "
@@ -481,7 +490,17 @@ static int trace_main(int argc, char **argv)
 	obj_set_const(t.obj, "filter_tgid", o.pid);
 	obj_set_const(t.obj, "kstack", o.kstack);
 	obj_set_const(t.obj, "ustack", o.ustack);
+	obj_set_const(t.obj, "filter_dev", o.kdev);
+	if (o.disk) {
+		if (tool_tp_offset(&t, "block", "block_bio_queue", "dev",
+				   "tpoff_bio_queue_dev") < 0)
+			goto out;
+	} else {
+		obj_set_const(t.obj, "tpoff_bio_queue_dev", 0);
+	}
 	if (tool_load(&t) < 0)
+		goto out;
+	if (o.disk && tool_attach(&t, "taskdev_bio_queue", NULL, 0) < 0)
 		goto out;
 	r.stacks_fd = obj_map(t.obj, "stacks")->fd;
 	/* kallsyms names the functions of kprobe events and kernel frames */
