@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
+#include "dhist.h"
 #include "../../bpf/biolatency.h"
+
+_Static_assert(BIOLAT_SLOTS == DHIST_SLOTS, "one slot count");
 
 EMBEDDED_OBJ(biolatency);
 
@@ -56,12 +59,6 @@ struct biolat_opts {
 	unsigned long count;
 };
 
-struct hist_entry {
-	uint32_t dev;
-	char rwbs[9];
-	char disk[64];
-	uint64_t slots[BIOLAT_SLOTS];
-};
 
 /* rwbs as bcc's -F names it: "Sync-Write", "Read", "Flush-Write" ... */
 static void flags_name(const char *rwbs, char *out, size_t len)
@@ -90,116 +87,6 @@ static void flags_name(const char *rwbs, char *out, size_t len)
 		if (*p == 'M') strcat(mods, "Metadata-");
 	}
 	snprintf(out, len, "%s%s", mods, op);
-}
-
-static int cmp_entry(const void *a, const void *b)
-{
-	const struct hist_entry *x = a, *y = b;
-	int c = strcmp(x->disk, y->disk);
-
-	return c ? c : strcmp(x->rwbs, y->rwbs);
-}
-
-/* Read every key of the hist map, group into per-disk/flags histograms,
- * then delete what was read. */
-static int collect(int fd, struct hist_entry **out, int *nout)
-{
-	struct biolat_key key, next, *keys = NULL;
-	struct hist_entry *e = NULL;
-	int nkeys = 0, n = 0, i, j, ret;
-	void *prev = NULL;
-
-	while ((ret = bpf_map_get_next_key(fd, prev, &next)) == 0) {
-		struct biolat_key *nk = realloc(keys, (nkeys + 1) * sizeof(*keys));
-
-		if (!nk)
-			goto oom;
-		keys = nk;
-		keys[nkeys++] = next;
-		key = next;
-		prev = &key;
-	}
-	for (i = 0; i < nkeys; i++) {
-		uint64_t v = 0;
-
-		if (bpf_map_lookup_elem(fd, &keys[i], &v) < 0)
-			continue;
-		bpf_map_delete_elem(fd, &keys[i]);
-		for (j = 0; j < n; j++)
-			if (e[j].dev == keys[i].dev &&
-			    !memcmp(e[j].rwbs, keys[i].rwbs, 8))
-				break;
-		if (j == n) {
-			struct hist_entry *ne = realloc(e, (n + 1) * sizeof(*e));
-
-			if (!ne)
-				goto oom;
-			e = ne;
-			memset(&e[n], 0, sizeof(*e));
-			e[n].dev = keys[i].dev;
-			memcpy(e[n].rwbs, keys[i].rwbs, 8);
-			if (keys[i].dev)
-				disk_name(keys[i].dev, e[n].disk,
-					  sizeof(e[n].disk));
-			n++;
-		}
-		if (keys[i].slot < BIOLAT_SLOTS)
-			e[j].slots[keys[i].slot] += v;
-	}
-	free(keys);
-	qsort(e, n, sizeof(*e), cmp_entry);
-	*out = e;
-	*nout = n;
-	return 0;
-oom:
-	free(keys);
-	free(e);
-	return -12; /* -ENOMEM */
-}
-
-static void print_hists(const struct biolat_opts *o, struct hist_entry *e,
-			int n)
-{
-	const char *unit = o->ms ? "msecs" : "usecs";
-	char flags[128];
-	int i;
-
-	if (o->json) {
-		printf("{\"time\":\"%s\",\"unit\":\"%s\",\"hists\":[",
-		       now_hms(), unit);
-		for (i = 0; i < n; i++) {
-			printf("%s{", i ? "," : "");
-			if (o->per_disk) {
-				printf("\"disk\":");
-				json_str(stdout, e[i].disk);
-				printf(",");
-			}
-			if (o->per_flags) {
-				flags_name(e[i].rwbs, flags, sizeof(flags));
-				printf("\"flags\":");
-				json_str(stdout, flags);
-				printf(",");
-			}
-			printf("\"hist\":");
-			hist_json_log2(stdout, e[i].slots, BIOLAT_SLOTS, unit);
-			printf("}");
-		}
-		printf("]}\n");
-		fflush(stdout);
-		return;
-	}
-	if (o->timestamp)
-		printf("%-8s\n", now_hms());
-	for (i = 0; i < n; i++) {
-		if (o->per_disk)
-			printf("\ndisk = '%s'\n", e[i].disk);
-		if (o->per_flags) {
-			flags_name(e[i].rwbs, flags, sizeof(flags));
-			printf("\nflags = %s\n", flags);
-		}
-		hist_print_log2(stdout, e[i].slots, BIOLAT_SLOTS, unit);
-	}
-	fflush(stdout);
 }
 
 static int parse_args(struct tool_ctx *t, struct biolat_opts *o, int argc,
@@ -281,13 +168,22 @@ static int biolatency_main(int argc, char **argv)
 {
 	struct biolat_opts o = { 0 };
 	struct tool_ctx t;
-	struct hist_entry *e;
+	struct dhist_fmt fmt = { 0 };
+	struct dhist *e;
 	struct tool_timer tm;
 	int ret = 1, n, hist_fd, tick;
 
 	tool_init(&t, "biolatency");
 	if (parse_args(&t, &o, argc, argv))
 		return 1;
+	fmt.unit = o.ms ? "msecs" : "usecs";
+	fmt.json = o.json;
+	fmt.timestamp = o.timestamp;
+	fmt.per_disk = o.per_disk;
+	if (o.per_flags) {
+		fmt.extra_name = "flags";
+		fmt.extra_str = flags_name;
+	}
 	tool_signals();
 	if (tool_open(&t, EMBEDDED_ARGS(biolatency)) < 0)
 		return 1;
@@ -308,13 +204,13 @@ static int biolatency_main(int argc, char **argv)
 		tick = tool_wait(&tm, NULL);
 		if (tick == TOOL_TICK_NONE)
 			continue;
-		if (collect(hist_fd, &e, &n) < 0) {
+		if (dhist_collect(hist_fd, sizeof(struct biolat_key), &e, &n) < 0) {
 			tool_error(&t, "out of memory");
 			goto out;
 		}
 		if (!o.json && !o.interval)
 			putchar('\n');
-		print_hists(&o, e, n);
+		dhist_print(&fmt, e, n);
 		free(e);
 		if (tick == TOOL_TICK_LAST || (o.count && --o.count == 0))
 			break;

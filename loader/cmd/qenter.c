@@ -6,8 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
+#include "dhist.h"
 #include "freeze_lib.h"
 #include "../../bpf/qenter.h"
+
+_Static_assert(QENTER_SLOTS == DHIST_SLOTS, "one slot count");
 
 EMBEDDED_OBJ(qenter);
 
@@ -67,107 +70,6 @@ struct qenter_opts {
 	unsigned long maxactive, count;
 	double interval, duration;
 };
-
-struct qhist {
-	uint32_t dev;
-	char disk[64];
-	uint64_t slots[QENTER_SLOTS];
-};
-
-static int cmp_qhist(const void *a, const void *b)
-{
-	return strcmp(((const struct qhist *)a)->disk,
-		      ((const struct qhist *)b)->disk);
-}
-
-/* Read and clear the hist map, one histogram per disk. */
-static int collect(int fd, struct qhist **out, int *nout)
-{
-	struct qenter_key key, next, *keys = NULL;
-	struct qhist *h = NULL;
-	int nkeys = 0, n = 0, i, j;
-	void *prev = NULL;
-
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		struct qenter_key *nk = realloc(keys, (nkeys + 1) * sizeof(*keys));
-
-		if (!nk)
-			goto oom;
-		keys = nk;
-		keys[nkeys++] = next;
-		key = next;
-		prev = &key;
-	}
-	for (i = 0; i < nkeys; i++) {
-		uint64_t v = 0;
-
-		if (bpf_map_lookup_elem(fd, &keys[i], &v) < 0)
-			continue;
-		bpf_map_delete_elem(fd, &keys[i]);
-		for (j = 0; j < n && h[j].dev != keys[i].dev; j++)
-			;
-		if (j == n) {
-			struct qhist *nh = realloc(h, (n + 1) * sizeof(*h));
-
-			if (!nh)
-				goto oom;
-			h = nh;
-			memset(&h[n], 0, sizeof(*h));
-			h[n].dev = keys[i].dev;
-			if (keys[i].dev)
-				disk_name(keys[i].dev, h[n].disk,
-					  sizeof(h[n].disk));
-			else
-				snprintf(h[n].disk, sizeof(h[n].disk), "?");
-			n++;
-		}
-		if (keys[i].slot < QENTER_SLOTS)
-			h[j].slots[keys[i].slot] += v;
-	}
-	free(keys);
-	if (n)
-		qsort(h, n, sizeof(*h), cmp_qhist);
-	*out = h;
-	*nout = n;
-	return 0;
-oom:
-	free(keys);
-	free(h);
-	return -ENOMEM;
-}
-
-static void print_hists(const struct qenter_opts *o, struct qhist *h, int n)
-{
-	const char *unit = o->ms ? "msecs" : "usecs";
-	int i;
-
-	if (o->json) {
-		printf("{\"time\":\"%s\",\"unit\":\"%s\",\"hists\":[",
-		       now_hms(), unit);
-		for (i = 0; i < n; i++) {
-			printf("%s{", i ? "," : "");
-			if (o->per_disk) {
-				printf("\"disk\":");
-				json_str(stdout, h[i].disk);
-				printf(",");
-			}
-			printf("\"hist\":");
-			hist_json_log2(stdout, h[i].slots, QENTER_SLOTS, unit);
-			printf("}");
-		}
-		printf("]}\n");
-		fflush(stdout);
-		return;
-	}
-	if (o->timestamp)
-		printf("%-8s\n", now_hms());
-	for (i = 0; i < n; i++) {
-		if (o->per_disk)
-			printf("\ndisk = '%s'\n", h[i].disk);
-		hist_print_log2(stdout, h[i].slots, QENTER_SLOTS, unit);
-	}
-	fflush(stdout);
-}
 
 static int parse_args(struct tool_ctx *t, struct qenter_opts *o, int argc,
 		      char **argv)
@@ -237,13 +139,18 @@ static int qenter_main(int argc, char **argv)
 	struct bb_err err = { "" };
 	struct tool_timer tm;
 	struct tool_ctx t;
-	struct qhist *h;
+	struct dhist_fmt fmt = { 0 };
+	struct dhist *h;
 	char **avail = NULL, what[128] = "";
 	int ret = 1, n = 0, slow, need_dev, hist_fd, tick, nh;
 
 	tool_init(&t, "qenter");
 	if (parse_args(&t, &o, argc, argv))
 		return 1;
+	fmt.unit = o.ms ? "msecs" : "usecs";
+	fmt.json = o.json;
+	fmt.timestamp = o.timestamp;
+	fmt.per_disk = o.per_disk;
 	tool_signals();
 	if (tool_need_kprobes(&t) < 0)
 		goto out;
@@ -297,13 +204,13 @@ static int qenter_main(int argc, char **argv)
 		tick = tool_wait(&tm, NULL);
 		if (tick == TOOL_TICK_NONE)
 			continue;
-		if (collect(hist_fd, &h, &nh) < 0) {
+		if (dhist_collect(hist_fd, sizeof(struct qenter_key), &h, &nh) < 0) {
 			tool_error(&t, "out of memory");
 			goto out;
 		}
 		if (!o.json && !o.interval)
 			putchar('\n');
-		print_hists(&o, h, nh);
+		dhist_print(&fmt, h, nh);
 		free(h);
 		if (tick == TOOL_TICK_LAST || (o.count && --o.count == 0))
 			break;

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Per-disk log2 histograms kept in a BPF hash map whose key begins with
+ * { u32 dev; u32 slot; } (the kernel dev_t, 0 when not split by disk, and
+ * the log2 slot), optionally followed by up to 8 more bytes that split the
+ * histograms further (biolatency -F: rwbs), and whose value is a u64 count.
+ * Shared by biolatency and qenter.
+ */
+#ifndef BAREBPF_DHIST_H
+#define BAREBPF_DHIST_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#define DHIST_SLOTS 64
+
+struct dhist {
+	uint32_t dev;
+	char extra[9];  /* the key's bytes after slot, NUL-terminated */
+	char disk[64];  /* name of dev, "?" if dev is 0 */
+	uint64_t slots[DHIST_SLOTS];
+};
+
+struct dhist_fmt {
+	const char *unit;  /* "usecs", "msecs" */
+	int json, timestamp, per_disk;
+	/* with extra bytes: the header line's "name = value", e.g. flags */
+	const char *extra_name;
+	void (*extra_str)(const char *extra, char *out, size_t len);
+};
+
+/* Read and clear the map: one histogram per (dev, extra), by disk name. */
+int dhist_collect(int fd, size_t key_size, struct dhist **out, int *n);
+/* bcc's text ("disk = 'sda'" headers), or one JSON line. */
+void dhist_print(const struct dhist_fmt *f, const struct dhist *h, int n);
+
+#endif
