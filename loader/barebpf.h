@@ -61,6 +61,8 @@ int bb_read_fd(int fd, char **buf);
 int bb_read_file(const char *path, char **buf);
 /* Read the first line of a small file (sysfs, procfs), without "\n". */
 int bb_read_small(const char *path, char *buf, size_t len);
+/* Sum over CPUs of a u64 in a per-CPU array at key (0 if unreadable). */
+uint64_t bpf_map_sum_percpu_u64(int fd, uint32_t key);
 /* Number of possible CPUs (per-CPU map values come in this many slots). */
 int bb_ncpus_possible(void);
 /* Parse a CPU list like "0-3,5" and return how many CPUs (highest+1). */

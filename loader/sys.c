@@ -180,6 +180,21 @@ int bpf_prog_load(uint32_t type, const struct bpf_insn *insns, uint32_t cnt,
 	return fd;
 }
 
+uint64_t bpf_map_sum_percpu_u64(int fd, uint32_t key)
+{
+	int ncpus = bb_ncpus_possible(), i;
+	uint64_t *v, sum = 0;
+
+	if (ncpus <= 0)
+		return 0;
+	v = calloc(ncpus, sizeof(*v));
+	if (v && bpf_map_lookup_elem(fd, &key, v) == 0)
+		for (i = 0; i < ncpus; i++)
+			sum += v[i];
+	free(v);
+	return sum;
+}
+
 int bb_parse_cpu_list(const char *s)
 {
 	int hi = -1;

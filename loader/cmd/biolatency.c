@@ -169,9 +169,7 @@ static int biolatency_main(int argc, char **argv)
 	struct biolat_opts o = { 0 };
 	struct tool_ctx t;
 	struct dhist_fmt fmt = { 0 };
-	struct dhist *e;
-	struct tool_timer tm;
-	int ret = 1, n, hist_fd, tick;
+	int ret = 1, hist_fd;
 
 	tool_init(&t, "biolatency");
 	if (parse_args(&t, &o, argc, argv))
@@ -199,22 +197,9 @@ static int biolatency_main(int argc, char **argv)
 	fprintf(o.json ? stderr : stdout,
 		"Tracing block device I/O... Hit Ctrl-C to end.\n");
 	fflush(stdout);
-	tool_timer_init(&tm, o.interval, o.duration);
-	for (;;) {
-		tick = tool_wait(&tm, NULL);
-		if (tick == TOOL_TICK_NONE)
-			continue;
-		if (dhist_collect(hist_fd, sizeof(struct biolat_key), &e, &n) < 0) {
-			tool_error(&t, "out of memory");
-			goto out;
-		}
-		if (!o.json && !o.interval)
-			putchar('\n');
-		dhist_print(&fmt, e, n);
-		free(e);
-		if (tick == TOOL_TICK_LAST || (o.count && --o.count == 0))
-			break;
-	}
+	if (dhist_loop(&t, hist_fd, sizeof(struct biolat_key), &fmt, o.interval, o.duration,
+		       o.count))
+		goto out;
 	ret = 0;
 out:
 	tool_cleanup(&t);

@@ -351,21 +351,6 @@ static int fill_part_disk(struct tool_ctx *t, const struct blkdisks *disks)
 	return 0;
 }
 
-static uint64_t stat_sum(int fd, uint32_t key)
-{
-	int ncpus = bb_ncpus_possible(), i;
-	uint64_t *v, sum = 0;
-
-	if (ncpus <= 0)
-		return 0;
-	v = calloc(ncpus, sizeof(*v));
-	if (v && bpf_map_lookup_elem(fd, &key, v) == 0)
-		for (i = 0; i < ncpus; i++)
-			sum += v[i];
-	free(v);
-	return sum;
-}
-
 /*
  * The kernel skips a program that fires on a CPU where a BPF program (ours
  * or another tool's) is already running (trace_call_bpf's bpf_prog_active:
@@ -412,8 +397,8 @@ static void finish(struct tool_ctx *t, struct biosnoop_run *r,
 	drain(r, pb);
 	tool_sleep(0.05); /* a program still running on another CPU */
 	drain(r, pb);
-	emitted = stat_sum(stats_fd, BIOSNOOP_EMITTED);
-	untracked = stat_sum(stats_fd, BIOSNOOP_UNTRACKED);
+	emitted = bpf_map_sum_percpu_u64(stats_fd, BIOSNOOP_EMITTED);
+	untracked = bpf_map_sum_percpu_u64(stats_fd, BIOSNOOP_UNTRACKED);
 	lost = emitted > r->received ? emitted - r->received : 0;
 	if (perfbuf_lost(pb) > lost)
 		lost = perfbuf_lost(pb);

@@ -122,3 +122,27 @@ void dhist_print(const struct dhist_fmt *f, const struct dhist *h, int n)
 	}
 	fflush(stdout);
 }
+
+int dhist_loop(struct tool_ctx *t, int fd, size_t key_size,
+	       const struct dhist_fmt *f, double interval, double duration,
+	       unsigned long count)
+{
+	struct tool_timer tm;
+	struct dhist *h;
+	int n, tick;
+
+	tool_timer_init(&tm, interval, duration);
+	for (;;) {
+		tick = tool_wait(&tm, NULL);
+		if (tick == TOOL_TICK_NONE)
+			continue;
+		if (dhist_collect(fd, key_size, &h, &n) < 0)
+			return tool_error(t, "out of memory");
+		if (!f->json && !interval)
+			putchar('\n');
+		dhist_print(f, h, n);
+		free(h);
+		if (tick == TOOL_TICK_LAST || (count && --count == 0))
+			return 0;
+	}
+}

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include "tool.h"
 
 #define DHIST_SLOTS 64
 
@@ -33,5 +34,14 @@ struct dhist_fmt {
 int dhist_collect(int fd, size_t key_size, struct dhist **out, int *n);
 /* bcc's text ("disk = 'sda'" headers), or one JSON line. */
 void dhist_print(const struct dhist_fmt *f, const struct dhist *h, int n);
+
+/*
+ * The output loop of a histogram tool: every `interval` seconds (0: only at
+ * the end) print and clear, until `count` outputs (0: no limit), the
+ * duration (0: none) or a signal. Returns 0, or 1 after printing why.
+ */
+int dhist_loop(struct tool_ctx *t, int fd, size_t key_size,
+	       const struct dhist_fmt *f, double interval, double duration,
+	       unsigned long count);
 
 #endif

@@ -137,12 +137,10 @@ static int qenter_main(int argc, char **argv)
 {
 	struct qenter_opts o = { 0 };
 	struct bb_err err = { "" };
-	struct tool_timer tm;
 	struct tool_ctx t;
 	struct dhist_fmt fmt = { 0 };
-	struct dhist *h;
 	char **avail = NULL, what[128] = "";
-	int ret = 1, n = 0, slow, need_dev, hist_fd, tick, nh;
+	int ret = 1, n = 0, slow, need_dev, hist_fd;
 
 	tool_init(&t, "qenter");
 	if (parse_args(&t, &o, argc, argv))
@@ -199,22 +197,9 @@ static int qenter_main(int argc, char **argv)
 	fprintf(o.json ? stderr : stdout,
 		"Tracing queue entry (%s)... Hit Ctrl-C to end.\n", what);
 	fflush(stdout);
-	tool_timer_init(&tm, o.interval, o.duration);
-	for (;;) {
-		tick = tool_wait(&tm, NULL);
-		if (tick == TOOL_TICK_NONE)
-			continue;
-		if (dhist_collect(hist_fd, sizeof(struct qenter_key), &h, &nh) < 0) {
-			tool_error(&t, "out of memory");
-			goto out;
-		}
-		if (!o.json && !o.interval)
-			putchar('\n');
-		dhist_print(&fmt, h, nh);
-		free(h);
-		if (tick == TOOL_TICK_LAST || (o.count && --o.count == 0))
-			break;
-	}
+	if (dhist_loop(&t, hist_fd, sizeof(struct qenter_key), &fmt, o.interval, o.duration,
+		       o.count))
+		goto out;
 	ret = 0;
 out:
 	tool_cleanup(&t);

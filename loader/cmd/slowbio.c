@@ -260,21 +260,6 @@ static int pick_disk(struct tool_ctx *t, struct slowbio_opts *o,
 	return 0;
 }
 
-static uint64_t stat_sum(int fd, uint32_t key)
-{
-	int ncpus = bb_ncpus_possible(), i;
-	uint64_t *v, sum = 0;
-
-	if (ncpus <= 0)
-		return 0;
-	v = calloc(ncpus, sizeof(*v));
-	if (v && bpf_map_lookup_elem(fd, &key, v) == 0)
-		for (i = 0; i < ncpus; i++)
-			sum += v[i];
-	free(v);
-	return sum;
-}
-
 /*
  * At exit: read the kretprobe misses while the probes exist, stop the
  * programs, then drain the rings, so that every record counted as emitted
@@ -292,7 +277,7 @@ static void finish(struct tool_ctx *t, struct slowbio_run *r,
 	tool_sleep(0.05); /* a program still running on another CPU */
 	perfbuf_poll(pb, 0);
 	fflush(stdout);
-	emitted = stat_sum(obj_map(t->obj, "stats")->fd, SLOWBIO_EMITTED);
+	emitted = bpf_map_sum_percpu_u64(obj_map(t->obj, "stats")->fd, SLOWBIO_EMITTED);
 	lost = emitted > r->received ? emitted - r->received : 0;
 	if (perfbuf_lost(pb) > lost)
 		lost = perfbuf_lost(pb);

@@ -422,20 +422,8 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 static uint64_t count_emitted(struct tool_ctx *t)
 {
 	struct bb_map *m = obj_map(t->obj, "counters");
-	int ncpus = bb_ncpus_possible(), i;
-	uint32_t key = TRACE_CNT_EMITTED;
-	uint64_t *v, sum = 0;
 
-	if (!m || ncpus <= 0)
-		return 0;
-	v = calloc(ncpus, sizeof(*v));
-	if (!v)
-		return 0;
-	if (bpf_map_lookup_elem(m->fd, &key, v) == 0)
-		for (i = 0; i < ncpus; i++)
-			sum += v[i];
-	free(v);
-	return sum;
+	return m ? bpf_map_sum_percpu_u64(m->fd, TRACE_CNT_EMITTED) : 0;
 }
 
 static int attach_all(struct tool_ctx *t, struct trace_run *r)
