@@ -2,23 +2,7 @@
 # load and attach too): qfreezer's 4 freezes of nullb0, named nullb0.
 . /vmtest/lib.sh
 need_tracefs
-Q=/sys/block/nullb0/queue
-cat >/bin/qfreezer <<'EOF'
-#!/bin/sh
-q=/sys/block/nullb0/queue
-i=0
-while [ $i -lt ${1:-1} ]; do
-	echo mq-deadline >$q/scheduler
-	echo none >$q/scheduler
-	echo 32 >$q/nr_requests
-	echo 64 >$q/nr_requests
-	i=$((i + 1))
-done
-EOF
-chmod +x /bin/qfreezer
-sched=$(sed 's/.*\[\(.*\)\].*/\1/' $Q/scheduler)
-echo none >$Q/scheduler && echo 64 >$Q/nr_requests || fail "cannot set nullb0 to none/64"
-restore() { echo $sched >$Q/scheduler; }
+qfreezer_setup
 
 start_tool barebpf freeze -C -j --no-stack
 wait_tracing 120

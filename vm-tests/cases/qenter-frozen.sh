@@ -4,23 +4,7 @@
 . /vmtest/lib.sh
 need_tracefs
 C=2
-Q=/sys/block/nullb0/queue
-cat >/bin/qfreezer <<'EOF'
-#!/bin/sh
-q=/sys/block/nullb0/queue
-i=0
-while [ $i -lt ${1:-1} ]; do
-	echo mq-deadline >$q/scheduler
-	echo none >$q/scheduler
-	echo 32 >$q/nr_requests
-	echo 64 >$q/nr_requests
-	i=$((i + 1))
-done
-EOF
-chmod +x /bin/qfreezer
-sched=$(sed 's/.*\[\(.*\)\].*/\1/' $Q/scheduler)
-echo none >$Q/scheduler && echo 64 >$Q/nr_requests || fail "cannot set nullb0 to none/64"
-restore() { echo $sched >$Q/scheduler; }
+qfreezer_setup
 
 start_tool qenter -D
 wait_tracing 120

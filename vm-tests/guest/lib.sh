@@ -246,3 +246,89 @@ check_latency() {
 	[ $(($2 * 10)) -ge $((N * 9)) ] ||
 		fail "only $2 of $N I/Os in the bucket $BUCKET_LO -> $BUCKET_HI holding the injected ${NSEC} ns (90% needed)"
 }
+
+# The queue-freeze story (freeze-*, qenter-frozen): /bin/qfreezer N rewrites
+# nullb0's scheduler and nr_requests N times, 4 freezes each (a #! script's
+# comm is its file name). From "none" and 64 requests, each of its writes
+# changes the setting, and each change freezes the queue once. Sets Q and
+# restore() (puts the scheduler back).
+qfreezer_setup() {
+	Q=/sys/block/nullb0/queue
+	cat >/bin/qfreezer <<'QF'
+#!/bin/sh
+q=/sys/block/nullb0/queue
+i=0
+while [ $i -lt ${1:-1} ]; do
+	echo mq-deadline >$q/scheduler
+	echo none >$q/scheduler
+	echo 32 >$q/nr_requests
+	echo 64 >$q/nr_requests
+	i=$((i + 1))
+done
+QF
+	chmod +x /bin/qfreezer
+	QF_SCHED=$(sed 's/.*\[\(.*\)\].*/\1/' $Q/scheduler)
+	echo none >$Q/scheduler && echo 64 >$Q/nr_requests || fail "cannot set nullb0 to none/64"
+}
+restore() { echo $QF_SCHED >$Q/scheduler; }
+
+# Benchmarks (bench/): IOPS of direct 4 KiB reads of nullb1, a null_blk
+# disk made through configfs that completes at once, without a tool and
+# with each, alternated in one boot. Each run with a tool is compared with
+# the baselines just before and after it (TCG speeds up as it warms, and a
+# busy host stalls it); the median of those ratios is the tool's.
+bench_setup() {
+	local C=/sys/kernel/config i v
+	grep -q configfs /proc/filesystems || skip "no configfs"
+	mount | grep -q " $C " || mount -t configfs none $C 2>/dev/null
+	[ -d $C/nullb ] || skip "null_blk has no configfs interface"
+	BENCH_D=$C/nullb/nullb1
+	mkdir $BENCH_D || fail "cannot make $BENCH_D"
+	echo 2 >$BENCH_D/queue_mode && echo 0 >$BENCH_D/irqmode && echo 1 >$BENCH_D/power ||
+		fail "cannot set up nullb1"
+	i=0; while [ ! -b /dev/nullb1 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -b /dev/nullb1 ] || fail "no /dev/nullb1"
+	CN=2000
+	for i in 1 2 3 4 5; do v=$(bench_iops); done # warm up
+	CN=$((v * 6 / 5)) # about 1.2 s of reads a run
+	: >$W/base; : >$W/with; : >$W/ratios
+}
+bench_cleanup() { echo 0 >$BENCH_D/power; rmdir $BENCH_D; }
+bench_cs() { cut -d' ' -f1 /proc/uptime | tr -d .; } # centiseconds
+bench_iops() {
+	local t0 t1
+	t0=$(bench_cs)
+	dd if=/dev/nullb1 of=/dev/null bs=4k iflag=direct count=$CN 2>/dev/null
+	t1=$(bench_cs)
+	echo $((CN * 100 / (t1 - t0 + (t1 == t0))))
+}
+# bench_measure LABEL TOOL ARGS...: a baseline, then a run with the tool.
+bench_measure() {
+	local l=$1 v; shift
+	bench_iops >>$W/base
+	start_tool barebpf "$@"
+	wait_tracing 120
+	v=$(bench_iops)
+	stop_tool INT
+	[ $RC = 0 ] || { bench_cleanup; fail "$* exited $RC: $(cat $W/err)"; }
+	echo "$l $v" >>$W/with
+}
+# bench_report LABEL...: a last baseline, then each label's median ratio.
+bench_report() {
+	local n=0 l v b m
+	bench_iops >>$W/base
+	bench_cleanup
+	diag "IOPS, dd bs=4k iflag=direct count=$CN on nullb1 (irqmode=0); baselines: $(tr '\n' ' ' <$W/base)"
+	while read l v; do
+		n=$((n + 1))
+		b=$(awk -v n=$n 'NR == n || NR == n + 1 { s += $1 } END { print int(s / 2) }' $W/base)
+		echo "$l $v $b" >>$W/ratios
+	done <$W/with
+	for l in "$@"; do
+		m=$(awk -v l=$l '$1 == l { print 1000 * $2 / $3 }' $W/ratios | sort -n |
+			awk '{ v[NR] = $1 } END { print int(NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+		diag "$(printf '%-9s IOPS %s against baselines %s: median %d.%d%%' $l \
+			"$(awk -v l=$l '$1 == l { printf "%s ", $2 }' $W/ratios)" \
+			"$(awk -v l=$l '$1 == l { printf "%s ", $3 }' $W/ratios)" $((m / 10)) $((m % 10)))"
+	done
+}
