@@ -39,12 +39,15 @@ static int in_bounds(uint64_t off, uint64_t size, uint64_t len)
 	return off <= len && size <= len - off;
 }
 
-/* A NUL-terminated string at off inside string table sec, or NULL. */
+/*
+ * A NUL-terminated string at off inside string table sec, or NULL. A
+ * string table ends with a NUL (ELF gABI), so any offset inside it starts a
+ * terminated string: checked in O(1), where a search for the NUL of each
+ * name made many symbols naming one long string quadratic.
+ */
 static const char *str_at(const struct elf_sec *sec, uint64_t off)
 {
-	if (!sec->data || off >= sec->size)
-		return NULL;
-	if (!memchr(sec->data + off, 0, sec->size - off))
+	if (!sec->data || off >= sec->size || sec->data[sec->size - 1])
 		return NULL;
 	return (const char *)sec->data + off;
 }
@@ -155,6 +158,11 @@ static int read_sections(struct elf_file *ef, struct bb_err *err)
 		return bb_fail(err, -EINVAL,
 			       "%s: section name table (section %u) is not a "
 			       "string table", ef->name, shstrndx);
+	if (!shstr->size || shstr->data[shstr->size - 1])
+		return bb_fail(err, -EINVAL,
+			       "%s: section name table (section %u) does not "
+			       "end with a NUL byte; corrupt object?",
+			       ef->name, shstrndx);
 	for (i = 0; i < shnum; i++) {
 		const unsigned char *s = ef->buf + shoff + i * SHDR_SIZE;
 
@@ -197,6 +205,11 @@ static int read_symbols(struct elf_file *ef, struct bb_err *err)
 			       "%s: symbol table %s: sh_link %u is not a "
 			       "string table", ef->name, sec->name, sec->link);
 	strtab = &ef->secs[sec->link];
+	if (!strtab->data || !strtab->size ||
+	    strtab->data[strtab->size - 1])
+		return bb_fail(err, -EINVAL,
+			       "%s: string table %s does not end with a NUL "
+			       "byte; corrupt object?", ef->name, strtab->name);
 
 	ef->nsyms = sec->size / SYM_SIZE;
 	ef->syms = calloc(ef->nsyms ? ef->nsyms : 1, sizeof(*ef->syms));

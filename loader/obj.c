@@ -46,14 +46,40 @@ struct bb_obj {
 	struct obj_prog *progs;
 	int nprogs;
 	struct bb_map *maps;
-	uint64_t *map_offs; /* offset of each map's definition in `maps` */
 	int nmaps;
 	struct bb_const *consts;
 	int *const_prog; /* the first program that needs each constant */
+	const struct bb_const **const_by_name; /* sorted, for obj_set_const */
 	int nconsts;
 	char license[128];
 	char *log;
 	int loaded;
+};
+
+/*
+ * An object may hold hundreds of thousands of symbols, maps and
+ * relocations: everything that pairs them up goes through a sorted index
+ * or a table by section, never a scan per item (80,000 maps took seconds).
+ */
+
+/* A map's definition in section maps; sorted by offset. */
+struct map_span {
+	uint64_t off, size;
+	int idx; /* into obj->maps */
+};
+
+/* An undefined symbol (a load-time constant); sorted by name, then index,
+ * so that the symbols of one name share one constant. */
+struct undef_sym {
+	const char *name;
+	uint32_t sym;
+};
+
+/* The function symbols of one section. */
+struct sec_funcs {
+	size_t n;
+	const char *names[2];        /* the first two, for messages */
+	const struct elf_sym *entry; /* the one at offset 0 */
 };
 
 /* State that only lives while obj_open parses. */
@@ -62,6 +88,12 @@ struct obj_parse {
 	struct elf_file elf;
 	int maps_sec;   /* section index of `maps`, or -1 */
 	int *sec_prog;  /* section index -> program index, or -1 */
+	struct map_span *spans;     /* obj->nmaps, by offset */
+	struct sec_funcs *funcs;    /* by section index */
+	struct undef_sym *undefs;   /* by name */
+	int *undef_const; /* per undefs entry (the first of its name): the
+			   * constant, or -1 until a relocation needs it */
+	int *sym_undef;   /* symbol index -> first undefs entry of its name */
 	struct bb_err *err;
 };
 
@@ -183,13 +215,58 @@ static int read_license(struct obj_parse *op)
 	return 0;
 }
 
+static int is_map_sym(const struct obj_parse *op, const struct elf_sym *s)
+{
+	return s->shndx == op->maps_sec && s->name[0] &&
+	       s->type != STT_SECTION && s->type != STT_FILE;
+}
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct map_span *x = a, *y = b;
+
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Two maps at one offset, or overlapping: sorted, neighbours tell. */
+static int check_map_spans(struct obj_parse *op)
+{
+	struct bb_obj *obj = op->obj;
+	int i;
+
+	qsort(op->spans, obj->nmaps, sizeof(*op->spans), cmp_span);
+	for (i = 1; i < obj->nmaps; i++) {
+		const struct map_span *a = &op->spans[i - 1], *b = &op->spans[i];
+
+		if (a->off == b->off)
+			return bb_fail(op->err, -EINVAL,
+				       "%s: maps '%s' and '%s' share offset "
+				       "%llu in section maps", obj->name,
+				       obj->maps[a->idx].name,
+				       obj->maps[b->idx].name,
+				       (unsigned long long)a->off);
+		if (b->off - a->off < a->size)
+			return bb_fail(op->err, -EINVAL,
+				       "%s: maps '%s' (offset %llu, size %llu) "
+				       "and '%s' (offset %llu) overlap in "
+				       "section maps; define maps with BB_MAP()",
+				       obj->name, obj->maps[a->idx].name,
+				       (unsigned long long)a->off,
+				       (unsigned long long)a->size,
+				       obj->maps[b->idx].name,
+				       (unsigned long long)b->off);
+	}
+	return 0;
+}
+
 static int read_maps(struct obj_parse *op)
 {
 	struct bb_obj *obj = op->obj;
 	const struct elf_file *ef = &op->elf;
 	const struct elf_sec *sec;
-	size_t i;
-	int j;
+	size_t i, n = 0;
 
 	op->maps_sec = elf_find_sec(ef, "maps");
 	if (op->maps_sec < 0)
@@ -199,13 +276,19 @@ static int read_maps(struct obj_parse *op)
 		return bb_fail(op->err, -EINVAL,
 			       "%s: section maps has no contents (SHT_NOBITS); "
 			       "define maps with BB_MAP()", obj->name);
+	for (i = 1; i < ef->nsyms; i++)
+		n += is_map_sym(op, &ef->syms[i]);
+	obj->maps = calloc(n ? n : 1, sizeof(*obj->maps));
+	op->spans = calloc(n ? n : 1, sizeof(*op->spans));
+	if (!obj->maps || !op->spans)
+		return bb_fail(op->err, -ENOMEM, "%s: out of memory",
+			       obj->name);
 	for (i = 1; i < ef->nsyms; i++) {
 		const struct elf_sym *s = &ef->syms[i];
 		struct bb_map *m = &obj->maps[obj->nmaps];
 		uint64_t size = s->size ? s->size : sizeof(m->def);
 
-		if (s->shndx != op->maps_sec || !s->name[0] ||
-		    s->type == STT_SECTION || s->type == STT_FILE)
+		if (!is_map_sym(op, s))
 			continue;
 		if (size < sizeof(m->def) ||
 		    s->value > sec->size || size > sec->size - s->value)
@@ -224,17 +307,102 @@ static int read_maps(struct obj_parse *op)
 				       "%s: map name '%s' is longer than %zu "
 				       "characters", obj->name, s->name,
 				       sizeof(m->name) - 1);
-		for (j = 0; j < obj->nmaps; j++)
-			if (obj->map_offs[j] == s->value)
-				return bb_fail(op->err, -EINVAL,
-					       "%s: maps '%s' and '%s' share "
-					       "offset %llu in section maps",
-					       obj->name, obj->maps[j].name,
-					       s->name,
-					       (unsigned long long)s->value);
 		memcpy(&m->def, sec->data + s->value, sizeof(m->def));
 		m->fd = -1;
-		obj->map_offs[obj->nmaps++] = s->value;
+		op->spans[obj->nmaps].off = s->value;
+		op->spans[obj->nmaps].size = size;
+		op->spans[obj->nmaps].idx = obj->nmaps;
+		obj->nmaps++;
+	}
+	return check_map_spans(op);
+}
+
+/* One pass over the symbols instead of one per program section. */
+static int index_functions(struct obj_parse *op)
+{
+	const struct elf_file *ef = &op->elf;
+	size_t i;
+
+	op->funcs = calloc(ef->nsecs, sizeof(*op->funcs));
+	if (!op->funcs)
+		return bb_fail(op->err, -ENOMEM, "%s: out of memory",
+			       op->obj->name);
+	for (i = 1; i < ef->nsyms; i++) {
+		const struct elf_sym *s = &ef->syms[i];
+		struct sec_funcs *f;
+
+		if (s->type != STT_FUNC || s->shndx >= ef->nsecs)
+			continue;
+		f = &op->funcs[s->shndx];
+		if (f->n < 2)
+			f->names[f->n] = s->name;
+		f->n++;
+		if (s->value == 0)
+			f->entry = s;
+	}
+	return 0;
+}
+
+/*
+ * Names are compared up to the longest a constant may have (bb_const.name
+ * holds 63 characters; a longer one is refused where it is used): whole
+ * names could be long strings shared by many symbols, and comparing those
+ * would make the sort quadratic in the string table's size.
+ */
+#define CONST_NAME_MAX sizeof(((struct bb_const *)0)->name)
+
+static int cmp_undef(const void *a, const void *b)
+{
+	const struct undef_sym *x = a, *y = b;
+	int c = x->name == y->name ? 0 :
+		strncmp(x->name, y->name, CONST_NAME_MAX);
+
+	if (c)
+		return c;
+	return (x->sym > y->sym) - (x->sym < y->sym);
+}
+
+/*
+ * The undefined symbols sorted by name, so that a relocation finds the
+ * constant of its symbol's name in O(1): every symbol points at the first
+ * entry of its name, which holds the constant once one is made.
+ */
+static int index_undefs(struct obj_parse *op)
+{
+	struct bb_obj *obj = op->obj;
+	const struct elf_file *ef = &op->elf;
+	size_t i, n = 0, cap;
+
+	for (i = 1; i < ef->nsyms; i++)
+		n += ef->syms[i].shndx == SHN_UNDEF && ef->syms[i].name[0];
+	cap = n ? n : 1;
+	op->undefs = calloc(cap, sizeof(*op->undefs));
+	op->undef_const = calloc(cap, sizeof(*op->undef_const));
+	op->sym_undef = calloc(ef->nsyms ? ef->nsyms : 1,
+			       sizeof(*op->sym_undef));
+	obj->consts = calloc(cap, sizeof(*obj->consts));
+	obj->const_prog = calloc(cap, sizeof(*obj->const_prog));
+	if (!op->undefs || !op->undef_const || !op->sym_undef ||
+	    !obj->consts || !obj->const_prog)
+		return bb_fail(op->err, -ENOMEM, "%s: out of memory",
+			       obj->name);
+	for (i = 1, n = 0; i < ef->nsyms; i++) {
+		op->sym_undef[i] = -1;
+		if (ef->syms[i].shndx != SHN_UNDEF || !ef->syms[i].name[0])
+			continue;
+		op->undefs[n].name = ef->syms[i].name;
+		op->undefs[n].sym = i;
+		n++;
+	}
+	qsort(op->undefs, n, sizeof(*op->undefs), cmp_undef);
+	for (i = 0; i < n; i++) {
+		int first = i;
+
+		if (i && !strncmp(op->undefs[i - 1].name, op->undefs[i].name,
+				  CONST_NAME_MAX))
+			first = op->sym_undef[op->undefs[i - 1].sym];
+		op->sym_undef[op->undefs[i].sym] = first;
+		op->undef_const[i] = -1;
 	}
 	return 0;
 }
@@ -243,22 +411,11 @@ static int read_maps(struct obj_parse *op)
 static int find_prog_function(struct obj_parse *op, int shndx,
 			      struct obj_prog *prog)
 {
-	const struct elf_file *ef = &op->elf;
-	const char *names[2] = { NULL, NULL };
-	const struct elf_sym *entry = NULL;
-	size_t i, nfuncs = 0;
+	const struct sec_funcs *f = &op->funcs[shndx];
+	const struct elf_sym *entry = f->entry;
+	const char *const *names = f->names;
+	size_t nfuncs = f->n;
 
-	for (i = 1; i < ef->nsyms; i++) {
-		const struct elf_sym *s = &ef->syms[i];
-
-		if (s->shndx != shndx || s->type != STT_FUNC)
-			continue;
-		if (nfuncs < 2)
-			names[nfuncs] = s->name;
-		nfuncs++;
-		if (s->value == 0)
-			entry = s;
-	}
 	if (nfuncs > 1)
 		return bb_fail(op->err, -EINVAL,
 			       "%s: section %s holds %zu functions (%s, %s%s): "
@@ -329,21 +486,53 @@ static int add_prog(struct obj_parse *op, int shndx,
 	return 0;
 }
 
-static int find_const(struct bb_obj *obj, const char *name)
+static int cmp_key_const(const void *key, const void *elem)
+{
+	const struct bb_const *const *c = elem;
+
+	return strcmp(key, (*c)->name);
+}
+
+static int cmp_const(const void *a, const void *b)
+{
+	const struct bb_const *const *x = a, *const *y = b;
+
+	return strcmp((*x)->name, (*y)->name);
+}
+
+/* The constants by name, for obj_set_const (names are unique). */
+static int sort_consts(struct bb_obj *obj)
 {
 	int i;
 
+	obj->const_by_name = calloc(obj->nconsts ? obj->nconsts : 1,
+				    sizeof(*obj->const_by_name));
+	if (!obj->const_by_name)
+		return -ENOMEM;
 	for (i = 0; i < obj->nconsts; i++)
-		if (!strcmp(obj->consts[i].name, name))
-			return i;
-	return -1;
+		obj->const_by_name[i] = &obj->consts[i];
+	qsort(obj->const_by_name, obj->nconsts, sizeof(*obj->const_by_name),
+	      cmp_const);
+	return 0;
+}
+
+static int find_const(struct bb_obj *obj, const char *name)
+{
+	const struct bb_const **c;
+
+	if (!obj->nconsts)
+		return -1;
+	c = bsearch(name, obj->const_by_name, obj->nconsts,
+		    sizeof(*obj->const_by_name), cmp_key_const);
+	return c ? (int)(*c - obj->consts) : -1;
 }
 
 static int reloc_const(struct obj_parse *op, struct obj_prog *prog,
-		       const char *name, struct obj_reloc *r)
+		       uint32_t sym, struct obj_reloc *r)
 {
 	struct bb_obj *obj = op->obj;
-	int i = find_const(obj, name);
+	const char *name = op->elf.syms[sym].name;
+	int u = op->sym_undef[sym], i = op->undef_const[u];
 
 	if (i < 0) {
 		i = obj->nconsts;
@@ -356,10 +545,18 @@ static int reloc_const(struct obj_parse *op, struct obj_prog *prog,
 				       sizeof(obj->consts[i].name) - 1);
 		obj->const_prog[i] = prog - obj->progs;
 		obj->nconsts++;
+		op->undef_const[u] = i;
 	}
 	r->kind = RELOC_CONST;
 	r->idx = i;
 	return 0;
+}
+
+static int cmp_span_off(const void *a, const void *b)
+{
+	const struct map_span *x = a, *y = b;
+
+	return (x->off > y->off) - (x->off < y->off);
 }
 
 static int reloc_map(struct obj_parse *op, struct obj_prog *prog,
@@ -367,25 +564,25 @@ static int reloc_map(struct obj_parse *op, struct obj_prog *prog,
 {
 	struct bb_obj *obj = op->obj;
 	const struct elf_sym *sym = &op->elf.syms[rel->sym];
-	uint64_t off = sym->value;
-	int i;
+	struct map_span key = { 0 };
+	const struct map_span *hit;
 
 	/* Old clang refers to the section symbol plus an addend in imm. */
+	key.off = sym->value;
 	if (sym->type == STT_SECTION)
-		off += (uint32_t)prog->p.insns[r->insn].imm;
-	for (i = 0; i < obj->nmaps; i++)
-		if (obj->map_offs[i] == off)
-			break;
-	if (i == obj->nmaps)
+		key.off += (uint32_t)prog->p.insns[r->insn].imm;
+	hit = obj->nmaps ? bsearch(&key, op->spans, obj->nmaps,
+				   sizeof(*op->spans), cmp_span_off) : NULL;
+	if (!hit)
 		return bb_fail(op->err, -EINVAL,
 			       "%s: section %s: relocation at offset %llu "
 			       "refers to offset %llu of section maps, where "
 			       "no map symbol is; define maps with BB_MAP()",
 			       obj->name, prog->p.section,
 			       (unsigned long long)rel->offset,
-			       (unsigned long long)off);
+			       (unsigned long long)key.off);
 	r->kind = RELOC_MAP;
-	r->idx = i;
+	r->idx = hit->idx;
 	return 0;
 }
 
@@ -437,7 +634,7 @@ static int add_reloc(struct obj_parse *op, struct obj_prog *prog,
 	if (op->maps_sec > 0 && sym->shndx == op->maps_sec)
 		return reloc_map(op, prog, rel, r);
 	if (sym->shndx == SHN_UNDEF && sym->name[0])
-		return reloc_const(op, prog, sym->name, r);
+		return reloc_const(op, prog, rel->sym, r);
 	if (sym->shndx == SHN_COMMON ||
 	    (sym->shndx < ef->nsecs &&
 	     is_data_section(ef->secs[sym->shndx].name))) {
@@ -462,30 +659,44 @@ static int add_reloc(struct obj_parse *op, struct obj_prog *prog,
 						"(special)");
 }
 
+/* The relocation section of each program, if any: .rel.text, .rel.BTF,
+ * ... are not ours to apply. */
+static struct obj_prog *rel_prog(struct obj_parse *op,
+				 const struct elf_sec *sec)
+{
+	if (sec->type != SHT_REL || op->sec_prog[sec->info] < 0)
+		return NULL;
+	return &op->obj->progs[op->sec_prog[sec->info]];
+}
+
 static int read_relocs(struct obj_parse *op)
 {
 	const struct elf_file *ef = &op->elf;
+	struct obj_prog *prog;
 	size_t i, j;
 	int ret;
 
+	/* Counted first: several sections may relocate one program. */
+	for (i = 1; i < ef->nsecs; i++)
+		if ((prog = rel_prog(op, &ef->secs[i])))
+			prog->nrelocs += elf_nrels(&ef->secs[i]);
+	for (i = 0; i < (size_t)op->obj->nprogs; i++) {
+		prog = &op->obj->progs[i];
+		if (prog->nrelocs)
+			prog->relocs = calloc(prog->nrelocs,
+					      sizeof(*prog->relocs));
+		if (prog->nrelocs && !prog->relocs)
+			return bb_fail(op->err, -ENOMEM, "%s: out of memory",
+				       op->obj->name);
+		prog->nrelocs = 0;
+	}
 	for (i = 1; i < ef->nsecs; i++) {
 		const struct elf_sec *sec = &ef->secs[i];
 		size_t n = elf_nrels(sec);
-		struct obj_prog *prog;
-		struct obj_reloc *nr;
 
-		/* .rel.text, .rel.BTF, ...: not ours to apply. */
-		if (sec->type != SHT_REL || op->sec_prog[sec->info] < 0)
+		prog = rel_prog(op, sec);
+		if (!prog)
 			continue;
-		prog = &op->obj->progs[op->sec_prog[sec->info]];
-		if (!n)
-			continue;
-		nr = realloc(prog->relocs,
-			     (prog->nrelocs + n) * sizeof(*prog->relocs));
-		if (!nr)
-			return bb_fail(op->err, -ENOMEM, "%s: out of memory",
-				       op->obj->name);
-		prog->relocs = nr;
 		for (j = 0; j < n; j++) {
 			struct elf_rel rel;
 
@@ -540,13 +751,8 @@ static int check_insns(struct obj_parse *op, const struct obj_prog *prog)
 static int refuse_code_section(struct obj_parse *op, int shndx)
 {
 	const struct elf_file *ef = &op->elf;
-	const char *fn = NULL;
-	size_t i;
+	const char *fn = op->funcs[shndx].names[0];
 
-	for (i = 1; i < ef->nsyms && !fn; i++)
-		if (ef->syms[i].shndx == shndx &&
-		    ef->syms[i].type == STT_FUNC)
-			fn = ef->syms[i].name;
 	return bb_fail(op->err, -EINVAL,
 		       "%s: section %s holds code%s%s%s but is not a program "
 		       "section (accepted: " ACCEPTED_SECTIONS "); put "
@@ -604,25 +810,31 @@ static int read_progs(struct obj_parse *op)
 	return 0;
 }
 
+/* Maps and constants are sized by read_maps and index_undefs. */
 static int obj_alloc(struct bb_obj **objp, const char *name,
 		     const struct elf_file *ef)
 {
 	struct bb_obj *obj = calloc(1, sizeof(*obj));
-	size_t nsyms = ef->nsyms ? ef->nsyms : 1;
 
 	if (!obj)
 		return -ENOMEM;
 	*objp = obj;
 	obj->name = strdup(name);
 	obj->progs = calloc(ef->nsecs, sizeof(*obj->progs));
-	obj->maps = calloc(nsyms, sizeof(*obj->maps));
-	obj->map_offs = calloc(nsyms, sizeof(*obj->map_offs));
-	obj->consts = calloc(nsyms, sizeof(*obj->consts));
-	obj->const_prog = calloc(nsyms, sizeof(*obj->const_prog));
-	if (!obj->name || !obj->progs || !obj->maps || !obj->map_offs ||
-	    !obj->consts || !obj->const_prog)
+	if (!obj->name || !obj->progs)
 		return -ENOMEM;
 	return 0;
+}
+
+static void parse_free(struct obj_parse *op)
+{
+	free(op->sec_prog);
+	free(op->spans);
+	free(op->funcs);
+	free(op->undefs);
+	free(op->undef_const);
+	free(op->sym_undef);
+	elf_close(&op->elf);
 }
 
 int obj_open(struct bb_obj **objp, const void *buf, size_t len,
@@ -659,18 +871,26 @@ int obj_open(struct bb_obj **objp, const void *buf, size_t len,
 	ret = read_maps(&op);
 	if (ret < 0)
 		goto err_close_obj;
+	ret = index_functions(&op);
+	if (ret < 0)
+		goto err_close_obj;
+	ret = index_undefs(&op);
+	if (ret < 0)
+		goto err_close_obj;
 	ret = read_progs(&op);
 	if (ret < 0)
 		goto err_close_obj;
-	free(op.sec_prog);
-	elf_close(&op.elf);
+	if (sort_consts(op.obj) < 0) {
+		ret = bb_fail(err, -ENOMEM, "%s: out of memory", name);
+		goto err_close_obj;
+	}
+	parse_free(&op);
 	*objp = op.obj;
 	return 0;
 
 err_close_obj:
 	obj_close(op.obj);
-	free(op.sec_prog);
-	elf_close(&op.elf);
+	parse_free(&op);
 	return ret;
 }
 
@@ -929,9 +1149,9 @@ void obj_close(struct bb_obj *obj)
 	}
 	free(obj->progs);
 	free(obj->maps);
-	free(obj->map_offs);
 	free(obj->consts);
 	free(obj->const_prog);
+	free(obj->const_by_name);
 	free(obj->log);
 	free(obj->name);
 	free(obj);
