@@ -14,8 +14,11 @@
  *
  * The files are whatever a traced process maps, so nothing in them is
  * trusted: every offset, size, count and index is checked against the file
- * size before use, and the file is read with pread() rather than mapped
- * (a file truncated under a mapping faults with SIGBUS).
+ * size before use (and before anything is allocated for it), and the file
+ * is read with pread() rather than mapped (a file truncated under a mapping
+ * faults with SIGBUS). Memory stays proportional to the file: names are
+ * kept as offsets into the file's own string table, never copied per
+ * symbol (many symbols may share one long name).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,7 +43,7 @@ struct es_seg {
 
 struct es_sym {
 	uint64_t value, size;
-	uint32_t name; /* into pool */
+	uint32_t name; /* into strtab */
 	uint8_t rank;  /* among aliases at one address: lower wins */
 	uint32_t order;
 };
@@ -48,9 +51,10 @@ struct es_sym {
 struct bb_elfsyms {
 	struct es_seg *segs;
 	size_t nsegs;
-	struct es_sym *syms;
+	struct es_sym *syms; /* one per address: aliases merged */
 	size_t nsyms;
-	char *pool;
+	size_t nfuncs;       /* function symbols read, aliases included */
+	char *strtab;        /* the file's */
 	int type; /* ET_EXEC or ET_DYN */
 };
 
@@ -102,7 +106,7 @@ void elfsyms_free(struct bb_elfsyms *e)
 		return;
 	free(e->segs);
 	free(e->syms);
-	free(e->pool);
+	free(e->strtab);
 	free(e);
 }
 
@@ -195,17 +199,38 @@ static int cmp_sym(const void *a, const void *b)
 }
 
 /*
- * Copy the names of the function symbols of `symtab` into one pool. The
- * string table is read whole (it is bounded) and each name must end inside
- * it.
+ * Aliases share an address (sorted best first): keep one entry per
+ * address, with the best name and the largest size, so that a lookup
+ * never walks a run of aliases (a file may have millions at one address).
+ */
+static void merge_aliases(struct bb_elfsyms *e)
+{
+	size_t i, out = 0;
+
+	for (i = 0; i < e->nsyms; i++) {
+		if (out && e->syms[out - 1].value == e->syms[i].value) {
+			if (e->syms[i].size > e->syms[out - 1].size)
+				e->syms[out - 1].size = e->syms[i].size;
+			continue;
+		}
+		e->syms[out++] = e->syms[i];
+	}
+	e->nsyms = out;
+}
+
+/*
+ * The function symbols of `symtab`, named by offsets into its string
+ * table, which is read whole (it is bounded by the file). A name must end
+ * inside the table: it does if it starts before the table's last NUL
+ * (found once; a search per name made many names sharing one long string
+ * quadratic).
  */
 static int read_symbols(struct bb_elfsyms *e, const struct es_src *s,
 			const Elf64_Ehdr *eh, const Elf64_Shdr *symtab)
 {
 	Elf64_Sym chunk[ES_CHUNK];
 	Elf64_Shdr strsh;
-	char *strtab = NULL;
-	uint64_t nsyms, i, pool_len = 0, pool_cap = 0;
+	uint64_t nsyms, i, names_end;
 	int ret;
 
 	if (symtab->sh_entsize != sizeof(Elf64_Sym) ||
@@ -219,24 +244,25 @@ static int read_symbols(struct bb_elfsyms *e, const struct es_src *s,
 	ret = read_shdr(s, eh, symtab->sh_link, &strsh);
 	if (ret < 0)
 		return ret;
+	/* the claimed size against the file, before allocating it */
 	if (strsh.sh_type != SHT_STRTAB || strsh.sh_size > ES_MAX_STRTAB ||
-	    !strsh.sh_size)
+	    !strsh.sh_size || !table_fits(s, strsh.sh_offset, strsh.sh_size, 1))
 		return -EBADMSG;
-	strtab = malloc(strsh.sh_size);
-	if (!strtab)
+	e->strtab = malloc(strsh.sh_size);
+	if (!e->strtab)
 		return -ENOMEM;
-	ret = src_read(s, strsh.sh_offset, strtab, strsh.sh_size);
+	ret = src_read(s, strsh.sh_offset, e->strtab, strsh.sh_size);
 	if (ret < 0)
-		goto out;
+		return ret;
+	/* [0, names_end): ends with the table's last NUL (0: none) */
+	for (names_end = strsh.sh_size; names_end && e->strtab[names_end - 1];
+	     names_end--)
+		;
 	e->syms = calloc(nsyms ? nsyms : 1, sizeof(*e->syms));
-	if (!e->syms) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	if (!e->syms)
+		return -ENOMEM;
 	for (i = 0; i < nsyms; i++) {
 		const Elf64_Sym *sym = &chunk[i % ES_CHUNK];
-		const char *name, *nul;
-		size_t len;
 
 		if (i % ES_CHUNK == 0) {
 			uint64_t n = nsyms - i < ES_CHUNK ? nsyms - i : ES_CHUNK;
@@ -244,48 +270,26 @@ static int read_symbols(struct bb_elfsyms *e, const struct es_src *s,
 			ret = src_read(s, symtab->sh_offset + i * sizeof(*sym),
 				       chunk, n * sizeof(*sym));
 			if (ret < 0)
-				goto out;
+				return ret;
 		}
 		if (ELF64_ST_TYPE(sym->st_info) != STT_FUNC &&
 		    ELF64_ST_TYPE(sym->st_info) != STT_GNU_IFUNC)
 			continue;
 		if (sym->st_shndx == SHN_UNDEF || !sym->st_value ||
-		    sym->st_name >= strsh.sh_size)
+		    sym->st_name >= names_end || !e->strtab[sym->st_name])
 			continue;
-		name = strtab + sym->st_name;
-		nul = memchr(name, 0, strsh.sh_size - sym->st_name);
-		if (!nul || nul == name)
-			continue;
-		len = nul - name + 1;
-		if (pool_len + len > pool_cap) {
-			uint64_t cap = pool_cap ? pool_cap * 2 : 4096;
-			char *p;
-
-			while (cap < pool_len + len)
-				cap *= 2;
-			p = realloc(e->pool, cap);
-			if (!p) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			e->pool = p;
-			pool_cap = cap;
-		}
-		memcpy(e->pool + pool_len, name, len);
 		e->syms[e->nsyms].value = sym->st_value;
 		e->syms[e->nsyms].size = sym->st_size;
-		e->syms[e->nsyms].name = (uint32_t)pool_len;
+		e->syms[e->nsyms].name = sym->st_name;
 		e->syms[e->nsyms].rank = sym_rank(sym->st_info);
 		e->syms[e->nsyms].order = (uint32_t)i;
 		e->nsyms++;
-		pool_len += len;
 	}
+	e->nfuncs = e->nsyms;
 	if (e->nsyms)
 		qsort(e->syms, e->nsyms, sizeof(*e->syms), cmp_sym);
-	ret = 0;
-out:
-	free(strtab);
-	return ret;
+	merge_aliases(e);
+	return 0;
 }
 
 static int parse(struct bb_elfsyms **ep, const struct es_src *s)
@@ -339,6 +343,13 @@ int elfsyms_parse(struct bb_elfsyms **ep, const void *buf, size_t len)
 	return parse(ep, &s);
 }
 
+/*
+ * The path comes from a process's maps and may name anything by now: a
+ * FIFO put where a dead process's library was would block open() for good
+ * (and --duration with it), a device could do worse. So: refuse what is not
+ * a regular file before opening it, open without blocking, and check again
+ * what was opened.
+ */
 int elfsyms_load(struct bb_elfsyms **ep, const char *path)
 {
 	struct es_src s = { NULL, -1, 0 };
@@ -346,7 +357,11 @@ int elfsyms_load(struct bb_elfsyms **ep, const char *path)
 	int ret;
 
 	*ep = NULL;
-	s.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -ENOEXEC;
+	s.fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (s.fd < 0)
 		return -errno;
 	if (fstat(s.fd, &st) < 0) {
@@ -363,7 +378,7 @@ int elfsyms_load(struct bb_elfsyms **ep, const char *path)
 
 size_t elfsyms_count(const struct bb_elfsyms *e)
 {
-	return e->nsyms;
+	return e->nfuncs;
 }
 
 int elfsyms_vaddr(const struct bb_elfsyms *e, uint64_t foff, uint64_t *vaddr)
@@ -385,13 +400,13 @@ int elfsyms_vaddr(const struct bb_elfsyms *e, uint64_t foff, uint64_t *vaddr)
  * The function containing vaddr: the nearest symbol at or below it, if its
  * size covers vaddr. A symbol of size 0 (hand-written assembly) covers up
  * to the next symbol. A function with a nested symbol inside (a local
- * label with a size) is found by looking back a few addresses. Among
- * aliases at one address, the sort put the best name first.
+ * label with a size) is found by looking back a few addresses. Aliases
+ * were merged into one entry with the best name and the largest size.
  */
 const char *elfsyms_find(const struct bb_elfsyms *e, uint64_t vaddr,
 			 uint64_t *off)
 {
-	size_t lo = 0, hi = e->nsyms, end, j, k;
+	size_t lo = 0, hi = e->nsyms, end;
 	int back;
 
 	while (lo < hi) {
@@ -402,19 +417,15 @@ const char *elfsyms_find(const struct bb_elfsyms *e, uint64_t vaddr,
 		else
 			hi = mid;
 	}
-	/* [j, end): the aliases at one address, nearest first */
-	for (end = lo, back = 0; end > 0 && back < 8; end = j, back++) {
-		uint64_t v = e->syms[end - 1].value, size = 0;
+	/* the nearest addresses at or below vaddr, nearest first */
+	for (end = lo, back = 0; end > 0 && back < 8; end--, back++) {
+		const struct es_sym *sym = &e->syms[end - 1];
 
-		for (j = end - 1; j > 0 && e->syms[j - 1].value == v; j--)
-			;
-		for (k = j; k < end; k++)
-			if (e->syms[k].size > size)
-				size = e->syms[k].size;
-		if (vaddr - v < size || (!size && end == lo)) {
+		if (vaddr - sym->value < sym->size ||
+		    (!sym->size && end == lo)) {
 			if (off)
-				*off = vaddr - v;
-			return e->pool + e->syms[j].name;
+				*off = vaddr - sym->value;
+			return e->strtab + sym->name;
 		}
 	}
 	return NULL;

@@ -219,6 +219,318 @@ START_TEST(test_obj_long_shared_name)
 }
 END_TEST
 
+/* ---- user ELF symbols (usym.c) ---- */
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	unsigned char *buf;
+	FILE *f = fopen(path, "rb");
+
+	ck_assert_msg(f != NULL, "cannot open %s (run from the top of the "
+		      "tree)", path);
+	ck_assert_int_eq(fstat(fileno(f), &st), 0);
+	*len = st.st_size;
+	buf = malloc(*len ? *len : 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, *len, f), *len);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * Run fn(arg) in a child whose address space may grow by at most extra_mb
+ * beyond what it has now. Returns what fn returned (0..255), or -1 if the
+ * child died.
+ */
+static int run_as_limited(int (*fn)(void *), void *arg, long extra_mb)
+{
+	int status;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		long pages = 0;
+		struct rlimit r;
+		FILE *f = fopen("/proc/self/statm", "r");
+
+		if (!f || fscanf(f, "%ld", &pages) != 1)
+			_exit(254);
+		fclose(f);
+		r.rlim_cur = r.rlim_max =
+			(rlim_t)pages * sysconf(_SC_PAGESIZE) +
+			((rlim_t)extra_mb << 20);
+		if (setrlimit(RLIMIT_AS, &r) < 0)
+			_exit(253);
+		_exit(fn(arg) & 0xff);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * An ET_DYN file: a PT_LOAD over all of it, nsyms - 1 function symbols of
+ * size 16 (at 0x1000 + 16 i, or all at 0x1000 if same_addr) all named by
+ * one name of namelen bytes, in a .strtab whose header claims strtab_claim
+ * bytes (0: its real size).
+ */
+static unsigned char *elf_shared_name(size_t nsyms, size_t namelen,
+				      int same_addr, uint64_t strtab_claim,
+				      size_t *lenp)
+{
+	static const char shstr[] = "\0.text\0.symtab\0.strtab\0.shstrtab";
+	size_t off_sym = 64 + 56, off_str = off_sym + nsyms * 24;
+	size_t off_shs = off_str + namelen + 2;
+	size_t shoff = (off_shs + sizeof(shstr) + 7) & ~(size_t)7;
+	size_t len = shoff + 5 * 64, i;
+	unsigned char *b = calloc(1, len), *s;
+
+	ck_assert_ptr_nonnull(b);
+	memcpy(b, "\177ELF\2\1\1", 7);
+	le(b + 16, 3 /* ET_DYN */, 2);
+	le(b + 18, 62, 2);
+	le(b + 20, 1, 4);
+	le(b + 32, 64, 8);     /* e_phoff */
+	le(b + 40, shoff, 8);
+	le(b + 52, 64, 2);
+	le(b + 54, 56, 2);
+	le(b + 56, 1, 2);
+	le(b + 58, 64, 2);
+	le(b + 60, 5, 2);
+	le(b + 62, 4, 2);
+	s = b + 64;            /* PT_LOAD, R+X, the whole file at 0 */
+	le(s, 1, 4);
+	le(s + 4, 5, 4);
+	le(s + 32, len, 8);
+	le(s + 40, len, 8);
+	for (i = 1; i < nsyms; i++) {
+		s = b + off_sym + i * 24;
+		le(s, 1, 4);
+		s[4] = 0x12; /* GLOBAL FUNC */
+		le(s + 6, 1, 2);
+		le(s + 8, 0x1000 + (same_addr ? 0 : 16 * i), 8);
+		le(s + 16, 16, 8);
+	}
+	memset(b + off_str + 1, 'f', namelen);
+	memcpy(b + off_shs, shstr, sizeof(shstr));
+#define SH(n, name, type, off, size, link, ent)                                \
+	do {                                                                   \
+		s = b + shoff + (n) * 64;                                      \
+		le(s, name, 4);                                                \
+		le(s + 4, type, 4);                                            \
+		le(s + 24, off, 8);                                            \
+		le(s + 32, size, 8);                                           \
+		le(s + 40, link, 4);                                           \
+		le(s + 56, ent, 8);                                            \
+	} while (0)
+	SH(1, 1, 1 /* PROGBITS */, 0, 0x1000 + 16 * nsyms, 0, 0);
+	SH(2, 7, 2 /* SYMTAB */, off_sym, nsyms * 24, 3, 24);
+	SH(3, 15, 3 /* STRTAB */, off_str,
+	   strtab_claim ? strtab_claim : namelen + 2, 0, 0);
+	SH(4, 23, 3, off_shs, sizeof(shstr), 0, 0);
+#undef SH
+	*lenp = len;
+	return b;
+}
+
+struct parse_job {
+	const unsigned char *buf;
+	size_t len;
+	size_t want_count;   /* symbols, if it parses */
+	size_t want_namelen; /* of the name at 0x1000 + 16 + 3 */
+};
+
+/* 0: parsed as wanted; else the errno of the failure, or 1 */
+static int parse_job(void *arg)
+{
+	struct parse_job *j = arg;
+	struct bb_elfsyms *e;
+	const char *name;
+	uint64_t off;
+	int ret = elfsyms_parse(&e, j->buf, j->len);
+
+	if (ret < 0)
+		return -ret;
+	name = elfsyms_find(e, 0x1000 + 16 + 3, &off);
+	ret = elfsyms_count(e) != j->want_count || !name || off != 3 ||
+	      strlen(name) != j->want_namelen;
+	elfsyms_free(e);
+	return ret;
+}
+
+/*
+ * Found by fuzz_elfsyms with -malloc_limit_mb=64: a .dynstr whose header
+ * claims 113,723,596 bytes in a 6,858-byte file was allocated before its
+ * size was checked against the file (usym.c read_symbols).
+ */
+START_TEST(test_elfsyms_fuzz_strtab_claim)
+{
+	struct parse_job j = { 0 };
+
+	j.buf = slurp(DATADIR "elfsyms-strtab-claim.bin", &j.len);
+	ck_assert_int_eq(run_as_limited(parse_job, &j, 16), EBADMSG);
+	free((void *)j.buf);
+}
+END_TEST
+
+/* The same on purpose: a string table claiming 255 MiB (under the 256 MiB
+ * cap) in a 300-byte file is refused without allocating it. */
+START_TEST(test_elfsyms_strtab_claim)
+{
+	struct parse_job j = { 0 };
+	unsigned char *b = elf_shared_name(3, 10, 0, 255u << 20, &j.len);
+
+	j.buf = b;
+	ck_assert_int_eq(run_as_limited(parse_job, &j, 16), EBADMSG);
+	free(b);
+}
+END_TEST
+
+/*
+ * 43,000 symbols sharing one 1 MiB name, in a 2 MiB file. Each name was
+ * copied into a pool: 45 GB (and its offset wrapped at 4 GiB); under a
+ * 4 GiB address space limit the parse failed with ENOMEM after 11 s at
+ * 2 GB of memory. Names are now offsets into the file's string table:
+ * 2 MiB of address space beyond the file is not even needed, 64 is given.
+ */
+START_TEST(test_elfsyms_shared_long_name)
+{
+	struct parse_job j = { 0 };
+	unsigned char *b = elf_shared_name(43000, 1 << 20, 0, 0, &j.len);
+
+	j.buf = b;
+	j.want_count = 42999;
+	j.want_namelen = 1 << 20;
+	ck_assert_uint_lt(j.len, 3 << 20);
+	ck_assert_int_eq(run_as_limited(parse_job, &j, 64), 0);
+	free(b);
+}
+END_TEST
+
+/*
+ * 300,000 aliases at one address, each looked up once: the lookup walked
+ * every alias of the address it found (3e5 x 3e5 steps: minutes); aliases
+ * are merged when the file is read.
+ */
+START_TEST(test_elfsyms_many_aliases)
+{
+	size_t len, i, n = 300000;
+	unsigned char *b = elf_shared_name(n, 8, 1, 0, &len);
+	struct bb_elfsyms *e;
+	uint64_t off;
+
+	ck_assert_int_eq(elfsyms_parse(&e, b, len), 0);
+	ck_assert_uint_eq(elfsyms_count(e), n - 1);
+	for (i = 0; i < n; i++) {
+		ck_assert_str_eq(elfsyms_find(e, 0x1000 + i % 16, &off),
+				 "ffffffff");
+		ck_assert_uint_eq(off, i % 16);
+	}
+	ck_assert_ptr_null(elfsyms_find(e, 0x1000 + 16, &off));
+	elfsyms_free(e);
+	free(b);
+}
+END_TEST
+
+static char tmpdir[64];
+
+static void tmpdir_make(void)
+{
+	strcpy(tmpdir, "/tmp/bb-limits-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+/*
+ * A FIFO where a file was: open() blocked forever (and --duration with
+ * it). The test case's timeout fails a regression.
+ */
+START_TEST(test_elfsyms_fifo)
+{
+	struct bb_elfsyms *e = (struct bb_elfsyms *)1;
+	char path[128];
+
+	tmpdir_make();
+	snprintf(path, sizeof(path), "%s/fifo", tmpdir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(elfsyms_load(&e, path), -ENOEXEC);
+	ck_assert_ptr_null(e);
+	ck_assert_int_eq(elfsyms_load(&e, "/dev/null"), -ENOEXEC);
+	ck_assert_int_eq(elfsyms_load(&e, tmpdir), -ENOEXEC);
+	unlink(path);
+	rmdir(tmpdir);
+}
+END_TEST
+
+/*
+ * The case as reported: a process maps a file, exits, and a FIFO takes the
+ * file's path. Symbolizing one of its addresses must come back (with the
+ * module's name and no function), not block.
+ */
+START_TEST(test_usyms_dead_process_fifo)
+{
+	char path[128], buf[4096];
+	int to_child[2], to_parent[2], fd, ret;
+	struct bb_usyms *u;
+	struct bb_usym s;
+	uintptr_t addr;
+	pid_t pid;
+	FILE *src;
+	size_t n;
+
+	tmpdir_make();
+	snprintf(path, sizeof(path), "%s/lib.so", tmpdir);
+	/* any ELF will do: a copy of the running test binary's start */
+	src = fopen("/proc/self/exe", "rb");
+	ck_assert_ptr_nonnull(src);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0700);
+	ck_assert_int_ge(fd, 0);
+	n = fread(buf, 1, sizeof(buf), src);
+	ck_assert_uint_eq(write(fd, buf, n), n);
+	close(fd);
+	fclose(src);
+	ck_assert_int_eq(pipe(to_child), 0);
+	ck_assert_int_eq(pipe(to_parent), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		void *p;
+		char c;
+
+		fd = open(path, O_RDONLY);
+		p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED)
+			_exit(1);
+		addr = (uintptr_t)p + 16;
+		if (write(to_parent[1], &addr, sizeof(addr)) != sizeof(addr) ||
+		    read(to_child[0], &c, 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	ck_assert_int_eq(read(to_parent[0], &addr, sizeof(addr)),
+			 sizeof(addr));
+	ck_assert_int_eq(usyms_new(&u), 0);
+	ck_assert_int_eq(usyms_add_pid(u, pid), 0);
+	ck_assert_int_eq(write(to_child[1], "x", 1), 1);
+	ck_assert_int_eq(waitpid(pid, &ret, 0), pid);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+
+	ret = usyms_find(u, pid, addr, &s);
+	/* what a cache of the dead process's maps may say, if it has one */
+	if (ret == 0 && s.module) {
+		ck_assert_str_eq(s.module, "lib.so");
+		ck_assert_ptr_null(s.name);
+	}
+	usyms_free(u);
+	unlink(path);
+	rmdir(tmpdir);
+	close(to_child[0]);
+	close(to_child[1]);
+	close(to_parent[0]);
+	close(to_parent[1]);
+}
+END_TEST
+
 static Suite *limits_suite(void)
 {
 	Suite *s = suite_create("limits");
@@ -231,6 +543,12 @@ static Suite *limits_suite(void)
 	tcase_add_test(big, test_obj_many_relocations);
 	tcase_add_test(big, test_obj_many_maps_programs);
 	tcase_add_test(big, test_obj_long_shared_name);
+	tcase_add_test(tc, test_elfsyms_fuzz_strtab_claim);
+	tcase_add_test(tc, test_elfsyms_strtab_claim);
+	tcase_add_test(tc, test_elfsyms_shared_long_name);
+	tcase_add_test(tc, test_elfsyms_fifo);
+	tcase_add_test(tc, test_usyms_dead_process_fifo);
+	tcase_add_test(big, test_elfsyms_many_aliases);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, big);
 	return s;
