@@ -204,10 +204,18 @@ const struct bb_ksym *ksyms_find(const struct bb_ksyms *ks, uint64_t addr,
 		else
 			hi = mid;
 	}
-	/* the preferred alias is the first of its address (see cmp_addr) */
-	first = lo;
-	while (first > 0 && ks->ents[first - 1].sym.addr == ks->ents[lo].sym.addr)
-		first--;
+	/* the preferred alias is the first of its address (see cmp_addr):
+	 * searched too, a walk back over many aliases would be linear */
+	first = 0;
+	hi = lo;
+	while (first < hi) {
+		size_t mid = first + (hi - first) / 2;
+
+		if (ks->ents[mid].sym.addr < ks->ents[lo].sym.addr)
+			first = mid + 1;
+		else
+			hi = mid;
+	}
 	if (off)
 		*off = addr - ks->ents[first].sym.addr;
 	return &ks->ents[first].sym;

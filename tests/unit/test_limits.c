@@ -531,6 +531,36 @@ START_TEST(test_usyms_dead_process_fifo)
 }
 END_TEST
 
+/* ---- kernel symbols (kallsyms.c) ---- */
+
+/* 300,000 aliases, each address looked up: walked back over every alias
+ * of its address (9e10 steps: minutes). */
+START_TEST(test_kallsyms_many_aliases)
+{
+	size_t n = 300000, i, len = 0;
+	char *text = malloc(n * 40 + 64);
+	struct bb_ksyms *ks;
+	const struct bb_ksym *k;
+	uint64_t off;
+
+	ck_assert_ptr_nonnull(text);
+	for (i = 0; i < n; i++)
+		len += sprintf(text + len, "ffffffff81000000 t alias%zu\n", i);
+	len += sprintf(text + len, "ffffffff81000100 T after\n");
+	ck_assert_int_eq(ksyms_parse(&ks, text), n + 1);
+	for (i = 0; i < n; i++) {
+		k = ksyms_find(ks, 0xffffffff81000000ULL + i % 256, &off);
+		ck_assert_ptr_nonnull(k);
+		ck_assert_str_eq(k->name, "alias0");
+		ck_assert_uint_eq(off, i % 256);
+	}
+	ck_assert_str_eq(ksyms_find(ks, 0xffffffff81000100ULL, &off)->name,
+			 "after");
+	ksyms_free(ks);
+	free(text);
+}
+END_TEST
+
 static Suite *limits_suite(void)
 {
 	Suite *s = suite_create("limits");
@@ -549,6 +579,7 @@ static Suite *limits_suite(void)
 	tcase_add_test(tc, test_elfsyms_fifo);
 	tcase_add_test(tc, test_usyms_dead_process_fifo);
 	tcase_add_test(big, test_elfsyms_many_aliases);
+	tcase_add_test(big, test_kallsyms_many_aliases);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, big);
 	return s;
