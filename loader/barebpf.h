@@ -65,7 +65,12 @@ int bb_read_small(const char *path, char *buf, size_t len);
 uint64_t bpf_map_sum_percpu_u64(int fd, uint32_t key);
 /* Number of possible CPUs (per-CPU map values come in this many slots). */
 int bb_ncpus_possible(void);
-/* Parse a CPU list like "0-3,5" and return how many CPUs (highest+1). */
+/*
+ * Parse a CPU list like "0-3,5" and return how many CPUs (highest+1);
+ * -ERANGE for a CPU number of BB_MAX_CPUS or more: the largest NR_CPUS a
+ * kernel can be built with is 8192 (x86_64 with MAXSMP; arm64: 4096).
+ */
+#define BB_MAX_CPUS 8192
 int bb_parse_cpu_list(const char *s);
 /* Raise RLIMIT_MEMLOCK to infinity (maps are charged to it before 5.11). */
 int bb_raise_memlock(struct bb_err *err);

@@ -195,23 +195,41 @@ uint64_t bpf_map_sum_percpu_u64(int fd, uint32_t key)
 	return sum;
 }
 
+/* One CPU number, below BB_MAX_CPUS: no sign, no blanks (strtol took
+ * both, and "2147483647" made the count overflow). */
+static int parse_cpu(const char **sp, int *cpu)
+{
+	const char *s = *sp;
+	int n = 0;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		n = n * 10 + (*s - '0');
+		if (n >= BB_MAX_CPUS)
+			return -ERANGE;
+	}
+	*sp = s;
+	*cpu = n;
+	return 0;
+}
+
 int bb_parse_cpu_list(const char *s)
 {
-	int hi = -1;
+	int hi = -1, a, b, ret;
 
 	while (*s && *s != '\n') {
-		char *end;
-		long a = strtol(s, &end, 10), b;
-
-		if (end == s)
-			return -EINVAL;
+		ret = parse_cpu(&s, &a);
+		if (ret < 0)
+			return ret;
 		b = a;
-		s = end;
 		if (*s == '-') {
-			b = strtol(s + 1, &end, 10);
-			if (end == s + 1)
+			s++;
+			ret = parse_cpu(&s, &b);
+			if (ret < 0)
+				return ret;
+			if (b < a)
 				return -EINVAL;
-			s = end;
 		}
 		if (b > hi)
 			hi = b;

@@ -561,6 +561,37 @@ START_TEST(test_kallsyms_many_aliases)
 }
 END_TEST
 
+/* ---- CPU lists (sys.c) ---- */
+
+START_TEST(test_cpu_list)
+{
+	ck_assert_int_eq(bb_parse_cpu_list("0-1\n"), 2);
+	ck_assert_int_eq(bb_parse_cpu_list("0-3,5,7-8"), 9);
+	ck_assert_int_eq(bb_parse_cpu_list("0"), 1);
+	ck_assert_int_eq(bb_parse_cpu_list("8191"), BB_MAX_CPUS);
+	ck_assert_int_eq(bb_parse_cpu_list("0-8191"), BB_MAX_CPUS);
+	/* the overflow of the review: 2147483647 + 1 */
+	ck_assert_int_eq(bb_parse_cpu_list("2147483647"), -ERANGE);
+	ck_assert_int_eq(bb_parse_cpu_list("0-2147483647"), -ERANGE);
+	ck_assert_int_eq(bb_parse_cpu_list("8192"), -ERANGE);
+	ck_assert_int_eq(bb_parse_cpu_list("99999999999999999999999"), -ERANGE);
+	/* found by fuzz_procfs in the old parser within 600 runs: 818192
+	 * CPUs (the lines of its input, each parsed alone) */
+	ck_assert_int_eq(bb_parse_cpu_list("0-"), -EINVAL);
+	ck_assert_int_eq(bb_parse_cpu_list("81,7"), 82);
+	ck_assert_int_eq(bb_parse_cpu_list("818191"), -ERANGE);
+	/* what strtol let through: signs, blanks, ranges backwards */
+	ck_assert_int_eq(bb_parse_cpu_list("-1"), -EINVAL);
+	ck_assert_int_eq(bb_parse_cpu_list("+1"), -EINVAL);
+	ck_assert_int_eq(bb_parse_cpu_list(" 1"), -EINVAL);
+	ck_assert_int_eq(bb_parse_cpu_list("0--5"), -EINVAL);
+	ck_assert_int_eq(bb_parse_cpu_list("3-1"), -EINVAL);
+	ck_assert_int_eq(bb_parse_cpu_list("0,,1"), -EINVAL);
+	ck_assert_int_eq(bb_parse_cpu_list(""), -EINVAL);
+	ck_assert_int_eq(bb_parse_cpu_list("x"), -EINVAL);
+}
+END_TEST
+
 static Suite *limits_suite(void)
 {
 	Suite *s = suite_create("limits");
@@ -580,6 +611,7 @@ static Suite *limits_suite(void)
 	tcase_add_test(tc, test_usyms_dead_process_fifo);
 	tcase_add_test(big, test_elfsyms_many_aliases);
 	tcase_add_test(big, test_kallsyms_many_aliases);
+	tcase_add_test(tc, test_cpu_list);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, big);
 	return s;
