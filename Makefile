@@ -133,6 +133,46 @@ vm-test: $(O)/barebpf
 vm-bench: $(O)/barebpf
 	VMTEST_SUITE=bench VMTEST_VERBOSE=1 vm-tests/run.sh $(O)/barebpf
 
+# ---- fuzzing: libFuzzer harnesses of tests/fuzz, with ASan and UBSan ----
+#   make fuzz                   each harness for FUZZ_SECONDS (10; CI: 60)
+#   make fuzz FUZZ=obj          only tests/fuzz/fuzz_obj.c
+# A crash, leak, timeout (FUZZ_TIMEOUT s for one input), more than
+# FUZZ_RSS_MB of memory in all or one allocation of more than FUZZ_MALLOC_MB
+# (inputs are a few KiB: a bigger allocation trusted a claimed size) fails;
+# the input lands in $(O)/fuzz/artifacts/.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 10
+FUZZ_RSS_MB ?= 2048
+FUZZ_MALLOC_MB ?= 64
+FUZZ_TIMEOUT ?= 10
+FUZZ ?= $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=all $(WARN) -Wno-unused-parameter -std=gnu11 \
+	-D_GNU_SOURCE -Iloader -Iasm -Ibpf
+FUZZ_LIB_OBJS := $(patsubst loader/%.c,$(O)/fuzz/lib/%.o,$(LIB_SRCS))
+
+$(O)/fuzz/lib/%.o: loader/%.c $(HDRS)
+	$(call msg,FUZZCC,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(O)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_LIB_OBJS)
+	$(call msg,FUZZLD,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS)
+
+# A generator of large objects (tests/unit/bigobj.h), for measuring.
+$(O)/fuzz/mkbigobj: tests/fuzz/mkbigobj.c tests/unit/bigobj.h
+	$(call msg,HOSTCC,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -O2 $(WARN) -o $@ $<
+
+fuzz: $(patsubst %,$(O)/fuzz/fuzz_%,$(FUZZ)) $(O)/fuzz/mkbigobj
+	tests/fuzz/run.sh $(O) $(FUZZ_SECONDS) $(FUZZ_RSS_MB) $(FUZZ_MALLOC_MB) \
+		$(FUZZ_TIMEOUT) $(FUZZ)
+
+.PHONY: fuzz
+.SECONDARY: $(FUZZ_LIB_OBJS)
+
 demo: $(O)/barebpf
 	scripts/demo.sh $(O)/barebpf
 

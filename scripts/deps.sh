@@ -6,6 +6,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	make gcc libc6-dev clang llvm musl-tools pkg-config \
+	libclang-rt-14-dev \
 	check libsubunit-dev libelf-dev \
 	util-linux coreutils \
 	qemu-system-x86 busybox-static cpio xz-utils \

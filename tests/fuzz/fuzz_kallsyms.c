@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* The /proc/kallsyms parser (kallsyms.c) and its lookups. */
+#include "fuzz.h"
+#include "barebpf.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = fuzz_str(data, size);
+	struct bb_ksyms *ks = NULL;
+	const struct bb_ksym *k;
+	uint64_t addr, off;
+	int n;
+
+	n = ksyms_parse(&ks, text);
+	free(text);
+	if (n < 0)
+		return 0;
+	FUZZ_ASSERT(ks != NULL);
+	for (addr = 0; addr < 8; addr++) {
+		uint64_t a = addr << 61 | addr;
+
+		k = ksyms_find(ks, a, &off);
+		if (k) {
+			FUZZ_ASSERT(k->addr <= a && off == a - k->addr);
+			FUZZ_ASSERT(ksyms_has(ks, k->name));
+		}
+	}
+	k = ksyms_find(ks, ~0ULL, &off);
+	FUZZ_ASSERT(!n == !k);
+	ksyms_has(ks, "vfs_read");
+	ksyms_free(ks);
+	return 0;
+}

@@ -1,0 +1,112 @@
+#!/bin/sh
+# Make the seed corpora of tests/fuzz/corpus/<harness> anew from this
+# machine and the build (run as root after `make`, from the top of the
+# tree; needs gcc and python3). The corpora are kept in the tree, small
+# (under 1 MiB in all): run this only to refresh them, then look at what
+# changed before committing it.
+set -eu
+o=${O:-build}
+c=tests/fuzz/corpus
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+rm -rf "$c"
+mkdir -p "$c/obj" "$c/elfsyms" "$c/kallsyms" "$c/tpformat" "$c/kver" \
+	"$c/perfbuf" "$c/procfs" "$c/kprobe"
+
+# BPF objects: every embedded one, the test ones (bad ones too: they reach
+# the error paths), and a small generated one with overlapping maps.
+for f in "$o"/bpf/*.bpf.o "$o"/tests/bpf/*.bpf.o; do
+	case $f in *bad_big*) continue ;; esac # 33 KiB of unrolled code
+	cp "$f" "$c/obj/"
+done
+"$o/fuzz/mkbigobj" 4 20 2 4 3 >"$c/obj/gen_small.o"
+"$o/fuzz/mkbigobj" 3 8 1 2 1 >"$c/obj/gen_overlap.o"
+
+# The vDSO (ET_DYN with .dynsym and the version note), for both ELF readers.
+python3 - "$c/elfsyms/vdso.so" <<'PY'
+import sys
+for line in open("/proc/self/maps"):
+    if line.rstrip().endswith("[vdso]"):
+        lo, hi = (int(x, 16) for x in line.split()[0].split("-"))
+        with open("/proc/self/mem", "rb") as m:
+            m.seek(lo)
+            open(sys.argv[1], "wb").write(m.read(hi - lo))
+PY
+cp "$c/elfsyms/vdso.so" "$c/kver/vdso.so"
+# Small real binaries: static with .symtab, a shared object with both
+# tables, and a stripped PIE (.dynsym only).
+cat >"$tmp/t.c" <<'C'
+int twice(int x) { return 2 * x; }
+static int local_fn(int x) { return x + 1; }
+int __attribute__((weak)) weak_fn(int x) { return local_fn(x); }
+void _start(void) { for (;;) weak_fn(twice(1)); }
+C
+gcc -Os -nostdlib -static -o "$c/elfsyms/static_symtab" "$tmp/t.c"
+gcc -Os -nostdlib -shared -fPIC -o "$c/elfsyms/shared.so" "$tmp/t.c"
+cp /usr/bin/true "$c/elfsyms/true_stripped_pie"
+
+# /proc/kallsyms: its start and its end (module symbols, "[module]").
+head -n 120 /proc/kallsyms >"$c/kallsyms/head"
+tail -n 60 /proc/kallsyms >"$c/kallsyms/tail"
+printf '0000000000000000 T _stext\n0000000000000000 t hidden\n' \
+	>"$c/kallsyms/kptr_restrict"
+
+# Tracepoint formats of this kernel.
+t=/sys/kernel/tracing/events
+for e in block/block_rq_issue block/block_bio_queue sched/sched_switch \
+	syscalls/sys_enter_getppid; do
+	cp "$t/$e/format" "$c/tpformat/$(basename "$e")"
+done
+
+# Version strings: this machine's and the distributions' forms.
+cat /proc/version >"$c/kver/proc_version"
+uname -r >"$c/kver/uname_r"
+uname -v >"$c/kver/uname_v"
+printf 'Ubuntu 4.15.0-112.113-generic 4.15.18\n' >"$c/kver/ubuntu_signature"
+printf '#1 SMP Debian 4.19.98-1 (2020-01-26)\n' >"$c/kver/debian_4.19"
+printf '#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)\n' \
+	>"$c/kver/debian_6.1"
+
+# Perf rings (the harness's input: u64 tail, u32 head - tail, the ring):
+# samples, a lost record, a record that wraps past the end of the ring.
+python3 - "$c/perfbuf" <<'PY'
+import struct, sys
+d = sys.argv[1]
+def sample(data):
+    raw = ((4 + len(data) + 7) & ~7) - 4
+    return struct.pack("<IHHI", 9, 0, 12 + raw, raw) + data + b"\0" * (raw - len(data))
+def lost(n):
+    return struct.pack("<IHHQQ", 2, 0, 24, 7, n)
+def ring(tail, recs, size):
+    buf = bytearray(size)
+    for i, b in enumerate(recs):
+        buf[(tail + i) % size] = b
+    return struct.pack("<QI", tail, len(recs)) + bytes(buf)
+recs = sample(b"hello") + lost(3) + sample(bytes(range(40)))
+open(d + "/plain", "wb").write(ring(0, recs, 256))
+open(d + "/wrapped", "wb").write(ring(256 * 5 + 200, recs, 256))
+open(d + "/counter_wraps", "wb").write(ring(2**64 - 16, recs, 256))
+PY
+
+# /proc/PID/maps and CPU lists.
+cat /proc/self/maps >"$c/procfs/maps"
+cat /sys/devices/system/cpu/possible /sys/devices/system/cpu/online \
+	>"$c/procfs/cpus"
+printf '0-3,5,7-8\n0\n8191\n' >"$c/procfs/cpu_lists"
+
+# kprobe_events and kprobe_profile as barebpf and other tools leave them;
+# text symbols in available_filter_functions form ("name [module]").
+cat >"$c/kprobe/events" <<'TXT'
+p:barebpf_812_4026531836/p_blk_mq_start_request_0 blk_mq_start_request
+r128:barebpf_812_4026531836/r_blk_queue_enter_1 blk_queue_enter
+p:barebpf_77/p_vfs_read_0 vfs_read
+p:kprobes/myprobe do_sys_open dfd=%ax filename=%dx
+r:perf_probe/vfs_write__return vfs_write
+TXT
+cat >"$c/kprobe/profile" <<'TXT'
+  p_blk_mq_start_request_0                                 1022               0
+  barebpf_812_4026531836/r_blk_queue_enter_1                 17               3
+TXT
+awk '$2 ~ /^[tT]$/ { print $4 ? $3 " " $4 : $3 }' /proc/kallsyms |
+	grep -E '^(blk_|vfs_)' | head -n 200 >"$c/kprobe/filter_functions"
+du -sh "$c"
