@@ -109,6 +109,7 @@ int freeze_start(struct pt_regs *ctx)
 	s.tid = tid;
 	s.stackid = BB_CONST(want_stack) ?
 		    bpf_get_stackid(ctx, &stacks, 0) : -1;
+	s.entry_ret = PT_REGS_ENTRY_RET(ctx);
 	bpf_get_current_comm(s.comm, sizeof(s.comm));
 	name = bpf_map_lookup_elem(&task_sysfs, &tid);
 	if (name) {
@@ -217,6 +218,7 @@ int freeze_end(struct pt_regs *ctx)
 	ev.tid = st->tid;
 	ev.stackid = st->stackid;
 	ev.nested = st->nested;
+	ev.entry_ret = st->entry_ret;
 	__builtin_memcpy(ev.comm, st->comm, sizeof(ev.comm));
 	__builtin_memcpy(ev.disk, st->disk, sizeof(ev.disk));
 	bpf_map_delete_elem(&fstate, &q);

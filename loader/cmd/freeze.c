@@ -450,7 +450,9 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	queue_disk(r, &ev, disk, sizeof(disk));
 	if (r->o->disk && strcmp(disk, r->o->disk))
 		return;
-	nips = stack_read(r->stacks_fd, ev.stackid, ips, BB_MAX_STACK);
+	nips = stack_add_entry_ret(ips, stack_read(r->stacks_fd, ev.stackid,
+						   ips, BB_MAX_STACK),
+				   BB_MAX_STACK, ev.entry_ret);
 	if (freeze_sum_add(&r->sum, disk, ips, nips, ev.frozen_ns,
 			   ev.drain_ns) < 0)
 		r->oom = 1;
