@@ -51,6 +51,7 @@ struct freeze_pending {
 	unsigned long long ts;
 	unsigned int role; /* FREEZE_ROLE_* */
 	unsigned int pad;
+	unsigned long long ips[3]; /* the functions of the chain (regs ip) */
 };
 #define FREEZE_ROLE_START 1
 #define FREEZE_ROLE_UNFREEZE 2
