@@ -285,21 +285,28 @@ fetch_pkgs() { # fetch_pkgs LABEL KEY PKG...
 	# boot/vmlinuz-<ver> until trixie; usr/lib/modules/<ver>/vmlinuz in sid
 	img=$(ls "$t"/x/boot/vmlinuz-* "$t"/x/usr/lib/modules/*/vmlinuz 2>/dev/null | head -n 1)
 	[ -n "$img" ] && cp "$img" "$dst.new/vmlinuz" || { WHY="no kernel image in $*"; return 1; }
-	# loop is optional: only freeze-loop needs it (it SKIPs without)
-	for m in configfs null_blk loop; do
+	# loop is optional: only freeze-loop needs it (it SKIPs without);
+	# mq-deadline is a module from 6.12 on (built in before): the cases
+	# switch nullb0 between it and none.
+	for m in configfs null_blk loop mq-deadline; do
 		f=$(find "$t/x" -path '*/lib/modules/*' -name "$m.ko*" | head -n 1)
 		case $f in
 		*.ko) cp "$f" "$dst.new/$m.ko" ;;
 		*.ko.xz) xz -dc "$f" >"$dst.new/$m.ko" ;;
 		*.ko.zst) zstd -qdc "$f" >"$dst.new/$m.ko" ;;
 		*.ko.gz) gzip -dc "$f" >"$dst.new/$m.ko" ;;
-		"") [ $m = loop ] && continue; WHY="no $m.ko in $*"; return 1 ;;
+		"") [ $m = loop ] || [ $m = mq-deadline ] && continue; WHY="no $m.ko in $*"; return 1 ;;
 		*) WHY="no $m.ko in $*"; return 1 ;;
 		esac || { WHY="cannot decompress $f"; return 1; }
 	done
 	ls "$t"/x/lib/modules "$t"/x/usr/lib/modules 2>/dev/null | grep -E '^[0-9]' | head -n 1 >"$dst.new/release"
+	echo "$CACHE_FORMAT" >"$dst.new/format"
 	rm -rf "$dst" "$t"; mv "$dst.new" "$dst"
 }
+
+# What a cached kernel folder holds; a folder of another format is fetched
+# again (2: mq-deadline.ko where it is a module).
+CACHE_FORMAT=2
 
 deb_arch() { case $1 in x86_64) echo amd64 ;; aarch64) echo arm64 ;; esac; }
 
@@ -314,7 +321,7 @@ prepare_debian() {
 			why="no linux-image-cloud-$da in $suite on $(debian_mirror)"
 		else
 			key=${pkgs%% *}
-			if [ -f "$CACHE/$label/$key/vmlinuz" ]; then
+			if [ "$(cat "$CACHE/$label/$key/format" 2>/dev/null)" = "$CACHE_FORMAT" ]; then
 				dir=$CACHE/$label/$key
 			elif fetch_pkgs "$label" "$key" $pkgs; then
 				dir=$CACHE/$label/$key
@@ -422,17 +429,32 @@ qemu_cmd() { # qemu_cmd ARCH: sets QEMU (command and machine) and CONSOLE
 # caller counts them). Runs in the background beside another boot.
 boot_kernel() {
 	local label=$1 log=$LOGS/$1.log initrd=$WORK/initrd-$1.gz t0 t1 rc rel c line timeout
+	local raw=$WORK/console-$1 qpid start_timeout started=0
 	local -a QEMU
 	build_initramfs "$label" "$KARCH" "$initrd" || { echo "FAIL boot ($label): cannot build the initramfs"; return; }
 	timeout=$(boot_timeout "$KARCH")
+	# A kernel that hangs before /init is stopped long before the boot
+	# timeout (boots take 5-15 s under TCG, 30 s seen on a busy host).
+	start_timeout=$((timeout < 240 ? timeout : 240))
 	qemu_cmd "$KARCH"
 	echo "=== $label: booting $KIMG ($KARCH, -smp $SMP, timeout ${timeout}s, ${#CASES[@]} cases)"
 	t0=$(date +%s)
 	timeout -k 5 "$timeout" "${QEMU[@]}" -m 512 -smp "$SMP" -nographic -no-reboot \
 		-nodefaults -serial stdio -kernel "$KIMG" -initrd "$initrd" \
-		-append "console=$CONSOLE panic=-1 quiet $KAPPEND" </dev/null 2>&1 | tr -d '\r' | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' >"$log"
+		-append "console=$CONSOLE panic=-1 quiet $KAPPEND" </dev/null >"$raw" 2>&1 &
+	qpid=$!
+	while kill -0 $qpid 2>/dev/null; do
+		[ $started = 1 ] || ! grep -q '=== VMTEST START ' "$raw" || started=1
+		if [ $started = 0 ] && [ $(($(date +%s) - t0)) -ge $start_timeout ]; then
+			kill $qpid 2>/dev/null
+			break
+		fi
+		sleep 1
+	done
+	wait $qpid
 	rc=$?
 	t1=$(date +%s)
+	tr -d '\r' <"$raw" | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' >"$log"
 	# (the firmware's terminal escapes may share the start marker's line)
 	rel=$(sed -n 's/.*=== VMTEST START //p' "$log" | head -n 1)
 	if [ -z "$rel" ]; then
@@ -468,60 +490,65 @@ boot_kernel() {
 }
 
 # ---- the run ---------------------------------------------------------------
-START=$(date +%s)
-for arch in "${!BIN[@]}"; do
-	mkdir -p "$WORK/$arch"
-	cp "${BIN[$arch]}" "$WORK/$arch/barebpf" || exit 2
-	TOOLS[$arch]=$(tool_names "$WORK/$arch/barebpf" | tr '\n' ' ')
-	[ -n "${TOOLS[$arch]}" ] || echo "=== warning: no tool names for the $arch binary: no tool symlinks"
-	build_bpfobj "$arch"
-done
-
-# Fetch every kernel first (seconds each), then boot JOBS at a time; each
-# boot's lines are shown when it ends.
-declare -A PREP=()
-READY=()
-for k in "${KERNELS[@]}"; do
-	if ! prepare "$k"; then missing_kernel "$k" "$WHY"; continue; fi
-	if [ -z "${BUSYBOX[$KARCH]:-}" ] && ! prepare_busybox "$KARCH"; then
-		missing_kernel "$k" "$WHY"; continue
-	fi
-	PREP[$k]=$(declare -p KARCH KIMG KMODS KAPPEND KREL)
-	READY+=("$k")
-done
-
-declare -A RUNNING=()
-collect() { # collect LABEL: show and count a finished boot's lines
-	local line
-	while IFS= read -r line; do
-		case $line in
-		"PASS "*|"FAIL "*|"SKIP "*) result "$line" ;;
-		*) echo "$line" ;;
-		esac
-	done <"$WORK/out-$1"
-}
-reap_one() {
-	local pid k
-	wait -n -p pid "${RUNNING[@]}" 2>/dev/null
-	for k in "${!RUNNING[@]}"; do
-		[ "${RUNNING[$k]}" = "$pid" ] || continue
-		unset "RUNNING[$k]"
-		collect "$k"
-		return
+# One function, called from the last line: bash reads a script as it runs
+# it, and this way an edit of the file during a run cannot derail it.
+main() {
+	START=$(date +%s)
+	for arch in "${!BIN[@]}"; do
+		mkdir -p "$WORK/$arch"
+		cp "${BIN[$arch]}" "$WORK/$arch/barebpf" || exit 2
+		TOOLS[$arch]=$(tool_names "$WORK/$arch/barebpf" | tr '\n' ' ')
+		[ -n "${TOOLS[$arch]}" ] || echo "=== warning: no tool names for the $arch binary: no tool symlinks"
+		build_bpfobj "$arch"
 	done
-}
-for k in "${READY[@]}"; do
-	while [ ${#RUNNING[@]} -ge "$JOBS" ]; do reap_one; done
-	eval "${PREP[$k]}"
-	boot_kernel "$k" >"$WORK/out-$k" 2>&1 &
-	RUNNING[$k]=$!
-done
-while [ ${#RUNNING[@]} -gt 0 ]; do reap_one; done
 
-TIMES=
-for k in "${READY[@]}"; do
-	TIMES+="${TIMES:+, }$k $(sed -n 's/^=== .*: [0-9]* cases in \([0-9]*\) s$/\1/p' "$WORK/out-$k" | tail -n 1) s"
-done
-echo "=== vm-tests: ${KERNELS[*]} in $(($(date +%s) - START)) s ($JOBS at a time, -smp $SMP; per kernel: ${TIMES:-none booted})"
-echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
-[ $FAILED = 0 ]
+	# Fetch every kernel first (seconds each), then boot JOBS at a time; each
+	# boot's lines are shown when it ends.
+	declare -A PREP=()
+	READY=()
+	for k in "${KERNELS[@]}"; do
+		if ! prepare "$k"; then missing_kernel "$k" "$WHY"; continue; fi
+		if [ -z "${BUSYBOX[$KARCH]:-}" ] && ! prepare_busybox "$KARCH"; then
+			missing_kernel "$k" "$WHY"; continue
+		fi
+		PREP[$k]=$(declare -p KARCH KIMG KMODS KAPPEND KREL)
+		READY+=("$k")
+	done
+
+	declare -A RUNNING=()
+	collect() { # collect LABEL: show and count a finished boot's lines
+		local line
+		while IFS= read -r line; do
+			case $line in
+			"PASS "*|"FAIL "*|"SKIP "*) result "$line" ;;
+			*) echo "$line" ;;
+			esac
+		done <"$WORK/out-$1"
+	}
+	reap_one() {
+		local pid k
+		wait -n -p pid "${RUNNING[@]}" 2>/dev/null
+		for k in "${!RUNNING[@]}"; do
+			[ "${RUNNING[$k]}" = "$pid" ] || continue
+			unset "RUNNING[$k]"
+			collect "$k"
+			return
+		done
+	}
+	for k in "${READY[@]}"; do
+		while [ ${#RUNNING[@]} -ge "$JOBS" ]; do reap_one; done
+		eval "${PREP[$k]}"
+		boot_kernel "$k" >"$WORK/out-$k" 2>&1 &
+		RUNNING[$k]=$!
+	done
+	while [ ${#RUNNING[@]} -gt 0 ]; do reap_one; done
+
+	TIMES=
+	for k in "${READY[@]}"; do
+		TIMES+="${TIMES:+, }$k $(sed -n 's/^=== .*: [0-9]* cases in \([0-9]*\) s$/\1/p' "$WORK/out-$k" | tail -n 1) s"
+	done
+	echo "=== vm-tests: ${KERNELS[*]} in $(($(date +%s) - START)) s ($JOBS at a time, -smp $SMP; per kernel: ${TIMES:-none booted})"
+	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+	[ $FAILED = 0 ]
+}
+main; exit
