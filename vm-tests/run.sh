@@ -446,7 +446,7 @@ boot_kernel() {
 		-append "console=$CONSOLE panic=-1 quiet $KAPPEND" </dev/null >"$raw" 2>&1 &
 	qpid=$!
 	while kill -0 $qpid 2>/dev/null; do
-		[ $started = 1 ] || ! grep -q '=== VMTEST START ' "$raw" || started=1
+		[ $started = 1 ] || ! grep -q '=== VMTEST START ' "$raw" 2>/dev/null || started=1
 		if [ $started = 0 ] && [ $(($(date +%s) - t0)) -ge $start_timeout ]; then
 			kill $qpid 2>/dev/null
 			break
