@@ -104,7 +104,7 @@ if [ ${#KERNELS[@]} = 0 ]; then
 fi
 for k in "${KERNELS[@]}"; do
 	arch=$(kernel_field $k 2)
-	[ -n "${BIN[$arch]:-}" ] || { echo "$0: kernel $k needs an $arch barebpf (give one, e.g. build-aarch64/barebpf)" >&2; exit 2; }
+	[ -n "${BIN[$arch]:-}" ] || { echo "$0: kernel $k needs an $arch barebpf (give one: make ARCH=$arch O=build-$arch, then build-$arch/barebpf)" >&2; exit 2; }
 done
 CI_MODE=0
 [ "${CI:-}" = true ] && CI_MODE=1
