@@ -1,14 +1,17 @@
 # barebpf: one static binary with its BPF objects embedded.
 #   make            build/barebpf (static, musl)
 #   make test       Check unit tests, then integration tests on this kernel
-#   make vm-test    whole-system tests in QEMU (4.15, 5.10, 6.1)
+#   make vm-test    whole-system tests in QEMU (x86_64 and arm64 kernels;
+#                   builds the aarch64 binary in $(O)-aarch64 for them)
+#   make ARCH=aarch64 O=build-aarch64   the arm64 binary (cross-built)
 #   make vm-bench   cost per I/O of the tools in QEMU (figures only)
 #   make demo       biolatency on a loop device made for the demo
 #   make install    PREFIX=/usr/local
 #   V=1             show full commands
 O ?= build
 PREFIX ?= /usr/local
-ARCH ?= $(shell uname -m)
+HOST_ARCH := $(shell uname -m)
+ARCH ?= $(HOST_ARCH)
 
 ifeq ($(ARCH),x86_64)
 BPF_ARCH := x86
@@ -20,7 +23,13 @@ endif
 
 # The binary is linked statically against musl; the tests use the host's
 # libc because Check and libelf come from Debian packages built on glibc.
+# A cross build uses Debian's musl wrapper for the target (musl-dev:ARCH,
+# see scripts/deps.sh).
+ifeq ($(ARCH),$(HOST_ARCH))
 MUSL_CC ?= musl-gcc
+else
+MUSL_CC ?= $(ARCH)-linux-musl-gcc
+endif
 HOST_CC ?= cc
 CLANG ?= clang
 
@@ -47,6 +56,10 @@ BPF_NAMES := $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS))
 BPF_OBJS := $(patsubst %,$(O)/bpf/%.bpf.o,$(BPF_NAMES))
 EMBED_OBJS := $(patsubst %,$(O)/embed/%.o,$(BPF_NAMES))
 HDRS := $(wildcard loader/*.h loader/cmd/*.h asm/*.h bpf/*.h)
+# The tools' names, from their definitions (`const struct tool tool_x = {`
+# then `"name", ...`): the links are made without running the binary, which
+# a cross build cannot. A native build checks the list against --list-tools.
+TOOLS := $(shell sed -n '/^const struct tool tool_/{n;s/^[[:space:]]*"\([^"]*\)".*/\1/p;}' $(CMD_SRCS))
 
 LIB_OBJS := $(patsubst loader/%.c,$(O)/musl/%.o,$(LIB_SRCS))
 CMD_OBJS := $(patsubst loader/cmd/%.c,$(O)/musl/cmd/%.o,$(CMD_SRCS))
@@ -81,7 +94,11 @@ $(O)/host/embed_list.o: $(O)/embed_list.c $(HDRS)
 $(O)/barebpf: $(CMD_OBJS) $(LIB_OBJS) $(EMBED_OBJS) $(O)/musl/embed_list.o
 	$(call msg,LD,$@)
 	$(Q)$(MUSL_CC) -static -s -o $@ $^
-	$(Q)for t in $$($@ --list-tools); do ln -sf barebpf $(O)/$$t; done
+ifeq ($(ARCH),$(HOST_ARCH))
+	$(Q)[ "$$($@ --list-tools | sort | tr '\n' ' ')" = "$$(printf '%s\n' $(TOOLS) | sort | tr '\n' ' ')" ] || \
+	  { echo "$@: --list-tools differs from the Makefile's TOOLS ($(TOOLS))" >&2; rm -f $@; exit 1; }
+endif
+	$(Q)for t in $(TOOLS); do ln -sf barebpf $(O)/$$t; done
 
 $(O)/musl/%.o: loader/%.c $(HDRS)
 	$(call msg,CC,$@)
@@ -123,11 +140,23 @@ $(O)/tests/integration: $(INTEG_SRCS) tests/bbtest.h $(HLIB_OBJS) $(HCMD_OBJS) $
 	$(Q)$(HOST_CC) $(TEST_CFLAGS) -Itests -DBB_BUILD_DIR='"$(O)"' -o $@ $(INTEG_SRCS) $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(CHECK_LIBS)
 
 test: $(O)/barebpf $(O)/tests/unit $(O)/tests/integration
+ifneq ($(ARCH),$(HOST_ARCH))
+	@echo "make test: the tests run on this $(HOST_ARCH) kernel; $(ARCH) is tested by make vm-test" >&2; exit 1
+endif
 	$(O)/tests/unit
 	BAREBPF=$(abspath $(O)/barebpf) $(O)/tests/integration
 
-vm-test: $(O)/barebpf
-	vm-tests/run.sh $(O)/barebpf
+# Every kernel, x86_64 and arm64: each with the binary of its architecture.
+ifeq ($(ARCH),x86_64)
+OTHER_ARCH := aarch64
+else
+OTHER_ARCH := x86_64
+endif
+vm-test: $(O)/barebpf $(O)-$(OTHER_ARCH)/barebpf
+	vm-tests/run.sh $(O)/barebpf $(O)-$(OTHER_ARCH)/barebpf
+
+$(O)-$(OTHER_ARCH)/barebpf: FORCE
+	$(Q)$(MAKE) --no-print-directory ARCH=$(OTHER_ARCH) O=$(O)-$(OTHER_ARCH) MUSL_CC=$(OTHER_ARCH)-linux-musl-gcc $(O)-$(OTHER_ARCH)/barebpf
 
 # Cost per I/O of the tools, in QEMU: prints figures, asserts none.
 vm-bench: $(O)/barebpf
@@ -179,10 +208,10 @@ demo: $(O)/barebpf
 install: $(O)/barebpf
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(O)/barebpf $(DESTDIR)$(PREFIX)/bin/barebpf
-	for t in $$($(O)/barebpf --list-tools); do ln -sf barebpf $(DESTDIR)$(PREFIX)/bin/$$t; done
+	for t in $(TOOLS); do ln -sf barebpf $(DESTDIR)$(PREFIX)/bin/$$t; done
 
 clean:
-	rm -rf $(O)
+	rm -rf $(O) $(O)-$(OTHER_ARCH)
 
-.PHONY: all test vm-test vm-bench demo install clean
+.PHONY: all test vm-test vm-bench demo install clean FORCE
 .DELETE_ON_ERROR:

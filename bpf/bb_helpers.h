@@ -92,6 +92,7 @@ struct pt_regs {
 #define PT_REGS_PARM3(x) ((x)->dx)
 #define PT_REGS_RC(x) ((x)->ax)
 #define PT_REGS_IP(x) ((x)->ip)
+#define PT_REGS_ENTRY_RET(x) 0ULL
 #elif defined(__TARGET_ARCH_arm64)
 struct pt_regs {
 	unsigned long regs[31], sp, pc, pstate;
@@ -101,9 +102,20 @@ struct pt_regs {
 #define PT_REGS_PARM3(x) ((x)->regs[2])
 #define PT_REGS_RC(x) ((x)->regs[0])
 #define PT_REGS_IP(x) ((x)->pc)
+#define PT_REGS_ENTRY_RET(x) ((x)->regs[30])
 #else
 #error "define __TARGET_ARCH_x86 or __TARGET_ARCH_arm64"
 #endif
+
+/*
+ * PT_REGS_ENTRY_RET: in a kprobe at a function's entry, its return address
+ * where the kernel's stack walk leaves it out, else 0. arm64 keeps it in the
+ * link register (x30) until the prologue stores a frame record, and the
+ * frame-pointer walk starts at the caller's record, so the stack of such a
+ * kprobe lacks the direct caller (stack_add_entry_ret puts it back; where
+ * the walk has it, as through ftrace's frame records, it is not doubled).
+ * x86's unwinders find it on the stack.
+ */
 
 /* floor(log2(v)) without loops (4.15 has no bounded loops) */
 static __always_inline u32 bb_log2(u32 v)

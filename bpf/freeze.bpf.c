@@ -64,21 +64,31 @@ BB_MAP(qdev, BPF_MAP_TYPE_LRU_HASH, sizeof(u64), sizeof(u32), 4096);
 /*
  * Has this task just counted this very call under another name (a wrapper
  * and the function it wraps)? The mark stays until the task does something
- * else, so a chain of three names counts once.
+ * else, so a chain of three names counts once. A function already in the
+ * chain is a new call, not the wrapped one: 6.12 freezes in
+ * queue_attr_store and again in elevator_switch, and the two unfreezes
+ * follow each other within microseconds.
  */
-static __always_inline int seen_in_wrapper(u32 tid, u64 q, u32 role, u64 now)
+static __always_inline int seen_in_wrapper(u32 tid, u64 q, u32 role, u64 now,
+					   u64 ip)
 {
 	struct freeze_pending *p = bpf_map_lookup_elem(&pending, &tid);
 	struct freeze_pending np = {};
 
 	if (p && p->q == q && p->role == role &&
-	    now - p->ts < BB_CONST(dedup_ns)) {
+	    now - p->ts < BB_CONST(dedup_ns) &&
+	    p->ips[0] != ip && p->ips[1] != ip && p->ips[2] != ip) {
 		p->ts = now;
+		if (!p->ips[1])
+			p->ips[1] = ip;
+		else if (!p->ips[2])
+			p->ips[2] = ip;
 		return 1;
 	}
 	np.q = q;
 	np.ts = now;
 	np.role = role;
+	np.ips[0] = ip;
 	bpf_map_update_elem(&pending, &tid, &np, BPF_ANY);
 	return 0;
 }
@@ -92,7 +102,8 @@ int freeze_start(struct pt_regs *ctx)
 	struct freeze_state *st, s = {};
 	struct freeze_sysfs *name, copy;
 
-	if (!q || seen_in_wrapper(tid, q, FREEZE_ROLE_START, now))
+	if (!q || seen_in_wrapper(tid, q, FREEZE_ROLE_START, now,
+					 PT_REGS_IP(ctx)))
 		return 0;
 	bpf_map_update_elem(&retq, &tid, &q, BPF_ANY);
 	st = bpf_map_lookup_elem(&fstate, &q);
@@ -109,6 +120,7 @@ int freeze_start(struct pt_regs *ctx)
 	s.tid = tid;
 	s.stackid = BB_CONST(want_stack) ?
 		    bpf_get_stackid(ctx, &stacks, 0) : -1;
+	s.entry_ret = PT_REGS_ENTRY_RET(ctx);
 	bpf_get_current_comm(s.comm, sizeof(s.comm));
 	name = bpf_map_lookup_elem(&task_sysfs, &tid);
 	if (name) {
@@ -197,7 +209,8 @@ int freeze_end(struct pt_regs *ctx)
 	struct freeze_event ev = {};
 	struct freeze_state *st;
 
-	if (!q || seen_in_wrapper(tid, q, FREEZE_ROLE_UNFREEZE, now))
+	if (!q || seen_in_wrapper(tid, q, FREEZE_ROLE_UNFREEZE, now,
+					 PT_REGS_IP(ctx)))
 		return 0;
 	st = bpf_map_lookup_elem(&fstate, &q);
 	if (!st)
@@ -217,6 +230,7 @@ int freeze_end(struct pt_regs *ctx)
 	ev.tid = st->tid;
 	ev.stackid = st->stackid;
 	ev.nested = st->nested;
+	ev.entry_ret = st->entry_ret;
 	__builtin_memcpy(ev.comm, st->comm, sizeof(ev.comm));
 	__builtin_memcpy(ev.disk, st->disk, sizeof(ev.disk));
 	bpf_map_delete_elem(&fstate, &q);
@@ -255,7 +269,9 @@ int sysfs_exit(struct pt_regs *ctx)
 }
 
 /* queue_requests_show(struct request_queue *q, char *page), under
- * queue_attr_show: the queue of that disk */
+ * queue_attr_show (4.15-6.9), or queue_state_show(q, m) of debugfs
+ * block/<disk>/state, read by the tool with task_sysfs set to that disk
+ * (6.10+, where queue/ show methods take the gendisk): the queue of it */
 SEC("kprobe/queue_requests_show")
 int sysfs_show_q(struct pt_regs *ctx)
 {

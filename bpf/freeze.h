@@ -18,6 +18,7 @@ struct freeze_state {
 	unsigned int pad;
 	char comm[FREEZE_COMM_LEN];
 	char disk[FREEZE_NAME_LEN];    /* from the sysfs write, or "" */
+	unsigned long long entry_ret;  /* PT_REGS_ENTRY_RET at the freeze */
 };
 
 /* events: one record per outermost freeze/unfreeze pair */
@@ -31,6 +32,7 @@ struct freeze_event {
 	unsigned int nested;
 	char comm[FREEZE_COMM_LEN];
 	char disk[FREEZE_NAME_LEN];    /* "" unless a sysfs write froze it */
+	unsigned long long entry_ret;  /* PT_REGS_ENTRY_RET at the freeze */
 };
 
 /* task_name: the disk whose queue/ sysfs file the task is writing or
@@ -49,6 +51,7 @@ struct freeze_pending {
 	unsigned long long ts;
 	unsigned int role; /* FREEZE_ROLE_* */
 	unsigned int pad;
+	unsigned long long ips[3]; /* the functions of the chain (regs ip) */
 };
 #define FREEZE_ROLE_START 1
 #define FREEZE_ROLE_UNFREEZE 2

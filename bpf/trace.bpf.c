@@ -22,7 +22,7 @@ BB_MAP(stacks, BPF_MAP_TYPE_STACK_TRACE, sizeof(u32), 127 * sizeof(u64),
 BB_MAP(counters, BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(u32), sizeof(u64),
        TRACE_NCOUNTERS);
 
-static __always_inline int emit(void *ctx, u64 ip, u32 probe)
+static __always_inline int emit(void *ctx, u64 ip, u64 entry_ret, u32 probe)
 {
 	u64 id = bpf_get_current_pid_tgid();
 	u32 filter = BB_CONST(filter_tgid);
@@ -37,6 +37,7 @@ static __always_inline int emit(void *ctx, u64 ip, u32 probe)
 		return 0;
 	__builtin_memset(&e, 0, sizeof(e));
 	e.ip = ip;
+	e.entry_ret = entry_ret;
 	e.tgid = id >> 32;
 	e.tid = (u32)id;
 	e.probe = probe;
@@ -63,7 +64,8 @@ static __always_inline int emit(void *ctx, u64 ip, u32 probe)
 SEC("kprobe")
 int trace_kprobe(struct pt_regs *ctx)
 {
-	return emit(ctx, PT_REGS_IP(ctx), TRACE_PROBE_KPROBE);
+	return emit(ctx, PT_REGS_IP(ctx), PT_REGS_ENTRY_RET(ctx),
+		    TRACE_PROBE_KPROBE);
 }
 
 /*
@@ -74,7 +76,7 @@ int trace_kprobe(struct pt_regs *ctx)
 	SEC("tracepoint/trace/slot" #n)                                        \
 	int trace_tp##n(void *ctx)                                             \
 	{                                                                      \
-		return emit(ctx, 0, n);                                        \
+		return emit(ctx, 0, 0, n);                                        \
 	}
 
 TRACE_TP(0)

@@ -30,6 +30,7 @@ struct trace_event {
 	unsigned int probe;       /* tracepoint slot, or TRACE_PROBE_KPROBE */
 	unsigned int pad;
 	char comm[TRACE_COMM_LEN];
+	unsigned long long entry_ret; /* kprobe: PT_REGS_ENTRY_RET */
 };
 
 #endif

@@ -291,6 +291,10 @@ void ksyms_free(struct bb_ksyms *ks);
 #define BB_MAX_STACK 127 /* PERF_MAX_STACK_DEPTH: stack map value size/8 */
 /* Copy stack `stackid` of a stack trace map into ips; returns the depth. */
 int stack_read(int map_fd, int stackid, uint64_t *ips, int max);
+/* Put ret, a probed function's return address (PT_REGS_ENTRY_RET), after
+ * ips[0] unless it is 0 or already there; returns the new depth (n if
+ * n < 1). */
+int stack_add_entry_ret(uint64_t *ips, int n, int max, uint64_t ret);
 /* One frame a line, "<indent>func+0x1a [kernel]", as bcc's trace -K. */
 void stack_print_kernel(FILE *f, const struct bb_ksyms *ks,
 			const uint64_t *ips, int n, const char *indent);

@@ -23,6 +23,20 @@ int stack_read(int map_fd, int stackid, uint64_t *ips, int max)
 	return n;
 }
 
+int stack_add_entry_ret(uint64_t *ips, int n, int max, uint64_t ret)
+{
+	int i;
+
+	if (n < 1 || !ret || (n > 1 && ips[1] == ret) || max < 2)
+		return n;
+	if (n == max)
+		n--; /* the outermost frame goes */
+	for (i = n; i > 1; i--)
+		ips[i] = ips[i - 1];
+	ips[1] = ret;
+	return n + 1;
+}
+
 void stack_print_kernel(FILE *f, const struct bb_ksyms *ks,
 			const uint64_t *ips, int n, const char *indent)
 {

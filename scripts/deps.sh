@@ -3,12 +3,17 @@
 # The binary it builds needs none of this on the target.
 set -e
 export DEBIAN_FRONTEND=noninteractive
+# arm64: musl for the cross-built binary (make ARCH=aarch64) comes as the
+# arm64 package musl-dev:arm64, beside the host's own.
+dpkg --add-architecture arm64
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	make gcc libc6-dev clang llvm musl-tools pkg-config \
 	libclang-rt-14-dev \
 	check libsubunit-dev libelf-dev \
 	util-linux coreutils \
-	qemu-system-x86 busybox-static cpio xz-utils \
+	gcc-aarch64-linux-gnu musl-dev:arm64 \
+	qemu-system-x86 qemu-system-arm busybox-static cpio xz-utils \
+	debian-archive-keyring \
 	>/dev/null
 echo "deps: build and test dependencies installed"

@@ -89,10 +89,14 @@ const char *const freeze_end_fns[] = {
 static const char *const sysfs_fns[] = {
 	"queue_attr_store", "queue_attr_show", NULL
 };
-/* a queue show method that takes the request_queue (4.15-6.9) */
+/* a queue show method that takes the request_queue (4.15-6.9; 6.10 gave
+ * them the gendisk) */
 static const char *const show_q_fns[] = {
 	"queue_requests_show", "queue_ra_show", NULL
 };
+/* debugfs block/<disk>/state: queue_state_show(q, m) on every kernel (4.11+) */
+static const char *const show_state_fns[] = { "queue_state_show", NULL };
+#define DEBUGFS_DIR "/sys/kernel/debug"
 /* where a bio waits for a frozen queue: the slow path first (5.15+) */
 static const char *const learn_fns[] = {
 	"__bio_queue_enter", "blk_queue_enter", NULL
@@ -109,8 +113,9 @@ struct freeze_run {
 	struct tool_ctx *t;
 	struct bb_ksyms *ks;
 	struct freeze_sum sum;
-	int stacks_fd, qname_fd, qdev_fd;
+	int stacks_fd, qname_fd, qdev_fd, tasksysfs_fd;
 	const char *show_attr; /* queue/<attr> that queue_*_show serves */
+	int show_state;        /* queue_state_show is probed */
 	int oom;
 };
 
@@ -332,9 +337,52 @@ void freeze_sum_json(FILE *f, const struct freeze_sum *s,
  * each freeze the sysfs write did not name, so that a queue pointer
  * reused by a new disk is never reported under the old name.
  */
+/*
+ * From 6.10 the queue/ show methods take the gendisk, not the queue; the
+ * blk-mq debugfs file block/<disk>/state still shows the queue itself
+ * (queue_state_show(q, m)). No sysfs write names that read, so we name it:
+ * task_sysfs[our tid] = disk, which sysfs_show_q turns into q_name[q].
+ * debugfs is mounted for the scan if nobody did (and unmounted at once).
+ */
+static int learn_from_debugfs(struct freeze_run *r)
+{
+	struct freeze_sysfs name;
+	uint32_t tid = (uint32_t)getpid(); /* single-threaded: our tid */
+	struct dirent *e;
+	char path[320], buf[256];
+	int mounted = 0;
+	DIR *d;
+
+	d = opendir(DEBUGFS_DIR "/block");
+	if (!d && sys_mount("debugfs", DEBUGFS_DIR, "debugfs", 0, NULL) == 0) {
+		mounted = 1;
+		d = opendir(DEBUGFS_DIR "/block");
+	}
+	if (d) {
+		while ((e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			memset(&name, 0, sizeof(name));
+			snprintf(name.disk, sizeof(name.disk), "%.*s",
+				 (int)sizeof(name.disk) - 1, e->d_name);
+			if (bpf_map_update_elem(r->tasksysfs_fd, &tid, &name,
+						BPF_ANY) < 0)
+				continue;
+			snprintf(path, sizeof(path), DEBUGFS_DIR "/block/%s/state",
+				 e->d_name);
+			(void)bb_read_small(path, buf, sizeof(buf));
+		}
+		bpf_map_delete_elem(r->tasksysfs_fd, &tid);
+		closedir(d);
+	}
+	if (mounted)
+		sys_umount2(DEBUGFS_DIR, 0);
+	return d ? 0 : -ENOENT;
+}
+
 static void learn_queue_names(struct freeze_run *r)
 {
-	DIR *d = opendir("/sys/block");
+	DIR *d;
 	struct dirent *e;
 	uint64_t key, next;
 	char path[320], buf[64];
@@ -345,7 +393,9 @@ static void learn_queue_names(struct freeze_run *r)
 		if (bpf_map_delete_elem(r->qname_fd, &key) < 0)
 			break;
 	}
-	if (!d)
+	if (r->show_state && learn_from_debugfs(r) == 0)
+		return;
+	if (!r->show_attr || !(d = opendir("/sys/block")))
 		return;
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.')
@@ -367,7 +417,7 @@ static void queue_disk(struct freeze_run *r, const struct freeze_event *ev,
 		snprintf(disk, len, "%.*s", FREEZE_NAME_LEN, ev->disk);
 		return;
 	}
-	if (r->show_attr) {
+	if (r->show_attr || r->show_state) {
 		learn_queue_names(r);
 		if (bpf_map_lookup_elem(r->qname_fd, &ev->q, &name) == 0 &&
 		    name.disk[0]) {
@@ -450,7 +500,9 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	queue_disk(r, &ev, disk, sizeof(disk));
 	if (r->o->disk && strcmp(disk, r->o->disk))
 		return;
-	nips = stack_read(r->stacks_fd, ev.stackid, ips, BB_MAX_STACK);
+	nips = stack_add_entry_ret(ips, stack_read(r->stacks_fd, ev.stackid,
+						   ips, BB_MAX_STACK),
+				   BB_MAX_STACK, ev.entry_ret);
 	if (freeze_sum_add(&r->sum, disk, ips, nips, ev.frozen_ns,
 			   ev.drain_ns) < 0)
 		r->oom = 1;
@@ -627,6 +679,8 @@ static int attach_probes(struct tool_ctx *t, struct freeze_run *r,
 	if (i >= 0)
 		r->show_attr = !strcmp(show_q_fns[i], "queue_requests_show") ?
 			       "nr_requests" : "read_ahead_kb";
+	r->show_state = attach_first(t, "sysfs_show_q", show_state_fns, avail,
+				     n, 0) >= 0;
 	if (o->correlate &&
 	    (tool_attach(t, "taskdev_bio_queue", NULL, 0) < 0 ||
 	     attach_first(t, "freeze_learn", learn_fns, avail, n, 0) < 0))
@@ -676,6 +730,7 @@ static int freeze_main(int argc, char **argv)
 		goto out;
 	r.stacks_fd = obj_map(t.obj, "stacks")->fd;
 	r.qname_fd = obj_map(t.obj, "q_name")->fd;
+	r.tasksysfs_fd = obj_map(t.obj, "task_sysfs")->fd;
 	if (o.correlate)
 		r.qdev_fd = obj_map(t.obj, "qdev")->fd;
 	if (ksyms_load(&r.ks, "/proc/kallsyms", &err) < 0)

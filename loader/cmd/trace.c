@@ -328,6 +328,13 @@ static int read_stack(const struct trace_run *r, int id, uint64_t *ips)
 	return stack_read(r->stacks_fd, id, ips, BB_MAX_STACK);
 }
 
+static int read_kstack(const struct trace_run *r, const struct trace_event *e,
+		       uint64_t *ips)
+{
+	return stack_add_entry_ret(ips, read_stack(r, e->kstack, ips),
+				   BB_MAX_STACK, e->entry_ret);
+}
+
 static void print_text(struct trace_run *r, const struct trace_event *e,
 		       const char *comm, const char *func)
 {
@@ -336,7 +343,7 @@ static void print_text(struct trace_run *r, const struct trace_event *e,
 
 	printf("%-7u %-7u %-15s %s\n", e->tgid, e->tid, comm, func);
 	if (r->o->kstack) {
-		n = read_stack(r, e->kstack, ips);
+		n = read_kstack(r, e, ips);
 		if (n >= 0)
 			stack_print_kernel(stdout, r->ks, ips, n, INDENT);
 		else
@@ -365,7 +372,7 @@ static void print_json(struct trace_run *r, const struct trace_event *e,
 	json_str(stdout, func);
 	if (r->o->kstack) {
 		printf(",\"kstack\":");
-		n = read_stack(r, e->kstack, ips);
+		n = read_kstack(r, e, ips);
 		if (n >= 0)
 			stack_json_kernel(stdout, r->ks, ips, n);
 		else

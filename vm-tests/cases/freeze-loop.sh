@@ -1,6 +1,7 @@
 # A freeze that no sysfs write names: busybox losetup's LOOP_SET_STATUS64
 # and LOOP_CLR_FD freeze loop0's queue from an ioctl. freeze learns the
-# disk by reading each disk's queue/nr_requests (the queue shows itself):
+# disk by reading each disk's debugfs block/<disk>/state, or before 6.10
+# without debugfs its queue/nr_requests (the queue shows itself):
 # every record must say loop0 (losetup's, and the last close of loop0 by dd,
 # which also freezes it on 4.15). Needs a built-in loop driver.
 . /vmtest/lib.sh

@@ -2,11 +2,14 @@
 # a script named qfreezer rewrites queue/scheduler and queue/nr_requests.
 # freeze -j must report each of its 4*C freezes, by qfreezer, on nullb0,
 # frozen about as long as the drain took, with stacks through
-# elv_iosched_store (scheduler) or queue_requests_store (nr_requests).
+# elv_iosched_store (scheduler) or queue_requests_store (nr_requests), or,
+# where queue_attr_store freezes around every store method (6.12), through
+# queue_attr_store itself.
 . /vmtest/lib.sh
 need_tracefs
 C=2
 qfreezer_setup
+freeze_calibrate
 
 start_tool barebpf freeze -j
 wait_tracing 120
@@ -30,8 +33,14 @@ d=$(grep -c '"disk":"nullb0"' $W/rec)
 [ "$d" = $((4 * C)) ] || fail "$d of $((4 * C)) freezes on nullb0"
 e=$(grep -c 'elv_iosched_store+0x' $W/rec)
 r=$(grep -c 'queue_requests_store+0x' $W/rec)
-[ "$e" = $((2 * C)) ] || fail "$e stacks through elv_iosched_store, expected $((2 * C))"
-[ "$r" = $((2 * C)) ] || fail "$r stacks through queue_requests_store, expected $((2 * C))"
+a=$(grep -c 'queue_attr_store+0x' $W/rec)
+if [ "$STORE_FREEZES" = 1 ]; then
+	[ "$e$r" = 00 ] && [ "$a" = $((4 * C)) ] ||
+		fail "$e stacks through elv_iosched_store, $r through queue_requests_store, $a through queue_attr_store: expected 0, 0, $((4 * C)) where queue_attr_store freezes"
+else
+	[ "$e" = $((2 * C)) ] || fail "$e stacks through elv_iosched_store, expected $((2 * C))"
+	[ "$r" = $((2 * C)) ] || fail "$r stacks through queue_requests_store, expected $((2 * C))"
+fi
 # frozen >= drain, and the rest (the switch itself) small next to the
 # 17 ms drain; at least one drain waited for a read in flight
 sed 's/.*"frozen_us":\([0-9]*\),"drain_us":\([0-9null]*\),.*/\1 \2/' $W/rec >$W/times

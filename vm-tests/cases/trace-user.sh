@@ -6,15 +6,8 @@
 need_tracefs
 q=/sys/block/nullb0/queue/scheduler
 [ -w $q ] || fail "no $q"
-fn=
-for f in blk_freeze_queue_start blk_freeze_queue blk_mq_freeze_queue; do
-	awk -v f=$f '$1 == f { found = 1 } END { exit !found }' \
-		$T/available_filter_functions && { fn=$f; break; }
-done
-[ -n "$fn" ] || fail "no freeze function in available_filter_functions"
-cur=$(sed 's/.*\[\(.*\)\].*/\1/' $q)
-other=$(tr -d '[]' <$q | tr ' ' '\n' | grep -v "^$cur\$" | grep . | head -n 1)
-[ -n "$other" ] || fail "only one scheduler: $(cat $q)"
+freeze_calibrate
+fn=$FREEZE_FN cur=$CUR other=$OTHER
 
 start_tool barebpf trace -K -U -M 2 $fn
 wait_tracing 60

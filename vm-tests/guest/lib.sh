@@ -272,6 +272,50 @@ QF
 }
 restore() { echo $QF_SCHED >$Q/scheduler; }
 
+# How this kernel freezes nullb0's queue, measured apart from barebpf with a
+# plain tracefs kprobe and the kernel's own stack traces (a tracefs
+# instance with options/stacktrace): some freeze functions exist but are
+# inlined into their callers (6.12, 7.x), and 6.12 freezes the queue in
+# queue_attr_store around every store method, and again inside a scheduler
+# switch. freeze_calibrate switches nullb0's scheduler to another one and
+# back, and sets FREEZE_FN (the first freeze function that fires),
+# FREEZE_PER2 (its calls in those two switches), FREEZE_ELV2 (of those,
+# through elv_iosched_store), CUR and OTHER (the schedulers).
+# STORE_FREEZES=1 if writing queue/nomerges, which no store method of its
+# own freezes for, froze the queue too (queue_attr_store does it).
+freeze_calibrate() {
+	local q=/sys/block/nullb0/queue f n e nm I=$T/instances/vmtest_cal
+	CUR=$(sed 's/.*\[\(.*\)\].*/\1/' $q/scheduler)
+	OTHER=$(tr -d '[]' <$q/scheduler | tr ' ' '\n' | grep -v "^$CUR\$" | grep . | head -n 1)
+	[ -n "$OTHER" ] || fail "only one scheduler: $(cat $q/scheduler)"
+	nm=$(cat $q/nomerges)
+	FREEZE_FN=
+	for f in blk_freeze_queue_start __blk_freeze_queue_start blk_freeze_queue \
+		blk_mq_freeze_queue blk_mq_freeze_queue_nomemsave; do
+		awk -v f=$f '$1 == f { found = 1 } END { exit !found }' \
+			$T/available_filter_functions || continue
+		echo "p:vmtest_cal/f $f" >>$T/kprobe_events || continue
+		mkdir $I || fail "cannot make the tracefs instance $I"
+		echo 1 >$I/options/stacktrace
+		echo 1 >$I/events/vmtest_cal/f/enable
+		echo $OTHER >$q/scheduler && echo $CUR >$q/scheduler
+		echo 0 >$I/events/vmtest_cal/f/enable
+		n=$(grep -c ' f: (' $I/trace)
+		e=$(grep -c '=> elv_iosched_store' $I/trace)
+		echo >$I/trace
+		echo 1 >$I/events/vmtest_cal/f/enable
+		echo $((1 - nm % 2)) >$q/nomerges && echo $nm >$q/nomerges
+		echo 0 >$I/events/vmtest_cal/f/enable
+		STORE_FREEZES=$(grep -c ' f: (' $I/trace)
+		rmdir $I
+		echo "-:vmtest_cal/f" >>$T/kprobe_events
+		[ "$n" -gt 0 ] && { FREEZE_FN=$f FREEZE_PER2=$n FREEZE_ELV2=$e; break; }
+	done
+	[ -n "$FREEZE_FN" ] || fail "no freeze function fires when the scheduler switches"
+	[ "$STORE_FREEZES" -gt 0 ] && STORE_FREEZES=1
+	diag "freeze function $FREEZE_FN: $FREEZE_PER2 calls, $FREEZE_ELV2 through elv_iosched_store, in 2 switches; a nomerges write freezes: $STORE_FREEZES"
+}
+
 # Benchmarks (bench/): IOPS of direct 4 KiB reads of nullb1, a null_blk
 # disk made through configfs that completes at once, without a tool and
 # with each, alternated in one boot. Each run with a tool is compared with
