@@ -112,10 +112,12 @@ $(O)/tests/unit: $(UNIT_SRCS) tests/bbtest.h $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(TEST_CFLAGS) -Itests -DBB_BUILD_DIR='"$(O)"' -o $@ $(UNIT_SRCS) $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(CHECK_LIBS) -lelf
 
-$(O)/tests/bpf/%.bpf.o: tests/bpf/%.bpf.c $(wildcard bpf/*.h)
+# btf_*: libbpf-style objects, whose maps are described in BTF (-g)
+$(O)/tests/bpf/btf_%.bpf.o: BPF_TEST_FLAGS := -g
+$(O)/tests/bpf/%.bpf.o: tests/bpf/%.bpf.c $(wildcard bpf/*.h tests/bpf/*.h)
 	$(call msg,BPF,$@)
 	@mkdir -p $(dir $@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
+	$(Q)$(CLANG) $(BPF_CFLAGS) $(BPF_TEST_FLAGS) -c -o $@ $<
 
 $(O)/tests/integration: $(INTEG_SRCS) tests/bbtest.h $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(TEST_BPF_OBJS)
 	$(call msg,TEST,$@)

@@ -455,6 +455,20 @@ static int inline_data(struct bb_obj *obj, struct obj_prog *prog,
 			}
 		}
 	}
+	/* the address loads themselves: now a dead 0 */
+	for (i = 0; i < b->cnt; i++) {
+		struct bpf_insn *in = &b->insns[i];
+
+		if (in->code != BPF_LD_IMM64_CODE)
+			continue;
+		if (refat[i] >= 0) {
+			in[0].src_reg = 0;
+			in[0].imm = 0;
+			in[1].imm = 0;
+			b->rel[i] = NULL;
+		}
+		i++;
+	}
 	/* checks and rewrites, from the end so that inserted slots do not
 	 * move what is still to do */
 	for (i = b->cnt; i-- > 0;) {
@@ -543,21 +557,6 @@ static int inline_data(struct bb_obj *obj, struct obj_prog *prog,
 			b->rel[i] = NULL;
 		}
 	}
-	/* the address loads themselves: now a dead 0 */
-	for (i = 0; i < b->cnt; i++) {
-		struct bpf_insn *in = &b->insns[i];
-
-		if (in->code != BPF_LD_IMM64_CODE)
-			continue;
-		if (b->rel[i] && (b->rel[i]->kind == RELOC_DATA ||
-				  b->rel[i]->kind == RELOC_EXTERN)) {
-			in[0].src_reg = 0;
-			in[0].imm = 0;
-			in[1].imm = 0;
-			b->rel[i] = NULL;
-		}
-		i++;
-	}
 out:
 	free(st);
 	free(seen);
@@ -630,6 +629,8 @@ static int apply_relocs(struct bb_obj *obj, struct obj_prog *prog,
 			insn[1].imm = (int32_t)r->addend;
 		} else {
 			if (!refs) {
+				uint32_t k;
+
 				refs = calloc(b->cnt, sizeof(*refs));
 				refat = malloc(b->cnt * sizeof(*refat));
 				if (!refs || !refat) {
@@ -638,6 +639,8 @@ static int apply_relocs(struct bb_obj *obj, struct obj_prog *prog,
 						      obj->name);
 					goto out;
 				}
+				for (k = 0; k < b->cnt; k++)
+					refat[k] = -1;
 			}
 			refat[i] = nrefs;
 			refs[nrefs].at = i;
@@ -680,13 +683,8 @@ static int apply_relocs(struct bb_obj *obj, struct obj_prog *prog,
 			nrefs++;
 		}
 	}
-	if (nrefs) {
-		for (i = 0; i < b->cnt; i++)
-			if (!b->rel[i] || (b->rel[i]->kind != RELOC_DATA &&
-					   b->rel[i]->kind != RELOC_EXTERN))
-				refat[i] = -1;
+	if (nrefs)
 		ret = inline_data(obj, prog, b, refs, refat, err);
-	}
 out:
 	free(refs);
 	free(refat);
