@@ -156,9 +156,13 @@ void kcaps_probe(struct bb_kcaps *c, uint32_t kver)
 						"__arm64_sys_getpid" };
 	int found[2];
 
+	char src[64];
+
 	memset(c, 0, sizeof(*c));
 	c->probed = 1;
 	c->kver = kver;
+	if (!kver && kver_detect(NULL, &c->kver, src, sizeof(src), NULL) < 0)
+		c->kver = 0;
 	c->bpf_calls = probe_calls();
 	c->jmp32 = probe_jmp32();
 	c->big_progs = probe_big();

@@ -383,6 +383,16 @@ static int inline_data(struct bb_obj *obj, struct obj_prog *prog,
 		ret = bb_fail(err, -ENOMEM, "%s: out of memory", obj->name);
 		goto out;
 	}
+	for (i = 0; i < b->cnt; i++)
+		if (b->insns[i].dst_reg > 10 || b->insns[i].src_reg > 10) {
+			ret = bb_fail(err, -EINVAL,
+				      "%s: program %s: instruction %u names "
+				      "register %u; BPF has r0-r10", obj->name,
+				      prog->p.name, i,
+				      b->insns[i].dst_reg > 10 ?
+				      b->insns[i].dst_reg : b->insns[i].src_reg);
+			goto out;
+		}
 	for (r = 0; r < 11; r++)
 		st[0].ref[r] = V_NONE;
 	seen[0] = S_HAS | S_QUEUED;

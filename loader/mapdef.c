@@ -583,7 +583,8 @@ static int check_spans(struct obj_parse *op)
 	struct bb_obj *obj = op->obj;
 	int i;
 
-	qsort(op->spans, op->nspans, sizeof(*op->spans), cmp_span);
+	if (op->nspans)
+		qsort(op->spans, op->nspans, sizeof(*op->spans), cmp_span);
 	for (i = 1; i < op->nspans; i++) {
 		const struct map_span *a = &op->spans[i - 1], *b = &op->spans[i];
 

@@ -281,9 +281,12 @@ static int check_em_none(struct obj_parse *op)
 			continue;
 		if (s->size % 8)
 			goto refuse;
-		for (j = 0; j < s->size; j += 8)
+		for (j = 0; j < s->size; j += 8) {
 			if (!insn_code_known(s->data[j]))
 				goto refuse;
+			if (s->data[j] == BPF_LD_IMM64_CODE)
+				j += 8; /* its second half has code 0 */
+		}
 	}
 	return 0;
 refuse:
@@ -628,10 +631,12 @@ static int read_data(struct obj_parse *op)
 
 		if (!is_data_section(s->name) || !(s->flags & SHF_ALLOC))
 			continue;
-		if (s->size > 0x7fffffff)
+		/* KMALLOC_MAX_SIZE (4 MiB with 4 KiB pages): the largest
+		 * array map value; NOBITS sizes are not bounded by the file */
+		if (s->size > (4u << 20))
 			return bb_fail(op->err, -E2BIG,
 				       "%s: section %s of %llu bytes is too "
-				       "big for a map value", obj->name,
+				       "big for a map value (4 MiB)", obj->name,
 				       s->name, (unsigned long long)s->size);
 		d->shndx = i;
 		d->name = s->name;
@@ -882,7 +887,9 @@ static int read_relocs(struct obj_parse *op)
 	for (k = 0; k < obj->ncode; k++) {
 		struct obj_code *c = &obj->code[k];
 
-		qsort(c->relocs, c->nrelocs, sizeof(*c->relocs), cmp_reloc);
+		if (c->nrelocs)
+			qsort(c->relocs, c->nrelocs, sizeof(*c->relocs),
+			      cmp_reloc);
 	}
 	return 0;
 }
