@@ -120,27 +120,24 @@ struct pt_regs {
  * sets bb_syscall_wrapper to what the running kernel does.
  */
 #if defined(__TARGET_ARCH_x86)
-#define BB__SYSCALL_REG(r, n)                                                  \
-	((n) == 1 ? &(r)->di : (n) == 2 ? &(r)->si : (n) == 3 ? &(r)->dx :     \
-	 (n) == 4 ? &(r)->r10 : (n) == 5 ? &(r)->r8 : &(r)->r9)
-#define BB__CALL_REG(r, n)                                                     \
-	((n) == 1 ? (r)->di : (n) == 2 ? (r)->si : (n) == 3 ? (r)->dx :        \
-	 (n) == 4 ? (r)->cx : (n) == 5 ? (r)->r8 : (r)->r9)
+/* x86_64: a syscall's 4th argument is in r10; a function's in cx */
+#define BB__ARG_PTR(r, n, w)                                                   \
+	((n) == 1 ? &(r)->di : (n) == 2 ? &(r)->si : (n) == 3 ? &(r)->dx :    \
+	 (n) == 4 ? ((w) ? &(r)->r10 : &(r)->cx) : (n) == 5 ? &(r)->r8 :        \
+		    &(r)->r9)
 #else
-#define BB__SYSCALL_REG(r, n) (&(r)->regs[(n) - 1])
-#define BB__CALL_REG(r, n) ((r)->regs[(n) - 1])
+#define BB__ARG_PTR(r, n, w) (&(r)->regs[(n) - 1])
 #endif
+/* Read with bpf_probe_read on both paths: a load at a computed offset of
+ * ctx is refused by 4.15's verifier ("ctx+const+const"). */
 #define BB_SYSCALL_ARG(ctx, n)                                                 \
 	({                                                                     \
 		unsigned long __bb_a = 0;                                      \
-		if (BB_CONST(bb_syscall_wrapper)) {                            \
-			struct pt_regs *__bb_r =                               \
-				(struct pt_regs *)PT_REGS_PARM1(ctx);          \
-			bpf_probe_read(&__bb_a, sizeof(__bb_a),                \
-				       BB__SYSCALL_REG(__bb_r, n));            \
-		} else {                                                       \
-			__bb_a = BB__CALL_REG(ctx, n);                         \
-		}                                                              \
+		int __bb_w = BB_CONST(bb_syscall_wrapper) != 0;                \
+		struct pt_regs *__bb_r = __bb_w ?                              \
+			(struct pt_regs *)PT_REGS_PARM1(ctx) : (ctx);          \
+		bpf_probe_read(&__bb_a, sizeof(__bb_a),                        \
+			       BB__ARG_PTR(__bb_r, n, __bb_w));                \
 		__bb_a;                                                        \
 	})
 

@@ -85,15 +85,33 @@ TOOLS=$("$BAREBPF" --list-tools 2>/dev/null | tr '\n' ' ')
 
 mkdir -p "$CACHE" "$LOGS"
 
-# The BPF object of the `run` case, built like the Makefile builds ours.
-BPFOBJ=$WORK/vmtest_count.bpf.o BPFWHY=
+# The BPF objects of the `run` cases, built like the Makefile builds ours:
+# vm-tests/bpf/*, the test objects of every kind (tests/bpf; btf_* with -g,
+# as libbpf-style objects are built) and, made with tests/tools/oldform.c,
+# vmtest_count as clang 6/7 wrote it.
+BPFDIR=$WORK/bpf BPFWHY=
 CLANG=${CLANG:-clang}
+mkdir -p "$BPFDIR"
+build_bpf() { # build_bpf SRC [FLAGS]
+	local src=$1; shift
+	"$CLANG" -target bpf -O2 -mcpu=v2 -g0 "$@" -D__TARGET_ARCH_x86 -I"$ROOT/bpf" \
+		-I"$ROOT/tests/bpf" -Wall -Werror -Wno-unused-function -c "$src" \
+		-o "$BPFDIR/$(basename "$src" .c).o" 2>"$WORK/clang.log" ||
+		BPFWHY="$(basename "$src") does not build: $(head -n 1 "$WORK/clang.log")"
+}
 if ! command -v "$CLANG" >/dev/null; then
-	BPFWHY="no $CLANG on the host to build vm-tests/bpf/vmtest_count.bpf.c"
-elif ! "$CLANG" -target bpf -O2 -mcpu=v2 -g0 -D__TARGET_ARCH_x86 -I"$ROOT/bpf" \
-	-Wall -Werror -Wno-unused-function -c "$HERE/bpf/vmtest_count.bpf.c" -o "$BPFOBJ" \
-	2>"$WORK/clang.log"; then
-	BPFWHY="vm-tests/bpf/vmtest_count.bpf.c does not build: $(head -n 1 "$WORK/clang.log")"
+	BPFWHY="no $CLANG on the host to build vm-tests/bpf/*.bpf.c"
+else
+	for f in "$HERE"/bpf/*.bpf.c "$ROOT"/tests/bpf/{syscalls,printk,calls,maps_bpfload}.bpf.c; do
+		build_bpf "$f"
+	done
+	for f in "$ROOT"/tests/bpf/btf_{rodata,maps}.bpf.c; do build_bpf "$f" -g; done
+	if ${HOST_CC:-cc} -O2 -o "$WORK/oldform" "$ROOT/tests/tools/oldform.c" 2>"$WORK/cc.log"; then
+		"$WORK/oldform" "$BPFDIR/vmtest_count.bpf.o" "$BPFDIR/vmtest_count_old.bpf.o" ||
+			BPFWHY="oldform failed on vmtest_count.bpf.o"
+	else
+		BPFWHY="tests/tools/oldform.c does not build: $(head -n 1 "$WORK/cc.log")"
+	fi
 fi
 
 PASSED=0 FAILED=0 SKIPPED=0
@@ -250,7 +268,7 @@ build_initramfs() { # build_initramfs LABEL OUT
 	cp "$HERE/guest/lib.sh" "$d/vmtest/lib.sh"
 	for c in "${CASES[@]}"; do cp "$HERE/$SUITE/$c.sh" "$d/vmtest/cases/"; done
 	[ -n "$KMODS" ] && cp "$KMODS"/*.ko "$d/vmtest/modules/"
-	if [ -z "$BPFWHY" ]; then cp "$BPFOBJ" "$d/vmtest/bpf/"; else echo "$BPFWHY" >"$d/vmtest/bpf/why"; fi
+	if [ -z "$BPFWHY" ]; then cp "$BPFDIR"/*.o "$d/vmtest/bpf/"; else echo "$BPFWHY" >"$d/vmtest/bpf/why"; fi
 	cat >"$d/vmtest/config" <<-EOF
 		LABEL=$1
 		N=$N

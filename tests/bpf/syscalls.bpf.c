@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Syscall probes three ways: the old spelling (sys_getppid), libbpf's
- * ksyscall/, and a return probe; each counts calls of our own process and
- * the first records its argument through BB_SYSCALL_ARG.
+ * Syscall probes three ways on kill(2): the old spelling (sys_kill),
+ * libbpf's ksyscall/, and a return probe; each counts calls of one
+ * process, and the signal numbers are summed through BB_SYSCALL_ARG.
  */
 #include "bb_helpers.h"
 
@@ -16,7 +16,7 @@ static __always_inline void count(u32 slot, u64 v)
 		__sync_fetch_and_add(p, v);
 }
 
-SEC("kprobe/sys_getppid")
+SEC("kprobe/sys_kill")
 int old_spelling(struct pt_regs *ctx)
 {
 	if (bpf_get_current_pid_tgid() >> 32 == BB_CONST(bb_tgid))
@@ -35,7 +35,7 @@ int new_spelling(struct pt_regs *ctx)
 	return 0;
 }
 
-SEC("kretsyscall/getppid")
+SEC("kretsyscall/kill")
 int ret_spelling(struct pt_regs *ctx)
 {
 	if (bpf_get_current_pid_tgid() >> 32 == BB_CONST(bb_tgid))

@@ -177,6 +177,8 @@ START_TEST(test_iproute2_maps)
 			      l.err.msg, *w);
 	unload(&l);
 	unlink(SHARED_PIN);
+	rmdir("/sys/fs/bpf/tc/globals");
+	rmdir("/sys/fs/bpf/tc");
 }
 END_TEST
 

@@ -313,7 +313,7 @@ START_TEST(test_syscall_sections)
 	p = obj_prog(obj, "old_spelling");
 	ck_assert_int_eq(p->kind, BB_PROG_KPROBE);
 	ck_assert_int_eq(p->syscall, BB_SYSCALL_OLD);
-	ck_assert_str_eq(p->target, "sys_getppid");
+	ck_assert_str_eq(p->target, "sys_kill");
 	p = obj_prog(obj, "new_spelling");
 	ck_assert_int_eq(p->kind, BB_PROG_KPROBE);
 	ck_assert_int_eq(p->syscall, BB_SYSCALL_NEW);
