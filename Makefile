@@ -26,8 +26,8 @@ CLANG ?= clang
 
 WARN := -Wall -Wextra -Werror -Wno-missing-field-initializers
 CFLAGS ?= -Os -g0
-CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iasm -Ibpf
-TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/cmd -Iasm -Ibpf \
+CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iasm -Ibpf
+TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/cmd -Iasm -Ibpf \
 	-Wno-unused-parameter
 BPF_CFLAGS := -target bpf -O2 -mcpu=v2 -g0 -D__TARGET_ARCH_$(BPF_ARCH) -Ibpf \
 	-Wall -Werror -Wno-unused-function
@@ -40,13 +40,13 @@ Q := @
 msg = @printf '  %-8s %s\n' $(1) $(2)
 endif
 
-LIB_SRCS := $(wildcard loader/*.c)
+LIB_SRCS := $(wildcard loader/*.c loader/obj/*.c)
 CMD_SRCS := $(wildcard loader/cmd/*.c)
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_NAMES := $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS))
 BPF_OBJS := $(patsubst %,$(O)/bpf/%.bpf.o,$(BPF_NAMES))
 EMBED_OBJS := $(patsubst %,$(O)/embed/%.o,$(BPF_NAMES))
-HDRS := $(wildcard loader/*.h loader/cmd/*.h asm/*.h bpf/*.h)
+HDRS := $(wildcard loader/*.h loader/obj/*.h loader/cmd/*.h asm/*.h bpf/*.h)
 
 LIB_OBJS := $(patsubst loader/%.c,$(O)/musl/%.o,$(LIB_SRCS))
 CMD_OBJS := $(patsubst loader/cmd/%.c,$(O)/musl/cmd/%.o,$(CMD_SRCS))
@@ -150,7 +150,7 @@ FUZZ_TIMEOUT ?= 10
 FUZZ ?= $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all $(WARN) -Wno-unused-parameter -std=gnu11 \
-	-D_GNU_SOURCE -Iloader -Iasm -Ibpf
+	-D_GNU_SOURCE -Iloader -Iloader/obj -Iasm -Ibpf
 FUZZ_LIB_OBJS := $(patsubst loader/%.c,$(O)/fuzz/lib/%.o,$(LIB_SRCS))
 
 $(O)/fuzz/lib/%.o: loader/%.c $(HDRS)
