@@ -106,7 +106,7 @@ int kver_parse_vdso_note(const void *vdso, size_t len, uint32_t *code);
 int kver_detect(const char *override, uint32_t *code, char *source,
 		size_t srclen, struct bb_err *err);
 
-/* ---- BPF ELF objects (elf.c, btf.c, obj.c, mapdef.c, link.c, load.c) ---- */
+/* ---- BPF ELF objects (loader/obj/) ---- */
 enum bb_prog_kind {
 	BB_PROG_KPROBE,
 	BB_PROG_KRETPROBE,

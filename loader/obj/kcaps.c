@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "elfread.h"
+#include "obj.h"
 
 #define INSN(c, d, s, o, i) { .code = (c), .dst_reg = (d), .src_reg = (s), \
 			      .off = (o), .imm = (i) }

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
-#include "elfread.h"
+#include "obj.h"
 
 #define BPFFS "/sys/fs/bpf"
 #define BPF_FS_MAGIC 0xcafe4a11

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The BPF object reader and relocator (elf.c, btf.c, obj.c, mapdef.c,
- * link.c): obj_open on the input, then every constant set, fake map fds
+ * The BPF object reader and relocator (loader/obj: parse, maps, relocs,
+ * relocate, inline): obj_open on the input, then every constant set, fake map fds
  * and obj_relocate, the load step short of the bpf() syscall, as on a
  * kernel that takes nothing past 4.15 (global data inlined, calls
  * refused) and on one that takes everything (calls linked, global data
@@ -9,7 +9,7 @@
  * the kernel could be given.
  */
 #include "fuzz.h"
-#include "elfread.h"
+#include "obj.h"
 
 static void relocate(struct bb_obj *obj, const struct bb_kcaps *caps)
 {

@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "bbtest.h"
-#include "elfread.h"
+#include "obj.h"
 #include "bigobj.h"
 
 #define DATADIR "tests/unit/data/"

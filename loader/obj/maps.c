@@ -11,8 +11,7 @@
  *    bpf_load's, the far more common producer of tracing objects.
  *  - sections `maps/<name>` (gobpf): one bpf_map_def each, + pinning
  *    and a 256-byte namespace.
- *  - SEC(".maps") (libbpf): variables whose BTF type is a struct of
- *    __uint(type, ...), __type(key, ...), __array(values, ...) fields.
+ *  - SEC(".maps") (libbpf): in btfmaps.c.
  *  - .rodata, .data, .bss: one array map each, created only on kernels
  *    with global data (5.2).
  */
@@ -20,14 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "elfread.h"
+#include "obj.h"
 
 #define BPFFS "/sys/fs/bpf"
 #define PIN_NONE 0
 #define PIN_OBJECT_NS 1
 #define PIN_GLOBAL_NS 2
 #define PIN_CUSTOM_NS 3 /* gobpf */
-#define LIBBPF_PIN_BY_NAME 1
 
 static uint32_t rd32(const unsigned char *p)
 {
@@ -41,13 +39,7 @@ static int is_map_sym(const struct elf_sym *s, int shndx)
 	       s->type != STT_FILE;
 }
 
-static int is_map_in_map(uint32_t type)
-{
-	return type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
-	       type == BPF_MAP_TYPE_HASH_OF_MAPS;
-}
-
-static int grow(struct obj_parse *op, size_t n)
+int mapdef_grow(struct obj_parse *op, size_t n)
 {
 	struct bb_obj *obj = op->obj;
 	size_t cap = obj->nmaps + n;
@@ -69,7 +61,7 @@ static int grow(struct obj_parse *op, size_t n)
 	return 0;
 }
 
-static struct bb_map *new_map(struct obj_parse *op, const char *name,
+struct bb_map *mapdef_new(struct obj_parse *op, const char *name,
 			      enum bb_map_origin origin)
 {
 	struct bb_obj *obj = op->obj;
@@ -88,7 +80,7 @@ static struct bb_map *new_map(struct obj_parse *op, const char *name,
 	return m;
 }
 
-static void add_span(struct obj_parse *op, int shndx, uint64_t off,
+void mapdef_add_span(struct obj_parse *op, int shndx, uint64_t off,
 		     uint64_t size)
 {
 	struct map_span *s = &op->spans[op->nspans++];
@@ -99,7 +91,7 @@ static void add_span(struct obj_parse *op, int shndx, uint64_t off,
 	s->idx = op->obj->nmaps - 1;
 }
 
-static int set_pin(struct obj_parse *op, struct bb_map *m, const char *dir)
+int mapdef_set_pin(struct obj_parse *op, struct bb_map *m, const char *dir)
 {
 	int n = snprintf(m->pin, sizeof(m->pin), BPFFS "%s/%s", dir, m->name);
 
@@ -139,7 +131,7 @@ static int read_legacy_def(struct obj_parse *op, struct bb_map *m,
 	if (size == 28) { /* bpf_load: inner_map_idx, numa_node */
 		x->inner_idx = rd32(d + 20);
 		m->numa_node = rd32(d + 24);
-		if (is_map_in_map(m->def.type))
+		if (mapdef_is_map_in_map(m->def.type))
 			m->inner = -2 - (int)x->inner_idx; /* by offset, below */
 		return 0;
 	}
@@ -151,7 +143,7 @@ static int read_legacy_def(struct obj_parse *op, struct bb_map *m,
 		x->inner_id = rd32(d + 28);
 		x->inner_idx = rd32(d + 32);
 		if (pinning == PIN_GLOBAL_NS)
-			return set_pin(op, m, "/tc/globals");
+			return mapdef_set_pin(op, m, "/tc/globals");
 		if (pinning != PIN_NONE)
 			return refuse_pinning(op, m, pinning,
 					      "iproute2's bpf_elf_map");
@@ -199,7 +191,7 @@ static int read_maps_section(struct obj_parse *op)
 			       "definitions of one size (at least 16 bytes: "
 			       "type, key_size, value_size, max_entries)",
 			       obj->name, (unsigned long long)sec->size, n);
-	if (grow(op, n) < 0)
+	if (mapdef_grow(op, n) < 0)
 		return bb_fail(op->err, -ENOMEM, "%s: out of memory",
 			       obj->name);
 	for (i = 1; i < ef->nsyms; i++) {
@@ -219,14 +211,14 @@ static int read_maps_section(struct obj_parse *op)
 				       (unsigned long long)s->size,
 				       (unsigned long long)dsize,
 				       (unsigned long long)sec->size, n);
-		m = new_map(op, s->name, BB_MAP_LEGACY);
+		m = mapdef_new(op, s->name, BB_MAP_LEGACY);
 		if (!m)
 			return -EINVAL;
 		ret = read_legacy_def(op, m, &op->mapx[obj->nmaps - 1],
 				      sec->data + s->value, dsize);
 		if (ret < 0)
 			return ret;
-		add_span(op, op->maps_sec, s->value, dsize);
+		mapdef_add_span(op, op->maps_sec, s->value, dsize);
 	}
 	/* bpf_load's inner_map_idx counts maps in offset order */
 	for (k = first; k < obj->nmaps; k++) {
@@ -284,10 +276,10 @@ static int read_map_sections(struct obj_parse *op)
 				       "hold a map definition (at least 20 "
 				       "bytes)", obj->name, s->name,
 				       (unsigned long long)s->size);
-		if (grow(op, 1) < 0)
+		if (mapdef_grow(op, 1) < 0)
 			return bb_fail(op->err, -ENOMEM, "%s: out of memory",
 				       obj->name);
-		m = new_map(op, s->name + 5, BB_MAP_SECTION);
+		m = mapdef_new(op, s->name + 5, BB_MAP_SECTION);
 		if (!m)
 			return -EINVAL;
 		op->sec_map[i] = obj->nmaps - 1;
@@ -304,13 +296,13 @@ static int read_map_sections(struct obj_parse *op)
 				ns[256] = 0;
 			}
 			if (pinning == PIN_GLOBAL_NS) {
-				ret = set_pin(op, m, "/tc/globals");
+				ret = mapdef_set_pin(op, m, "/tc/globals");
 			} else if (pinning == PIN_CUSTOM_NS && ns[0] &&
 				   !strchr(ns, '/') && strcmp(ns, "..")) {
 				char dir[260];
 
 				snprintf(dir, sizeof(dir), "/%s", ns);
-				ret = set_pin(op, m, dir);
+				ret = mapdef_set_pin(op, m, dir);
 			} else if (pinning != PIN_NONE) {
 				ret = refuse_pinning(op, m, pinning,
 						     "gobpf's bpf_map_def");
@@ -322,221 +314,11 @@ static int read_map_sections(struct obj_parse *op)
 	return 0;
 }
 
-/* ---- SEC(".maps"), from BTF ---- */
 
-/* __uint(name, V) is `int (*name)[V]`: the array's length. */
-static int btf_uint(const struct bb_btf *b, uint32_t type, uint32_t *v)
-{
-	struct btf_t t;
-	uint32_t elem;
 
-	if (btf_type(b, type, &t) < 0 || t.kind != BTF_KIND_PTR ||
-	    btf_skip_mods(b, t.size_type, &t) < 0 || t.kind != BTF_KIND_ARRAY)
-		return -EINVAL;
-	btf_array(&t, &elem, v);
-	return 0;
-}
 
-/* __type(name, T) is `T *name`: T's size, and T itself. */
-static int btf_pointee(const struct bb_btf *b, uint32_t type, uint32_t *size,
-		       uint32_t *id)
-{
-	struct btf_t t;
 
-	if (btf_type(b, type, &t) < 0 || t.kind != BTF_KIND_PTR)
-		return -EINVAL;
-	*id = t.size_type;
-	return btf_size(b, t.size_type, size);
-}
 
-static int btf_def_fail(struct obj_parse *op, const char *map,
-			const char *field, const char *what)
-{
-	return bb_fail(op->err, -EINVAL,
-		       "%s: BTF map '%s': field '%s' %s (libbpf's __uint, "
-		       "__type and __array macros write them)",
-		       op->obj->name, map, field, what);
-}
-
-/*
- * One definition: a struct of the fields libbpf knows. inner: the struct
- * of a map-in-map's __array(values, ...), which has no values itself.
- */
-static int read_btf_def(struct obj_parse *op, const char *name,
-			uint32_t struct_id, struct bb_map *m,
-			struct bb_map_def *def, struct map_extra *x, int inner)
-{
-	const struct bb_btf *b = &op->obj->btf;
-	struct btf_t t;
-	uint32_t key_id = 0, value_id = 0, v, sz, pinning = 0;
-	uint16_t i;
-
-	if (btf_skip_mods(b, struct_id, &t) < 0 || t.kind != BTF_KIND_STRUCT)
-		return bb_fail(op->err, -EINVAL,
-			       "%s: BTF map '%s' is not a struct", op->obj->name,
-			       name);
-	for (i = 0; i < t.vlen; i++) {
-		struct btf_member mb;
-		uint32_t *dst = NULL;
-
-		btf_member(b, &t, i, &mb);
-		if (!strcmp(mb.name, "type"))
-			dst = &def->type;
-		else if (!strcmp(mb.name, "max_entries"))
-			dst = &def->max_entries;
-		else if (!strcmp(mb.name, "map_flags"))
-			dst = &def->map_flags;
-		else if (!strcmp(mb.name, "key_size"))
-			dst = &def->key_size;
-		else if (!strcmp(mb.name, "value_size"))
-			dst = &def->value_size;
-		if (dst) {
-			if (btf_uint(b, mb.type, dst) < 0)
-				return btf_def_fail(op, name, mb.name,
-						    "is not a __uint()");
-			continue;
-		}
-		if (!strcmp(mb.name, "numa_node") && m) {
-			if (btf_uint(b, mb.type, &m->numa_node) < 0)
-				return btf_def_fail(op, name, mb.name,
-						    "is not a __uint()");
-		} else if (!strcmp(mb.name, "pinning")) {
-			if (btf_uint(b, mb.type, &pinning) < 0)
-				return btf_def_fail(op, name, mb.name,
-						    "is not a __uint()");
-		} else if (!strcmp(mb.name, "map_extra")) {
-			if (btf_uint(b, mb.type, &v) < 0 || v)
-				return btf_def_fail(op, name, mb.name,
-						    "is not 0 (bloom filters "
-						    "are 5.16: not supported)");
-		} else if (!strcmp(mb.name, "key")) {
-			if (btf_pointee(b, mb.type, &sz, &key_id) < 0)
-				return btf_def_fail(op, name, mb.name,
-						    "is not a __type() of "
-						    "known size");
-			def->key_size = sz;
-		} else if (!strcmp(mb.name, "value")) {
-			if (btf_pointee(b, mb.type, &sz, &value_id) < 0)
-				return btf_def_fail(op, name, mb.name,
-						    "is not a __type() of "
-						    "known size");
-			def->value_size = sz;
-		} else if (!strcmp(mb.name, "values") && !inner && m) {
-			struct btf_t arr, ptr;
-			uint32_t elem, n;
-
-			if (btf_type(b, mb.type, &arr) < 0 ||
-			    arr.kind != BTF_KIND_ARRAY)
-				return btf_def_fail(op, name, mb.name,
-						    "is not an __array()");
-			btf_array(&arr, &elem, &n);
-			if (btf_skip_mods(b, elem, &ptr) < 0 ||
-			    ptr.kind != BTF_KIND_PTR)
-				return btf_def_fail(op, name, mb.name,
-						    "is not an array of "
-						    "pointers");
-			x->has_values = 1;
-			x->values_off = mb.offset / 8;
-			if (is_map_in_map(def->type) ||
-			    (btf_skip_mods(b, ptr.size_type, &arr) == 0 &&
-			     arr.kind == BTF_KIND_STRUCT)) {
-				int ret = read_btf_def(op, name, ptr.size_type,
-						       NULL, &m->inner_def,
-						       NULL, 1);
-				if (ret < 0)
-					return ret;
-			}
-		} else {
-			return bb_fail(op->err, -EINVAL,
-				       "%s: BTF map '%s' has field '%s', "
-				       "which barebpf does not know (it reads "
-				       "type, key, value, key_size, "
-				       "value_size, max_entries, map_flags, "
-				       "numa_node, pinning, values)",
-				       op->obj->name, name, mb.name);
-		}
-	}
-	if (m) {
-		m->btf_key = key_id;
-		m->btf_value = value_id;
-		if (pinning == LIBBPF_PIN_BY_NAME)
-			return set_pin(op, m, "");
-		if (pinning)
-			return bb_fail(op->err, -EOPNOTSUPP,
-				       "%s: BTF map '%s': pinning %u is "
-				       "unknown (LIBBPF_PIN_BY_NAME is 1)",
-				       op->obj->name, name, pinning);
-	}
-	/* map-in-map values hold map fds: 4 bytes, whatever BTF says */
-	if (is_map_in_map(def->type) || def->type == BPF_MAP_TYPE_PROG_ARRAY) {
-		if (!def->key_size)
-			def->key_size = 4;
-		def->value_size = 4;
-	}
-	return 0;
-}
-
-/* The ELF symbol of a .maps variable, for its offset. */
-static const struct elf_sym *btf_map_sym(const struct obj_parse *op,
-					 const char *name)
-{
-	const struct elf_file *ef = op->elf;
-	size_t i;
-
-	for (i = 1; i < ef->nsyms; i++)
-		if (ef->syms[i].shndx == op->btf_maps_sec &&
-		    !strcmp(ef->syms[i].name, name))
-			return &ef->syms[i];
-	return NULL;
-}
-
-static int read_btf_maps(struct obj_parse *op)
-{
-	struct bb_obj *obj = op->obj;
-	const struct bb_btf *b = &obj->btf;
-	struct btf_t sec;
-	uint16_t i;
-	int ret;
-
-	op->btf_maps_sec = elf_find_sec(op->elf, ".maps");
-	if (op->btf_maps_sec < 0 || !obj->has_btf)
-		return 0;
-	if (btf_find_datasec(b, ".maps", &sec) < 0)
-		return bb_fail(op->err, -EINVAL,
-			       "%s: section .maps has no BTF description "
-			       "(DATASEC .maps); rebuild with clang -g",
-			       obj->name);
-	if (grow(op, sec.vlen) < 0)
-		return bb_fail(op->err, -ENOMEM, "%s: out of memory",
-			       obj->name);
-	for (i = 0; i < sec.vlen; i++) {
-		struct btf_member vm;
-		struct btf_t var;
-		const struct elf_sym *s;
-		struct bb_map *m;
-
-		btf_member(b, &sec, i, &vm);
-		if (btf_type(b, vm.type, &var) < 0 || var.kind != BTF_KIND_VAR)
-			return bb_fail(op->err, -EINVAL,
-				       "%s: BTF DATASEC .maps entry %u is not "
-				       "a variable; corrupt object?", obj->name,
-				       i);
-		s = btf_map_sym(op, var.name);
-		if (!s)
-			return bb_fail(op->err, -EINVAL,
-				       "%s: BTF map '%s' has no symbol in "
-				       "section .maps", obj->name, var.name);
-		m = new_map(op, var.name, BB_MAP_BTF);
-		if (!m)
-			return -EINVAL;
-		ret = read_btf_def(op, var.name, var.size_type, m, &m->def,
-				   &op->mapx[obj->nmaps - 1], 0);
-		if (ret < 0)
-			return ret;
-		add_span(op, op->btf_maps_sec, s->value, s->size);
-	}
-	return 0;
-}
 
 /* ---- global data ---- */
 
@@ -545,7 +327,7 @@ static int add_data_maps(struct obj_parse *op)
 	struct bb_obj *obj = op->obj;
 	int i;
 
-	if (grow(op, obj->ndata) < 0)
+	if (mapdef_grow(op, obj->ndata) < 0)
 		return bb_fail(op->err, -ENOMEM, "%s: out of memory",
 			       obj->name);
 	for (i = 0; i < obj->ndata; i++) {
@@ -554,7 +336,7 @@ static int add_data_maps(struct obj_parse *op)
 
 		if (!d->size)
 			continue;
-		m = new_map(op, d->name, BB_MAP_DATA);
+		m = mapdef_new(op, d->name, BB_MAP_DATA);
 		if (!m)
 			return -EINVAL;
 		m->def.type = BPF_MAP_TYPE_ARRAY;
@@ -612,7 +394,7 @@ static int check_inner(struct obj_parse *op)
 		struct bb_map *m = &obj->maps[i];
 		const struct map_extra *x = &op->mapx[i];
 
-		if (!x->iproute2 || !is_map_in_map(m->def.type))
+		if (!x->iproute2 || !mapdef_is_map_in_map(m->def.type))
 			continue;
 		for (j = 0; j < obj->nmaps; j++)
 			if (j != i && op->mapx[j].iproute2 &&
@@ -627,7 +409,7 @@ static int check_inner(struct obj_parse *op)
 	for (i = 0; i < obj->nmaps; i++) {
 		const struct bb_map *m = &obj->maps[i];
 
-		if (is_map_in_map(m->def.type) && m->inner < 0 &&
+		if (mapdef_is_map_in_map(m->def.type) && m->inner < 0 &&
 		    !m->inner_def.type)
 			return bb_fail(op->err, -EINVAL,
 				       "%s: map %s is a map of maps without "
@@ -645,7 +427,7 @@ int mapdef_read(struct obj_parse *op)
 
 	if ((ret = read_maps_section(op)) < 0 ||
 	    (ret = read_map_sections(op)) < 0 ||
-	    (ret = read_btf_maps(op)) < 0 || (ret = add_data_maps(op)) < 0 ||
+	    (ret = mapdef_read_btf(op)) < 0 || (ret = add_data_maps(op)) < 0 ||
 	    (ret = check_spans(op)) < 0)
 		return ret;
 	return check_inner(op);
@@ -653,7 +435,7 @@ int mapdef_read(struct obj_parse *op)
 
 /* ---- slots the object fills ---- */
 
-static int add_init(struct obj_parse *op, int map, uint32_t slot,
+int mapdef_add_init(struct obj_parse *op, int map, uint32_t slot,
 		    int is_prog, int idx)
 {
 	struct bb_obj *obj = op->obj;
@@ -715,7 +497,7 @@ static int tail_slots(struct obj_parse *op)
 				       obj->name, p->section, p->tail_slot,
 				       obj->maps[array].def.max_entries,
 				       obj->maps[array].name);
-		ret = add_init(op, array, p->tail_slot, 1, i);
+		ret = mapdef_add_init(op, array, p->tail_slot, 1, i);
 		if (ret < 0)
 			return ret;
 	}
@@ -732,14 +514,14 @@ static int iproute2_slots(struct obj_parse *op)
 	for (i = 0; i < obj->nmaps; i++) {
 		const struct map_extra *x = &op->mapx[i];
 
-		if (!x->iproute2 || !x->id || is_map_in_map(obj->maps[i].def.type))
+		if (!x->iproute2 || !x->id || mapdef_is_map_in_map(obj->maps[i].def.type))
 			continue;
 		for (j = 0; j < obj->nmaps; j++) {
 			if (!op->mapx[j].iproute2 ||
-			    !is_map_in_map(obj->maps[j].def.type) ||
+			    !mapdef_is_map_in_map(obj->maps[j].def.type) ||
 			    op->mapx[j].inner_id != x->id)
 				continue;
-			ret = add_init(op, j, x->inner_idx, 0, i);
+			ret = mapdef_add_init(op, j, x->inner_idx, 0, i);
 			if (ret < 0)
 				return ret;
 		}
@@ -747,86 +529,7 @@ static int iproute2_slots(struct obj_parse *op)
 	return 0;
 }
 
-/* The map whose .maps definition holds offset off, or -1. */
-static int btf_map_at(const struct obj_parse *op, uint64_t off)
-{
-	int i;
 
-	for (i = 0; i < op->nspans; i++) {
-		const struct map_span *s = &op->spans[i];
-
-		if (s->shndx == op->btf_maps_sec && off >= s->off &&
-		    off - s->off < s->size)
-			return s->idx;
-	}
-	return -1;
-}
-
-/* libbpf: .values = { [2] = &inner, ... } are relocations in .rel.maps. */
-static int btf_values(struct obj_parse *op)
-{
-	struct bb_obj *obj = op->obj;
-	const struct elf_file *ef = op->elf;
-	size_t i, j;
-	int ret;
-
-	if (op->btf_maps_sec < 0 || !obj->has_btf)
-		return 0;
-	for (i = 1; i < ef->nsecs; i++) {
-		const struct elf_sec *rs = &ef->secs[i];
-
-		if (rs->type != SHT_REL || rs->info != (uint32_t)op->btf_maps_sec)
-			continue;
-		for (j = 0; j < elf_nrels(rs); j++) {
-			struct elf_rel r;
-			const struct elf_sym *s;
-			int map, k, target = -1, is_prog = 0;
-			uint64_t base;
-
-			elf_rel(rs, j, &r);
-			s = &ef->syms[r.sym];
-			map = btf_map_at(op, r.offset);
-			if (map < 0 || !op->mapx[map].has_values)
-				return bb_fail(op->err, -EINVAL,
-					       "%s: a relocation in .maps at "
-					       "offset %llu is in no map's "
-					       "values", obj->name,
-					       (unsigned long long)r.offset);
-			for (k = 0; k < op->nspans; k++)
-				if (op->spans[k].idx == map)
-					break;
-			base = op->spans[k].off + op->mapx[map].values_off;
-			if (r.offset < base || (r.offset - base) % 8)
-				return bb_fail(op->err, -EINVAL,
-					       "%s: map %s: relocation at "
-					       "offset %llu is not a slot of "
-					       "its values", obj->name,
-					       obj->maps[map].name,
-					       (unsigned long long)r.offset);
-			if (s->shndx == op->btf_maps_sec) {
-				target = btf_map_at(op, s->value);
-			} else {
-				for (k = 0; k < obj->nprogs; k++)
-					if (!strcmp(obj->progs[k].p.name,
-						    s->name))
-						target = k;
-				is_prog = 1;
-			}
-			if (target < 0)
-				return bb_fail(op->err, -EINVAL,
-					       "%s: map %s: values refer to "
-					       "'%s', which is neither a map "
-					       "nor a program", obj->name,
-					       obj->maps[map].name,
-					       obj_sym_label(ef, r.sym));
-			ret = add_init(op, map, (r.offset - base) / 8, is_prog,
-				       target);
-			if (ret < 0)
-				return ret;
-		}
-	}
-	return 0;
-}
 
 int mapdef_read_inits(struct obj_parse *op)
 {
@@ -834,5 +537,5 @@ int mapdef_read_inits(struct obj_parse *op)
 
 	if ((ret = tail_slots(op)) < 0 || (ret = iproute2_slots(op)) < 0)
 		return ret;
-	return btf_values(op);
+	return mapdef_btf_values(op);
 }
