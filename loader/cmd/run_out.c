@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "btf.h"
 #include "run_out.h"
 
 static int is_int_size(uint32_t n)
@@ -53,6 +54,109 @@ static void print_value(const unsigned char *p, uint32_t n, int json)
 		print_bytes(p, n, json);
 }
 
+/*
+ * A value by its BTF type (libbpf-style objects): structs as their
+ * fields, so that padding is never shown as data; char arrays as strings.
+ * Returns 0, or -1 where the type does not describe the bytes (then the
+ * caller prints them plainly).
+ */
+static int print_btf(const struct bb_btf *b, uint32_t id,
+		     const unsigned char *p, uint32_t size, int json, int depth)
+{
+	struct btf_t t;
+	uint32_t sz, elem, n, i;
+
+	if (!b || depth > 4 || btf_skip_mods(b, id, &t) < 0 ||
+	    btf_size(b, id, &sz) < 0 || sz > size)
+		return -1;
+	switch (t.kind) {
+	case BTF_KIND_INT:
+	case BTF_KIND_ENUM:
+		if (!is_int_size(sz))
+			return -1;
+		if (t.kind == BTF_KIND_INT &&
+		    (btf_int_encoding(&t) & BTF_INT_SIGNED))
+			printf("%lld", (long long)(sz == 8 ? (int64_t)le_val(p, 8) :
+				sz == 4 ? (int32_t)le_val(p, 4) :
+				sz == 2 ? (int16_t)le_val(p, 2) :
+				(int8_t)le_val(p, 1)));
+		else
+			printf("%llu", (unsigned long long)le_val(p, sz));
+		return 0;
+	case BTF_KIND_PTR:
+		printf(json ? "\"0x%llx\"" : "0x%llx",
+		       (unsigned long long)le_val(p, 8));
+		return 0;
+	case BTF_KIND_ARRAY: {
+		struct btf_t et;
+		uint32_t esz;
+
+		btf_array(&t, &elem, &n);
+		if (btf_skip_mods(b, elem, &et) < 0 ||
+		    btf_size(b, elem, &esz) < 0 || !esz)
+			return -1;
+		if (et.kind == BTF_KIND_INT && esz == 1) { /* char[] */
+			char str[256];
+			uint32_t k;
+
+			for (k = 0; k < n && k < sizeof(str) - 1 && p[k]; k++)
+				str[k] = p[k] >= 32 && p[k] < 127 ? p[k] : '?';
+			str[k] = 0;
+			if (json)
+				json_str(stdout, str);
+			else
+				printf("\"%s\"", str);
+			return 0;
+		}
+		printf("[");
+		for (i = 0; i < n; i++) {
+			printf("%s", i ? "," : "");
+			if (print_btf(b, elem, p + i * esz, esz, json,
+				      depth + 1) < 0)
+				print_bytes(p + i * esz, esz, json);
+		}
+		printf("]");
+		return 0;
+	}
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		printf("{");
+		for (i = 0; i < t.vlen; i++) {
+			struct btf_member m;
+			uint32_t msz;
+
+			btf_member(b, &t, i, &m);
+			if (m.offset % 8 || btf_size(b, m.type, &msz) < 0 ||
+			    m.offset / 8 > sz || msz > sz - m.offset / 8)
+				continue; /* bitfields: not shown */
+			if (json) {
+				printf("%s", i ? "," : "");
+				json_str(stdout, m.name);
+				putchar(':');
+			} else {
+				printf("%s%s=", i ? ", " : "", m.name);
+			}
+			if (print_btf(b, m.type, p + m.offset / 8, msz, json,
+				      depth + 1) < 0)
+				print_bytes(p + m.offset / 8, msz, json);
+		}
+		printf("}");
+		return 0;
+	}
+	return -1;
+}
+
+static const struct bb_btf *out_btf;
+
+/* A key or value: by BTF where the map has a type, else as bytes. */
+static void print_typed(uint32_t id, const unsigned char *p, uint32_t n,
+			int json)
+{
+	if (id && print_btf(out_btf, id, p, n, json, 0) == 0)
+		return;
+	print_value(p, n, json);
+}
+
 static int is_percpu(uint32_t type)
 {
 	return type == BPF_MAP_TYPE_PERCPU_HASH ||
@@ -70,16 +174,16 @@ static void print_entry(const struct bb_map *m, const unsigned char *key,
 		printf("{\"map\":");
 		json_str(stdout, m->name);
 		printf(",\"key\":");
-		print_value(key, m->def.key_size, 1);
+		print_typed(m->btf_key, key, m->def.key_size, 1);
 	} else {
 		printf("  ");
-		print_value(key, m->def.key_size, 0);
+		print_typed(m->btf_key, key, m->def.key_size, 0);
 		printf(": ");
 	}
 	if (!is_percpu(m->def.type)) {
 		if (json)
 			printf(",\"value\":");
-		print_value(val, vs, json);
+		print_typed(m->btf_value, val, vs, json);
 		printf(json ? "}\n" : "\n");
 		return;
 	}
@@ -205,6 +309,7 @@ void run_print_maps(struct bb_obj *obj, int json)
 {
 	int i;
 
+	out_btf = obj_btf(obj);
 	for (i = 0; i < obj_nmaps(obj); i++)
 		dump_map(obj_map_at(obj, i), json);
 }
