@@ -39,10 +39,20 @@ case $(uname -r) in
 		fail "calls counted '$a' and '$c'" ;;
 esac
 
+# with tracing off (the env case leaves it so) nothing is recorded: said
+was_on=$(cat $T/tracing_on)
+echo 0 >$T/tracing_on
+start_tool barebpf run -c bb_tgid=$SLEEPER $b/printk.bpf.o
+wait_tracing 60 Running
+stop_tool INT
+grep -q "tracing_on is 0: bpf_trace_printk lines are not recorded" $W/err ||
+	fail "no warning with tracing_on 0: $(cat $W/err)"
+echo 1 >$T/tracing_on
 start_tool barebpf run -c bb_tgid=$SLEEPER $b/printk.bpf.o
 wait_tracing 60 Running
 sleep 1
 stop_tool INT
+echo $was_on >$T/tracing_on
 [ $RC = 0 ] || fail "printk: exit $RC: $(cat $W/err)"
 grep -q "^printk: .*bbtest printk 42" $W/out || fail "no printk line: $(head -c 300 $W/out)"
 
