@@ -35,8 +35,8 @@ CLANG ?= clang
 
 WARN := -Wall -Wextra -Werror -Wno-missing-field-initializers
 CFLAGS ?= -Os -g0
-CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iasm -Ibpf
-TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/cmd -Iasm -Ibpf \
+CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iasm -Ibpf
+TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/cmd -Iasm -Ibpf \
 	-Wno-unused-parameter
 BPF_CFLAGS := -target bpf -O2 -mcpu=v2 -g0 -D__TARGET_ARCH_$(BPF_ARCH) -Ibpf \
 	-Wall -Werror -Wno-unused-function
@@ -49,13 +49,13 @@ Q := @
 msg = @printf '  %-8s %s\n' $(1) $(2)
 endif
 
-LIB_SRCS := $(wildcard loader/*.c)
+LIB_SRCS := $(wildcard loader/*.c loader/obj/*.c)
 CMD_SRCS := $(wildcard loader/cmd/*.c)
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_NAMES := $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS))
 BPF_OBJS := $(patsubst %,$(O)/bpf/%.bpf.o,$(BPF_NAMES))
 EMBED_OBJS := $(patsubst %,$(O)/embed/%.o,$(BPF_NAMES))
-HDRS := $(wildcard loader/*.h loader/cmd/*.h asm/*.h bpf/*.h)
+HDRS := $(wildcard loader/*.h loader/obj/*.h loader/cmd/*.h asm/*.h bpf/*.h)
 # The tools' names, from their definitions (`const struct tool tool_x = {`
 # then `"name", ...`): the links are made without running the binary, which
 # a cross build cannot. A native build checks the list against --list-tools.
@@ -129,10 +129,12 @@ $(O)/tests/unit: $(UNIT_SRCS) tests/bbtest.h $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(TEST_CFLAGS) -Itests -DBB_BUILD_DIR='"$(O)"' -o $@ $(UNIT_SRCS) $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(CHECK_LIBS) -lelf
 
-$(O)/tests/bpf/%.bpf.o: tests/bpf/%.bpf.c $(wildcard bpf/*.h)
+# btf_*: libbpf-style objects, whose maps are described in BTF (-g)
+$(O)/tests/bpf/btf_%.bpf.o: BPF_TEST_FLAGS := -g
+$(O)/tests/bpf/%.bpf.o: tests/bpf/%.bpf.c $(wildcard bpf/*.h tests/bpf/*.h)
 	$(call msg,BPF,$@)
 	@mkdir -p $(dir $@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
+	$(Q)$(CLANG) $(BPF_CFLAGS) $(BPF_TEST_FLAGS) -c -o $@ $<
 
 $(O)/tests/integration: $(INTEG_SRCS) tests/bbtest.h $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(TEST_BPF_OBJS)
 	$(call msg,TEST,$@)
@@ -177,7 +179,7 @@ FUZZ_TIMEOUT ?= 10
 FUZZ ?= $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all $(WARN) -Wno-unused-parameter -std=gnu11 \
-	-D_GNU_SOURCE -Iloader -Iasm -Ibpf
+	-D_GNU_SOURCE -Iloader -Iloader/obj -Iasm -Ibpf
 FUZZ_LIB_OBJS := $(patsubst loader/%.c,$(O)/fuzz/lib/%.o,$(LIB_SRCS))
 
 $(O)/fuzz/lib/%.o: loader/%.c $(HDRS)

@@ -56,6 +56,13 @@ static long (*bpf_perf_event_output)(void *ctx, void *map, u64 flags,
 static long (*bpf_get_stackid)(void *ctx, void *map, u64 flags) = (void *)27;
 static long (*bpf_probe_read_str)(void *dst, u32 size,
 				  const void *src) = (void *)45;
+static long (*bpf_tail_call)(void *ctx, void *map, u32 index) = (void *)12;
+static u64 (*bpf_perf_event_read)(void *map, u64 flags) = (void *)22;
+/* 5.5; barebpf rewrites them to bpf_probe_read(_str) on older kernels */
+static long (*bpf_probe_read_user)(void *dst, u32 size,
+				   const void *src) = (void *)112;
+static long (*bpf_probe_read_kernel)(void *dst, u32 size,
+				     const void *src) = (void *)113;
 
 /*
  * A load-time constant: an ld_imm64 against the undefined symbol `name`,
@@ -116,6 +123,35 @@ struct pt_regs {
  * the walk has it, as through ftrace's frame records, it is not doubled).
  * x86's unwinders find it on the stack.
  */
+
+/*
+ * Argument n (1-6) of the system call a syscall probe (ksyscall/<name>,
+ * or kprobe/sys_<name>) was attached to, on any kernel: where the kernel's
+ * syscall functions take the caller's struct pt_regs * (x86_64 4.17+,
+ * arm64 4.19+) it is read from there, else from ctx itself. The loader
+ * sets bb_syscall_wrapper to what the running kernel does.
+ */
+#if defined(__TARGET_ARCH_x86)
+/* x86_64: a syscall's 4th argument is in r10; a function's in cx */
+#define BB__ARG_PTR(r, n, w)                                                   \
+	((n) == 1 ? &(r)->di : (n) == 2 ? &(r)->si : (n) == 3 ? &(r)->dx :    \
+	 (n) == 4 ? ((w) ? &(r)->r10 : &(r)->cx) : (n) == 5 ? &(r)->r8 :        \
+		    &(r)->r9)
+#else
+#define BB__ARG_PTR(r, n, w) (&(r)->regs[(n) - 1])
+#endif
+/* Read with bpf_probe_read on both paths: a load at a computed offset of
+ * ctx is refused by 4.15's verifier ("ctx+const+const"). */
+#define BB_SYSCALL_ARG(ctx, n)                                                 \
+	({                                                                     \
+		unsigned long __bb_a = 0;                                      \
+		int __bb_w = BB_CONST(bb_syscall_wrapper) != 0;                \
+		struct pt_regs *__bb_r = __bb_w ?                              \
+			(struct pt_regs *)PT_REGS_PARM1(ctx) : (ctx);          \
+		bpf_probe_read(&__bb_a, sizeof(__bb_a),                        \
+			       BB__ARG_PTR(__bb_r, n, __bb_w));                \
+		__bb_a;                                                        \
+	})
 
 /* floor(log2(v)) without loops (4.15 has no bounded loops) */
 static __always_inline u32 bb_log2(u32 v)

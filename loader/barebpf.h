@@ -48,6 +48,21 @@ int bpf_map_update_elem(int fd, const void *key, const void *value,
 			uint64_t flags);
 int bpf_map_delete_elem(int fd, const void *key);
 int bpf_map_get_next_key(int fd, const void *key, void *next_key);
+/* A map with the fields bpf_map_create lacks (map-in-map 4.12, NUMA 4.14). */
+struct bb_map_attr {
+	uint32_t type, key_size, value_size, max_entries, map_flags;
+	int inner_fd;       /* -1 or 0: none */
+	uint32_t numa_node; /* used with BPF_F_NUMA_NODE in map_flags */
+};
+int bpf_map_create_attr(const struct bb_map_attr *a, const char *name);
+int bpf_obj_pin(int fd, const char *path);
+int bpf_obj_get(const char *path);
+int bpf_map_freeze(int fd); /* 5.2 */
+/* The first len bytes of struct bpf_map_info (4.13) of a map fd. */
+struct bb_map_info {
+	uint32_t type, id, key_size, value_size, max_entries, map_flags;
+};
+int bpf_map_get_info(int fd, struct bb_map_info *info);
 /*
  * Load a program. If the verifier refuses it and logp is not NULL, *logp
  * gets a malloc'ed copy of the verifier log (the buffer grows on ENOSPC).
@@ -91,29 +106,68 @@ int kver_parse_vdso_note(const void *vdso, size_t len, uint32_t *code);
 int kver_detect(const char *override, uint32_t *code, char *source,
 		size_t srclen, struct bb_err *err);
 
-/* ---- BPF ELF objects (elf.c: reader, obj.c: relocation and load) ---- */
+/* ---- BPF ELF objects (loader/obj/) ---- */
 enum bb_prog_kind {
 	BB_PROG_KPROBE,
 	BB_PROG_KRETPROBE,
 	BB_PROG_TRACEPOINT,
 };
 
+/* What the programs do with a map, told by their helper calls. */
+#define BB_MAP_USE_OUTPUT   (1u << 0) /* bpf_perf_event_output */
+#define BB_MAP_USE_COUNTERS (1u << 1) /* bpf_perf_event_read(_value) */
+#define BB_MAP_USE_KSTACK   (1u << 2) /* bpf_get_stackid, kernel stacks */
+#define BB_MAP_USE_USTACK   (1u << 3) /* bpf_get_stackid, BPF_F_USER_STACK */
+#define BB_MAP_USE_TAILCALL (1u << 4) /* bpf_tail_call */
+
+/* Where a map's definition came from. */
+enum bb_map_origin {
+	BB_MAP_LEGACY,  /* section maps (bpf_map_def of any size) */
+	BB_MAP_SECTION, /* a maps/<name> section (gobpf) */
+	BB_MAP_BTF,     /* SEC(".maps"), read from the object's BTF */
+	BB_MAP_DATA,    /* .rodata, .data, .bss: an array map from 5.2 */
+};
+
 struct bb_map {
 	char name[64];
 	struct bb_map_def def;
-	int fd; /* -1 until obj_load */
+	int fd; /* -1 until obj_load (and for global data a kernel lacks) */
+	enum bb_map_origin origin;
+	uint32_t numa_node;         /* with BPF_F_NUMA_NODE in map_flags */
+	int inner;                  /* map-in-map: index of the map whose
+				     * definition the inner maps share; -1 */
+	struct bb_map_def inner_def; /* BTF map-in-map (__array(values, ..)):
+				      * the inner template; type 0 if none */
+	char pin[192];              /* path where it is pinned, "" if not */
+	int pin_reused;             /* obj_load found it pinned already */
+	uint32_t usage;             /* BB_MAP_USE_* */
+	uint32_t sample_size;       /* output maps: the size every call
+				     * site sends, 0 if unknown or mixed */
+	uint32_t btf_key, btf_value; /* BTF type ids (obj_btf), 0 if none */
 };
 
 struct bb_prog {
 	char name[64];    /* function symbol */
 	char section[128];
 	enum bb_prog_kind kind;
-	const char *target; /* after the first '/' of the section; "" if none */
+	const char *target; /* after the first '/' of the section; "" if none;
+			     * for syscall probes the kernel's function, once
+			     * obj_load resolved it */
 	uint32_t prog_type;
 	struct bpf_insn *insns; /* private, relocated copy */
 	size_t insn_cnt;
 	int fd; /* -1 until obj_load */
+	int tail_slot;   /* kprobe/<N> (bpf_load): slot N of the object's
+			  * program array, not attached; -1 otherwise */
+	int syscall;     /* BB_SYSCALL_*: the target names a system call */
+	char resolved[128];
 };
+
+/* How a syscall probe was named (struct bb_prog.syscall). */
+#define BB_SYSCALL_NONE 0
+#define BB_SYSCALL_OLD  1 /* kprobe/sys_X, SyS_X: the arguments themselves */
+#define BB_SYSCALL_NEW  2 /* ksyscall/X, kretsyscall/X (libbpf) */
+#define BB_SYSCALL_WRAP 3 /* kprobe/__x64_sys_X, __arm64_sys_X */
 
 struct bb_const {
 	char name[64];
@@ -121,7 +175,30 @@ struct bb_const {
 	int set;
 };
 
+/*
+ * What the running kernel takes, found by loading tiny programs (kcaps.c):
+ * never assumed from the version number, which distributions backport past.
+ */
+struct bb_kcaps {
+	int probed;
+	int bpf_calls;         /* bpf-to-bpf calls (4.16) */
+	int jmp32;             /* JMP32 instructions (5.1) */
+	int big_progs;         /* more than 4096 instructions (5.2) */
+	int global_data;       /* BPF_PSEUDO_MAP_VALUE (5.2) */
+	int map_freeze;        /* BPF_MAP_FREEZE (5.2) */
+	int rdonly_prog;       /* BPF_F_RDONLY_PROG (5.2) */
+	int probe_read_kernel; /* bpf_probe_read_{kernel,user}[_str] (5.5) */
+	int syscall_wrapper;   /* syscalls take a struct pt_regs * (x86_64
+				* 4.17, arm64 4.19) */
+	uint32_t kver;         /* LINUX_VERSION_CODE, if known */
+};
+/* Probe this kernel (needs bpf() as root). Fills what it can. */
+void kcaps_probe(struct bb_kcaps *c, uint32_t kver);
+/* "bpf-to-bpf calls, JMP32, ..." of what c lacks: for -v and messages. */
+void kcaps_describe(const struct bb_kcaps *c, char *buf, size_t len);
+
 struct bb_obj; /* opaque: one context per object, no globals */
+struct bb_btf;
 
 /*
  * Parse and validate an object held in memory (buf must outlive obj).
@@ -129,14 +206,27 @@ struct bb_obj; /* opaque: one context per object, no globals */
  */
 int obj_open(struct bb_obj **objp, const void *buf, size_t len,
 	     const char *name, struct bb_err *err);
-/* Set a load-time constant (an undefined symbol the programs refer to). */
+/*
+ * Set a load-time constant (an undefined symbol the programs refer to), or
+ * the value of a variable in .rodata or .data (`const volatile` settings):
+ * -ENOENT if there is neither, -ERANGE if the value does not fit the
+ * variable's size.
+ */
 int obj_set_const(struct bb_obj *obj, const char *name, uint64_t value);
 /* The names of the constants the programs need, set or not. */
 int obj_consts(struct bb_obj *obj, const struct bb_const **consts);
 /*
- * Create maps, relocate (maps -> BPF_PSEUDO_MAP_FD, constants -> imm) and
- * load every program. On a verifier failure, err names the program and
- * obj_verifier_log() returns the kernel's log.
+ * What the kernel takes; obj_load probes the running kernel unless this
+ * was called first (unit tests, which have no bpf()).
+ */
+void obj_set_kcaps(struct bb_obj *obj, const struct bb_kcaps *c);
+const struct bb_kcaps *obj_kcaps(const struct bb_obj *obj);
+/*
+ * Create maps (or reuse pinned ones), relocate (maps, constants, global
+ * data, bpf-to-bpf calls, per what this kernel takes) and load every
+ * program; fill program arrays (tail calls) and maps of maps. On a
+ * verifier failure, err names the program and obj_verifier_log() returns
+ * the kernel's log.
  */
 int obj_load(struct bb_obj *obj, uint32_t kern_version, struct bb_err *err);
 const char *obj_verifier_log(const struct bb_obj *obj);
@@ -146,7 +236,14 @@ struct bb_prog *obj_prog(struct bb_obj *obj, const char *name);
 int obj_nmaps(const struct bb_obj *obj);
 struct bb_map *obj_map_at(struct bb_obj *obj, int i);
 struct bb_map *obj_map(struct bb_obj *obj, const char *name);
-const char *obj_license(const struct bb_obj *obj);
+const char *obj_license(const struct bb_obj *obj); /* "" if none */
+/* Does a program call bpf_trace_printk (or trace_vprintk)? */
+int obj_uses_printk(const struct bb_obj *obj);
+/* Notes for the user gathered by obj_load (resolved syscall names, ...),
+ * one per line; "" if none. */
+const char *obj_notes(const struct bb_obj *obj);
+/* The object's BTF (btf.h), NULL if it has none. */
+const struct bb_btf *obj_btf(const struct bb_obj *obj);
 void obj_close(struct bb_obj *obj); /* closes fds, frees; NULL is fine */
 
 /* ---- tracefs (tracefs.c) ---- */

@@ -19,6 +19,10 @@ enum {
 	BPF_MAP_DELETE_ELEM = 3,
 	BPF_MAP_GET_NEXT_KEY = 4,
 	BPF_PROG_LOAD = 5,
+	BPF_OBJ_PIN = 6,
+	BPF_OBJ_GET = 7,
+	BPF_OBJ_GET_INFO_BY_FD = 15, /* 4.13 */
+	BPF_MAP_FREEZE = 22,         /* 5.2 */
 };
 
 /* map types (all present in 4.15) */
@@ -35,7 +39,13 @@ enum {
 	BPF_MAP_TYPE_LRU_HASH = 9,
 	BPF_MAP_TYPE_LRU_PERCPU_HASH = 10,
 	BPF_MAP_TYPE_LPM_TRIE = 11,
+	BPF_MAP_TYPE_ARRAY_OF_MAPS = 12, /* 4.12 */
+	BPF_MAP_TYPE_HASH_OF_MAPS = 13,  /* 4.12 */
 };
+
+/* map_flags */
+#define BPF_F_NUMA_NODE   (1U << 2) /* 4.14 */
+#define BPF_F_RDONLY_PROG (1U << 7) /* 5.2 */
 
 /* program types */
 enum {
@@ -76,10 +86,23 @@ struct bpf_insn {
 #define BPF_K     0x00
 #define BPF_X     0x08
 #define BPF_MOV   0xb0
+#define BPF_ADD   0x00
+#define BPF_JA    0x00
+#define BPF_MEM   0x60
+#define BPF_W     0x00
+#define BPF_H     0x08
+#define BPF_B     0x10
+#define BPF_SIZE(code) ((code) & 0x18)
+#define BPF_MODE(code) ((code) & 0xe0)
+#define BPF_OP(code)   ((code) & 0xf0)
+#define BPF_SRC(code)  ((code) & 0x08)
 #define BPF_LD_IMM64_CODE (BPF_LD | BPF_DW | BPF_IMM) /* 0x18 */
 #define BPF_CALL_CODE     (BPF_JMP | BPF_CALL)        /* 0x85 */
 #define BPF_PSEUDO_MAP_FD 1
+#define BPF_PSEUDO_MAP_VALUE 2 /* ld_imm64 of a map value's address, 5.2 */
 #define BPF_PSEUDO_CALL   1 /* src_reg of a bpf-to-bpf call, 4.16 */
+#define BPF_MAXINSNS_BIG  1000000 /* BPF_COMPLEXITY_LIMIT_INSNS, 5.2 */
+
 #define BPF_MAXINSNS      4096
 #define BPF_OBJ_NAME_LEN  16
 
@@ -104,6 +127,18 @@ struct bpf_attr_map_elem {
 	uint64_t key;
 	uint64_t value; /* or next_key */
 	uint64_t flags;
+};
+
+struct bpf_attr_obj {
+	uint64_t pathname;
+	uint32_t bpf_fd;
+	uint32_t file_flags; /* 4.15 */
+};
+
+struct bpf_attr_info {
+	uint32_t bpf_fd;
+	uint32_t info_len;
+	uint64_t info;
 };
 
 struct bpf_attr_prog_load {

@@ -118,6 +118,74 @@ int bpf_map_get_next_key(int fd, const void *key, void *next_key)
 	return map_elem_op(BPF_MAP_GET_NEXT_KEY, fd, key, next_key, 0);
 }
 
+int bpf_map_create_attr(const struct bb_map_attr *m, const char *name)
+{
+	struct bpf_attr_map_create a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_type = m->type;
+	a.key_size = m->key_size;
+	a.value_size = m->value_size;
+	a.max_entries = m->max_entries;
+	a.map_flags = m->map_flags;
+	a.inner_map_fd = m->inner_fd > 0 ? m->inner_fd : 0;
+	a.numa_node = m->numa_node;
+	copy_name(a.map_name, name);
+	return sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
+}
+
+static int obj_op(int cmd, int fd, const char *path)
+{
+	struct bpf_attr_obj a;
+
+	memset(&a, 0, sizeof(a));
+	a.pathname = (uint64_t)(unsigned long)path;
+	a.bpf_fd = fd;
+	return sys_bpf(cmd, &a, sizeof(a));
+}
+
+int bpf_obj_pin(int fd, const char *path)
+{
+	return obj_op(BPF_OBJ_PIN, fd, path);
+}
+
+int bpf_obj_get(const char *path)
+{
+	return obj_op(BPF_OBJ_GET, 0, path);
+}
+
+int bpf_map_freeze(int fd)
+{
+	uint32_t a[2] = { (uint32_t)fd, 0 };
+
+	return sys_bpf(BPF_MAP_FREEZE, a, sizeof(a));
+}
+
+int bpf_map_get_info(int fd, struct bb_map_info *info)
+{
+	struct bpf_attr_info a;
+	uint32_t raw[16];
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	memset(raw, 0, sizeof(raw));
+	a.bpf_fd = fd;
+	a.info_len = sizeof(raw);
+	a.info = (uint64_t)(unsigned long)raw;
+	ret = sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a, sizeof(a));
+	if (ret < 0)
+		return ret;
+	/* struct bpf_map_info starts type, id, key_size, value_size,
+	 * max_entries, map_flags (4.13) */
+	info->type = raw[0];
+	info->id = raw[1];
+	info->key_size = raw[2];
+	info->value_size = raw[3];
+	info->max_entries = raw[4];
+	info->map_flags = raw[5];
+	return 0;
+}
+
 static int prog_load_once(uint32_t type, const struct bpf_insn *insns,
 			  uint32_t cnt, const char *license,
 			  uint32_t kern_version, const char *name, char *log,

@@ -158,7 +158,7 @@ trap 'jobs -p | xargs -r kill 2>/dev/null; rm -rf "$WORK"' EXIT
 mkdir -p "$CACHE" "$LOGS"
 
 # Per architecture: a copy of the binary (a rebuild meanwhile does not mix
-# binaries), its tool names, busybox, and the run case's BPF object.
+# binaries), its tool names, busybox, and the BPF objects of the `run` cases.
 declare -A TOOLS=() BUSYBOX=() BPFWHY=()
 CLANG=${CLANG:-clang}
 # The tools' names: from the binary when it runs here, else from the tool
@@ -168,16 +168,34 @@ tool_names() { # tool_names BINARY
 		sed -n '/^const struct tool tool_/{n;s/^[[:space:]]*"\([^"]*\)".*/\1/p;}' "$ROOT"/loader/cmd/*.c
 }
 bpf_target() { case $1 in x86_64) echo x86 ;; aarch64) echo arm64 ;; esac; }
-build_bpfobj() { # build_bpfobj ARCH: the run case's object, built like the Makefile builds ours
-	local o=$WORK/$1/vmtest_count.bpf.o
+# The BPF objects of the `run` cases, built like the Makefile builds ours,
+# for ARCH's pt_regs: vm-tests/bpf/*, the test objects of every kind
+# (tests/bpf; btf_* with -g, as libbpf-style objects are built) and, made
+# with tests/tools/oldform.c, vmtest_count as clang 6/7 wrote it.
+build_bpf() { # build_bpf ARCH SRC [FLAGS]
+	local arch=$1 src=$2; shift 2
+	"$CLANG" -target bpf -O2 -mcpu=v2 -g0 "$@" -D__TARGET_ARCH_$(bpf_target "$arch") -I"$ROOT/bpf" \
+		-I"$ROOT/tests/bpf" -Wall -Werror -Wno-unused-function -c "$src" \
+		-o "$WORK/$arch/bpf/$(basename "$src" .c).o" 2>"$WORK/clang-$arch.log" ||
+		BPFWHY[$arch]="$(basename "$src") does not build: $(head -n 1 "$WORK/clang-$arch.log")"
+}
+build_bpfobjs() { # build_bpfobjs ARCH
+	local arch=$1 f
+	BPFWHY[$arch]=
+	mkdir -p "$WORK/$arch/bpf"
 	if ! command -v "$CLANG" >/dev/null; then
-		BPFWHY[$1]="no $CLANG on the host to build vm-tests/bpf/vmtest_count.bpf.c"
-	elif ! "$CLANG" -target bpf -O2 -mcpu=v2 -g0 -D__TARGET_ARCH_$(bpf_target $1) -I"$ROOT/bpf" \
-		-Wall -Werror -Wno-unused-function -c "$HERE/bpf/vmtest_count.bpf.c" -o "$o" \
-		2>"$WORK/clang-$1.log"; then
-		BPFWHY[$1]="vm-tests/bpf/vmtest_count.bpf.c does not build: $(head -n 1 "$WORK/clang-$1.log")"
+		BPFWHY[$arch]="no $CLANG on the host to build vm-tests/bpf/*.bpf.c"
+		return
+	fi
+	for f in "$HERE"/bpf/*.bpf.c "$ROOT"/tests/bpf/{syscalls,printk,calls,maps_bpfload}.bpf.c; do
+		build_bpf "$arch" "$f"
+	done
+	for f in "$ROOT"/tests/bpf/btf_{rodata,maps}.bpf.c; do build_bpf "$arch" "$f" -g; done
+	if ${HOST_CC:-cc} -O2 -o "$WORK/oldform" "$ROOT/tests/tools/oldform.c" 2>"$WORK/cc.log"; then
+		"$WORK/oldform" "$WORK/$arch/bpf/vmtest_count.bpf.o" "$WORK/$arch/bpf/vmtest_count_old.bpf.o" ||
+			BPFWHY[$arch]="oldform failed on vmtest_count.bpf.o"
 	else
-		BPFWHY[$1]=
+		BPFWHY[$arch]="tests/tools/oldform.c does not build: $(head -n 1 "$WORK/cc.log")"
 	fi
 }
 
@@ -404,7 +422,7 @@ build_initramfs() { # build_initramfs LABEL ARCH OUT
 	cp "$HERE/guest/lib.sh" "$d/vmtest/lib.sh"
 	for c in "${CASES[@]}"; do cp "$HERE/$SUITE/$c.sh" "$d/vmtest/cases/"; done
 	[ -n "$KMODS" ] && cp "$KMODS"/*.ko "$d/vmtest/modules/"
-	if [ -z "${BPFWHY[$2]}" ]; then cp "$WORK/$2/vmtest_count.bpf.o" "$d/vmtest/bpf/"; else echo "${BPFWHY[$2]}" >"$d/vmtest/bpf/why"; fi
+	if [ -z "${BPFWHY[$2]}" ]; then cp "$WORK/$2/bpf"/*.o "$d/vmtest/bpf/"; else echo "${BPFWHY[$2]}" >"$d/vmtest/bpf/why"; fi
 	cat >"$d/vmtest/config" <<-EOF
 		LABEL=$1
 		N=$N
@@ -503,7 +521,7 @@ main() {
 		cp "${BIN[$arch]}" "$WORK/$arch/barebpf" || exit 2
 		TOOLS[$arch]=$(tool_names "$WORK/$arch/barebpf" | tr '\n' ' ')
 		[ -n "${TOOLS[$arch]}" ] || echo "=== warning: no tool names for the $arch binary: no tool symlinks"
-		build_bpfobj "$arch"
+		build_bpfobjs "$arch"
 	done
 
 	# Fetch every kernel first (seconds each), then boot JOBS at a time; each

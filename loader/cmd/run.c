@@ -13,81 +13,44 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "tool.h"
+#include "run_out.h"
 
 static const char usage[] =
-"usage: barebpf run [-h] [-c NAME=VALUE]... [-d SECONDS] [-M MAXACTIVE]\n"
+"usage: barebpf run [-h] [-j] [-c NAME=VALUE]... [-d SECONDS] [-M MAXACTIVE]\n"
 "                   [--kern-version V] [-v] object.o\n"
 "\n"
 "Load a BPF ELF object and attach each of its programs by section name:\n"
 "  kprobe/<function>  kretprobe/<function>  tracepoint/<category>/<event>\n"
-"Maps come from a \"maps\" section of struct bb_map_def (see bpf/bb_elf.h in\n"
-"the barebpf sources); relocations against undefined symbols are load-time\n"
-"constants, set with -c. Compile with:\n"
+"  ksyscall/<syscall> kretsyscall/<syscall>  (also kprobe/sys_<syscall>)\n"
+"Maps: section \"maps\" (bpf_map_def of any size: libbpf, bpf_load,\n"
+"iproute2), maps/<name> (gobpf), SEC(\".maps\") (libbpf, from the object's\n"
+"BTF), pinned under /sys/fs/bpf if the object says so. Global data from\n"
+"Linux 5.2; before it, reads of const volatile settings become constants.\n"
+"-c sets a load-time constant (an undefined symbol) or such a setting.\n"
+"Compile with (add -g for SEC(\".maps\")):\n"
 "  clang -target bpf -O2 -mcpu=v2 -c prog.bpf.c -o prog.o\n"
-"Samples a program writes to a BPF_MAP_TYPE_PERF_EVENT_ARRAY map are\n"
-"printed in hex as they arrive; every other map is printed at exit.\n"
+"Samples sent to a BPF_MAP_TYPE_PERF_EVENT_ARRAY and bpf_trace_printk lines\n"
+"are printed as they arrive; every other map is printed at exit.\n"
+"\n"
+"examples:\n"
+"  barebpf run -d 10 count.o            # run 10 s, print the maps\n"
+"  barebpf run -c target_tgid=1234 x.o  # a const volatile setting\n"
+"  barebpf run -j x.o | head            # JSON lines\n"
 "\n"
 "options:\n"
 "  -h, --help            show this help message and exit\n"
+"  -j, --json            JSON lines\n"
 "  -c, --const NAME=VAL  set the load-time constant NAME (repeatable)\n"
 "  -d, --duration SECS   exit after this many seconds\n"
 "  -M, --maxactive N     kretprobe instances per probe (default 128)\n"
 "      --kern-version V  override the detected kernel version (a.b.c)\n"
 "  -v, --verbose         say what was detected and attached\n";
 
-static void print_hex(const unsigned char *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		printf("%02x%s", p[i], i + 1 < n ? " " : "");
-}
+static int json;
 
 static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 {
-	(void)ctx;
-	printf("cpu %d: ", cpu);
-	print_hex(data, size);
-	putchar('\n');
-}
-
-static void dump_map(const struct bb_map *m)
-{
-	unsigned char *key, *next, *val;
-	int ncpus = bb_ncpus_possible(), percpu, first = 1;
-	size_t vsize;
-
-	if (m->def.type == BPF_MAP_TYPE_PERF_EVENT_ARRAY ||
-	    m->def.type == BPF_MAP_TYPE_PROG_ARRAY)
-		return;
-	percpu = m->def.type == BPF_MAP_TYPE_PERCPU_HASH ||
-		 m->def.type == BPF_MAP_TYPE_PERCPU_ARRAY ||
-		 m->def.type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
-	/* per-CPU values come as one 8-byte-aligned slot per possible CPU */
-	vsize = percpu ? ((m->def.value_size + 7) & ~7u) * (ncpus > 0 ? ncpus : 1)
-		       : m->def.value_size;
-	key = calloc(1, m->def.key_size);
-	next = calloc(1, m->def.key_size);
-	val = calloc(1, vsize);
-	if (!key || !next || !val)
-		goto out;
-	printf("map %s:\n", m->name);
-	while (bpf_map_get_next_key(m->fd, first ? NULL : key, next) == 0) {
-		first = 0;
-		memcpy(key, next, m->def.key_size);
-		if (bpf_map_lookup_elem(m->fd, key, val) < 0)
-			continue;
-		printf("  ");
-		print_hex(key, m->def.key_size);
-		printf(" : ");
-		print_hex(val, vsize);
-		putchar('\n');
-	}
-out:
-	free(key);
-	free(next);
-	free(val);
+	run_print_sample(ctx, cpu, data, size, json);
 }
 
 static int read_file(const char *path, void **buf, size_t *len)
@@ -115,10 +78,58 @@ static int read_file(const char *path, void **buf, size_t *len)
 	return ret;
 }
 
+/* Messages name the object file, where tool_open would say "run". */
+static int run_open(struct tool_ctx *t, const char *path, const void *buf,
+		    size_t len)
+{
+	struct bb_err err = { "" };
+	const char *base = strrchr(path, '/');
+	int ret = obj_open(&t->obj, buf, len, base ? base + 1 : path, &err);
+
+	if (ret < 0)
+		tool_error(t, "%s", err.msg);
+	return ret;
+}
+
+/* What the load decided that the user should know. */
+static void run_after_load(struct tool_ctx *t, const char *path)
+{
+	const char *notes = obj_notes(t->obj);
+	char caps[256];
+
+	if (t->verbose) {
+		kcaps_describe(obj_kcaps(t->obj), caps, sizeof(caps));
+		fprintf(stderr, "this kernel: %s\n", caps);
+	}
+	while (*notes) {
+		size_t n = strcspn(notes, "\n");
+
+		fprintf(stderr, "barebpf run: %s: %.*s\n", path, (int)n, notes);
+		notes += n + (notes[n] == '\n');
+	}
+}
+
+/*
+ * A perf event array the programs read counters from
+ * (bpf_perf_event_read) is not an output ring: leave it alone, and say
+ * that nothing opens its counters.
+ */
+static int run_is_output(struct tool_ctx *t, const struct bb_map *m)
+{
+	if (!(m->usage & BB_MAP_USE_COUNTERS) || (m->usage & BB_MAP_USE_OUTPUT))
+		return 1;
+	tool_error(t, "warning: map %s is read with bpf_perf_event_read: its "
+		   "hardware or software counters must be opened by the "
+		   "program's own loader, which barebpf run does not do "
+		   "(unsupported); those reads fail", m->name);
+	return 0;
+}
+
 static int run_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "const", required_argument, NULL, 'c' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "maxactive", required_argument, NULL, 'M' },
@@ -127,6 +138,7 @@ static int run_main(int argc, char **argv)
 		{ 0 }
 	};
 	struct bb_perfbuf *pb = NULL;
+	struct run_printk *printk = NULL;
 	struct tool_ctx t;
 	char **consts = NULL;
 	int nconsts = 0, c, i, ret = 1, need_kp = 0;
@@ -136,9 +148,10 @@ static int run_main(int argc, char **argv)
 	size_t len = 0;
 
 	tool_init(&t, "run");
-	while ((c = getopt_long(argc, argv, "hc:d:M:v", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hjc:d:M:v", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h': fputs(usage, stdout); return 0;
+		case 'j': json = 1; break;
 		case 'c':
 			consts = realloc(consts, (nconsts + 1) * sizeof(*consts));
 			if (!consts)
@@ -172,7 +185,7 @@ static int run_main(int argc, char **argv)
 	}
 	ret = 1;
 	tool_signals();
-	if (tool_open(&t, buf, len) < 0)
+	if (run_open(&t, argv[optind], buf, len) < 0)
 		goto out_free;
 	for (i = 0; i < nconsts; i++) {
 		char *eq = strchr(consts[i], '=');
@@ -183,18 +196,26 @@ static int run_main(int argc, char **argv)
 			goto out;
 		}
 		*eq = 0;
-		if (obj_set_const(t.obj, consts[i], v) < 0) {
-			tool_error(&t, "no program in %s uses a constant named "
-				   "'%s'", argv[optind], consts[i]);
+		ret = obj_set_const(t.obj, consts[i], v);
+		if (ret == -ERANGE) {
+			tool_error(&t, "%s: %lu does not fit variable '%s'",
+				   argv[optind], v, consts[i]);
 			goto out;
 		}
+		if (ret < 0) {
+			tool_error(&t, "%s: no program uses a constant named "
+				   "'%s', and no variable of .rodata or .data "
+				   "has that name", argv[optind], consts[i]);
+			goto out;
+		}
+		ret = 1;
 	}
 	for (i = 0; i < obj_nprogs(t.obj); i++) {
 		struct bb_prog *p = obj_prog_at(t.obj, i);
 
 		if (p->kind != BB_PROG_TRACEPOINT)
 			need_kp = 1;
-		if (!*p->target) {
+		if (!*p->target && p->tail_slot < 0) {
 			tool_error(&t, "program %s is in section '%s', which "
 				   "does not say where to attach: name the "
 				   "section kprobe/<function>, "
@@ -208,9 +229,12 @@ static int run_main(int argc, char **argv)
 		goto out;
 	if (tool_load(&t) < 0)
 		goto out;
+	run_after_load(&t, argv[optind]);
 	for (i = 0; i < obj_nprogs(t.obj); i++) {
 		struct bb_prog *p = obj_prog_at(t.obj, i);
 
+		if (p->tail_slot >= 0)
+			continue;
 		if (tool_attach(&t, p->name, NULL, p->kind == BB_PROG_KRETPROBE ?
 				(int)maxactive : 0) < 0)
 			goto out;
@@ -222,26 +246,32 @@ static int run_main(int argc, char **argv)
 		struct bb_map *m = obj_map_at(t.obj, i);
 		struct bb_err err = { "" };
 
-		if (m->def.type != BPF_MAP_TYPE_PERF_EVENT_ARRAY)
+		if (m->def.type != BPF_MAP_TYPE_PERF_EVENT_ARRAY ||
+		    !run_is_output(&t, m))
 			continue;
 		if (pb) {
 			tool_error(&t, "only one perf event array is read; "
 				   "map %s is ignored", m->name);
 			continue;
 		}
-		if (perfbuf_open(&pb, m->fd, 64, on_sample, NULL, &err) < 0) {
+		if (perfbuf_open(&pb, m->fd, 64, on_sample, m, &err) < 0) {
 			tool_error(&t, "%s", err.msg);
 			goto out;
 		}
 	}
 	fprintf(stderr, "Running %d program(s) from %s... Hit Ctrl-C to end.\n",
 		obj_nprogs(t.obj), argv[optind]);
+	if (obj_uses_printk(t.obj))
+		printk = run_printk_open(&t, tool_tracefs(&t));
 	end = duration > 0 ? now_mono() + duration : 0;
 	while (!bb_stop && (!end || now_mono() < end)) {
 		double left = end ? end - now_mono() : 1;
 
 		if (left > 1)
 			left = 1;
+		if (printk && left > 0.1)
+			left = 0.1;
+		run_printk_poll(printk, json);
 		if (pb)
 			perfbuf_poll(pb, (int)(left * 1000) + 1);
 		else
@@ -251,10 +281,11 @@ static int run_main(int argc, char **argv)
 	if (pb && perfbuf_lost(pb))
 		tool_error(&t, "warning: %llu samples lost (the reader fell "
 			   "behind)", (unsigned long long)perfbuf_lost(pb));
-	for (i = 0; i < obj_nmaps(t.obj); i++)
-		dump_map(obj_map_at(t.obj, i));
+	run_printk_poll(printk, json);
+	run_print_maps(t.obj, json);
 	ret = 0;
 out:
+	run_printk_close(printk);
 	perfbuf_close(pb);
 	tool_cleanup(&t);
 out_free:
@@ -265,5 +296,6 @@ out_free:
 
 const struct tool tool_run = {
 	"run", run_main,
-	"load and attach your own BPF object (kprobe/, kretprobe/, tracepoint/)"
+	"load and attach your own BPF object (kprobe/, kretprobe/, ksyscall/, "
+	"tracepoint/)"
 };

@@ -1,15 +1,42 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The BPF object reader and relocator (elf.c, obj.c): obj_open on the
- * input, then every constant set, fake map fds and obj_relocate, the load
- * step short of the bpf() syscall. Then the relocated instructions must be
- * where the object said: every ld_imm64 a relocation named is rewritten.
+ * The BPF object reader and relocator (loader/obj: parse, maps, relocs,
+ * relocate, inline): obj_open on the input, then every constant set, fake map fds
+ * and obj_relocate, the load step short of the bpf() syscall, as on a
+ * kernel that takes nothing past 4.15 (global data inlined, calls
+ * refused) and on one that takes everything (calls linked, global data
+ * as map values). A refusal must say why; a success must leave programs
+ * the kernel could be given.
  */
 #include "fuzz.h"
-#include "elfread.h"
+#include "obj.h"
+
+static void relocate(struct bb_obj *obj, const struct bb_kcaps *caps)
+{
+	struct bb_err err = { "" };
+	int i;
+
+	obj_set_kcaps(obj, caps);
+	if (obj_relocate(obj, &err) < 0) {
+		FUZZ_ASSERT(err.msg[0]);
+		return;
+	}
+	for (i = 0; i < obj_nprogs(obj); i++) {
+		struct bb_prog *p = obj_prog_at(obj, i);
+
+		FUZZ_ASSERT(p->insn_cnt > 0);
+		FUZZ_ASSERT(p->insn_cnt <= (caps->big_progs ? BPF_MAXINSNS_BIG :
+					    BPF_MAXINSNS));
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const struct bb_kcaps old = { .probed = 1 };
+	static const struct bb_kcaps new = {
+		.probed = 1, .bpf_calls = 1, .jmp32 = 1, .big_progs = 1,
+		.global_data = 1, .map_freeze = 1, .probe_read_kernel = 1,
+	};
 	struct bb_err err = { "" };
 	const struct bb_const *c;
 	struct bb_obj *obj;
@@ -35,10 +62,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < obj_nprogs(obj); i++) {
 		struct bb_prog *p = obj_prog_at(obj, i);
 
-		FUZZ_ASSERT(p->insn_cnt > 0 && p->insn_cnt <= BPF_MAXINSNS);
+		FUZZ_ASSERT(p->insn_cnt > 0 && p->insn_cnt <= BPF_MAXINSNS_BIG);
 		FUZZ_ASSERT(obj_prog(obj, p->name) != NULL);
 	}
-	FUZZ_ASSERT(obj_relocate(obj, &err) == 0);
+	relocate(obj, &old);
+	relocate(obj, &new);
 	/* fds so that obj_close closes nothing of ours */
 	for (i = 0; i < obj_nmaps(obj); i++)
 		obj_map_at(obj, i)->fd = -1;

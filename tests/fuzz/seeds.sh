@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm -rf "$c"
 mkdir -p "$c/obj" "$c/elfsyms" "$c/kallsyms" "$c/tpformat" "$c/kver" \
-	"$c/perfbuf" "$c/procfs" "$c/kprobe"
+	"$c/perfbuf" "$c/procfs" "$c/kprobe" "$c/btf"
 
 # BPF objects: every embedded one, the test ones (bad ones too: they reach
 # the error paths), and a small generated one with overlapping maps.
@@ -20,6 +20,11 @@ for f in "$o"/bpf/*.bpf.o "$o"/tests/bpf/*.bpf.o; do
 	cp "$f" "$c/obj/"
 done
 "$o/fuzz/mkbigobj" 4 20 2 4 3 >"$c/obj/gen_small.o"
+# .BTF sections of the libbpf-style test objects, for the BTF reader
+for f in "$o"/tests/bpf/btf_*.bpf.o; do
+	llvm-objcopy --dump-section .BTF="$c/btf/$(basename "$f" .bpf.o).BTF" \
+		"$f" "$tmp/discard"
+done
 "$o/fuzz/mkbigobj" 3 8 1 2 1 >"$c/obj/gen_overlap.o"
 
 # The vDSO (ET_DYN with .dynsym and the version note), for both ELF readers.

@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "bbtest.h"
-#include "elfread.h"
+#include "obj.h"
 #include "bigobj.h"
 
 #define DATADIR "tests/unit/data/"
@@ -155,10 +155,11 @@ START_TEST(test_obj_overlapping_maps)
 	struct bigobj_spec sp = { .nmaps = 80000, .stride = 4, .nprogs = 1,
 				  .relocs = 2, .nconsts = 1 };
 
-	expect_obj_error(&sp, "maps 'm0' (offset 0, size 20) and 'm1' "
-			      "(offset 4) overlap");
+	/* the definitions' size is the section's over the map count
+	 * (as libbpf reads it): 320,016 bytes are not 80,000 of them */
+	expect_obj_error(&sp, "is not 80000 map definitions of one size");
 	sp.stride = 0;
-	expect_obj_error(&sp, "maps 'm0' and 'm1' share offset 0");
+	expect_obj_error(&sp, "is not 80000 map definitions of one size");
 }
 END_TEST
 

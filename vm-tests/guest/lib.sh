@@ -174,19 +174,13 @@ funclatency_finds_tracefs() {
 	no_probes_left "exit"
 }
 
-# barebpf run's map dump: "map NAME:" then "  kk kk kk kk : vv vv .. vv" (hex
-# bytes, little-endian). run_map_value FILE MAP SLOT: the u64 at u32 key SLOT.
+# barebpf run's map dump: "map NAME:" then "  KEY: VALUE" (decimal
+# numbers for integer keys and values). run_map_value FILE MAP SLOT: the
+# value at integer key SLOT.
 run_map_value() {
 	awk -v map="$2" -v slot="$3" '
-	function hex(h) { return index("0123456789abcdef", substr(h, 1, 1)) * 16 - 16 + index("0123456789abcdef", substr(h, 2, 1)) - 1 }
-	/^map / { inmap = ($2 == map ":"); next }
-	inmap && $5 == ":" {
-		k = hex($1) + 256 * hex($2) + 65536 * hex($3) + 16777216 * hex($4)
-		if (k != slot) next
-		v = 0; m = 1
-		for (i = 6; i <= 13; i++) { v += hex($i) * m; m *= 256 }
-		print v; found = 1; exit
-	}
+	/^map / { inmap = ($2 == map ":" || $2 == map); next }
+	inmap && $1 == slot ":" { print $2; found = 1; exit }
 	END { if (!found) print "" }' "$1"
 }
 

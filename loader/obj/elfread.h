@@ -7,7 +7,7 @@
  * index and every relocation's symbol index is in range. The accessors
  * below therefore cannot fail.
  *
- * Internal to the loader (and its unit tests); tools use barebpf.h.
+ * Internal to loader/obj (and its unit tests); tools use barebpf.h.
  */
 #ifndef BAREBPF_ELFREAD_H
 #define BAREBPF_ELFREAD_H
@@ -55,6 +55,7 @@ struct elf_rel {
 
 struct elf_file {
 	const char *name; /* for messages */
+	uint16_t machine; /* EM_BPF, or EM_NONE from old llc */
 	const unsigned char *buf;
 	size_t len;
 	struct elf_sec *secs;
@@ -75,12 +76,5 @@ void elf_rel(const struct elf_sec *sec, size_t i, struct elf_rel *rel);
 
 /* Section index by name, or -1. */
 int elf_find_sec(const struct elf_file *ef, const char *name);
-
-/*
- * Relocate the programs' private copies of their instructions with the
- * current map fds and constant values (obj.c). Exposed so that unit tests
- * can check the rewritten instructions with fake fds, without root.
- */
-int obj_relocate(struct bb_obj *obj, struct bb_err *err);
 
 #endif

@@ -85,7 +85,8 @@ static int check_header(const struct elf_file *ef, struct bb_err *err)
 			       "%s: ELF type %u is not a relocatable object "
 			       "(ET_REL); compile with `clang -target bpf -c` "
 			       "and do not link", ef->name, rd16(h + 16));
-	if (rd16(h + 18) != EM_BPF)
+	/* Old llc wrote EM_NONE; obj.c checks that the body is BPF. */
+	if (rd16(h + 18) != EM_BPF && rd16(h + 18) != EM_NONE)
 		return bb_fail(err, -EINVAL,
 			       "%s: ELF machine %u is not BPF (%d); compile "
 			       "with `clang -target bpf`", ef->name,
@@ -314,6 +315,7 @@ int elf_open(struct elf_file *ef, const void *buf, size_t len,
 	ret = check_header(ef, err);
 	if (ret < 0)
 		return ret;
+	ef->machine = rd16((const unsigned char *)buf + 18);
 	ret = read_sections(ef, err);
 	if (ret < 0)
 		goto err_free;

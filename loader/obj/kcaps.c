@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the running kernel takes, asked of the kernel itself: each feature
+ * is a tiny program or map it loads or refuses (as libbpf probes), since
+ * distribution kernels carry features past their version number. And
+ * what this kernel calls a system call's function (kallsyms).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "obj.h"
+
+#define INSN(c, d, s, o, i) { .code = (c), .dst_reg = (d), .src_reg = (s), \
+			      .off = (o), .imm = (i) }
+#define MOV0 INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0)
+#define EXIT INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+
+static int try_load(uint32_t type, const struct bpf_insn *insns, uint32_t n)
+{
+	int fd = bpf_prog_load(type, insns, n, "GPL", 0, "bb_probe", NULL);
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+static int probe_calls(void)
+{
+	const struct bpf_insn p[] = {
+		INSN(BPF_CALL_CODE, 0, BPF_PSEUDO_CALL, 0, 1), EXIT,
+		MOV0, EXIT,
+	};
+
+	return try_load(BPF_PROG_TYPE_SOCKET_FILTER, p, 4);
+}
+
+static int probe_jmp32(void)
+{
+	const struct bpf_insn p[] = {
+		MOV0, INSN(BPF_JMP32 | 0x10 | BPF_K, 0, 0, 0, 0), EXIT,
+	};
+
+	return try_load(BPF_PROG_TYPE_SOCKET_FILTER, p, 3);
+}
+
+static int probe_big(void)
+{
+	uint32_t n = BPF_MAXINSNS + 1, i;
+	struct bpf_insn *p = calloc(n, sizeof(*p));
+	const struct bpf_insn mov = MOV0, ex = EXIT;
+	int ok;
+
+	if (!p)
+		return 0;
+	for (i = 0; i + 1 < n; i++)
+		p[i] = mov;
+	p[n - 1] = ex;
+	ok = try_load(BPF_PROG_TYPE_SOCKET_FILTER, p, n);
+	free(p);
+	return ok;
+}
+
+static int probe_global_data(void)
+{
+	struct bpf_insn p[] = {
+		INSN(BPF_LD_IMM64_CODE, 1, BPF_PSEUDO_MAP_VALUE, 0, 0),
+		INSN(0, 0, 0, 0, 0),
+		INSN(BPF_LDX | BPF_MEM | BPF_DW, 0, 1, 0, 0),
+		MOV0, EXIT,
+	};
+	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0, "bb_probe");
+	int ok;
+
+	if (fd < 0)
+		return 0;
+	p[0].imm = fd;
+	ok = try_load(BPF_PROG_TYPE_SOCKET_FILTER, p, 5);
+	close(fd);
+	return ok;
+}
+
+static int probe_freeze(void)
+{
+	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0, "bb_probe");
+	int ok;
+
+	if (fd < 0)
+		return 0;
+	ok = bpf_map_freeze(fd) == 0;
+	close(fd);
+	return ok;
+}
+
+static int probe_rdonly_prog(void)
+{
+	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 1, BPF_F_RDONLY_PROG,
+				"bb_probe");
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+static int probe_read_kernel(void)
+{
+	const struct bpf_insn p[] = {
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0),
+		INSN(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, -8),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 8),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 3, 0, 0, 0),
+		INSN(BPF_CALL_CODE, 0, 0, 0, 113),
+		MOV0, EXIT,
+	};
+
+	return try_load(BPF_PROG_TYPE_TRACEPOINT, p, 7);
+}
+
+/*
+ * Each name found in /proc/kallsyms (or NULL: not looked for) sets its
+ * flag; one pass over the file, which holds every function name even when
+ * kptr_restrict hides the addresses.
+ */
+static int kallsyms_have(const char *const *names, int n, int *found)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	char line[512];
+	int i;
+
+	for (i = 0; i < n; i++)
+		found[i] = 0;
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *sym = strchr(line, ' '), *end;
+
+		if (!sym || !(sym = strchr(sym + 1, ' ')))
+			continue;
+		sym++;
+		end = sym + strcspn(sym, " \t\n");
+		*end = 0;
+		for (i = 0; i < n; i++)
+			if (names[i] && !found[i] && !strcmp(sym, names[i]))
+				found[i] = 1;
+	}
+	fclose(f);
+	return 0;
+}
+
+void kcaps_probe(struct bb_kcaps *c, uint32_t kver)
+{
+	static const char *const wrappers[] = { "__x64_sys_getpid",
+						"__arm64_sys_getpid" };
+	int found[2];
+
+	char src[64];
+
+	memset(c, 0, sizeof(*c));
+	c->probed = 1;
+	c->kver = kver;
+	if (!kver && kver_detect(NULL, &c->kver, src, sizeof(src), NULL) < 0)
+		c->kver = 0;
+	c->bpf_calls = probe_calls();
+	c->jmp32 = probe_jmp32();
+	c->big_progs = probe_big();
+	c->global_data = probe_global_data();
+	c->map_freeze = probe_freeze();
+	c->rdonly_prog = probe_rdonly_prog();
+	c->probe_read_kernel = probe_read_kernel();
+	if (kallsyms_have(wrappers, 2, found) == 0)
+		c->syscall_wrapper = found[0] || found[1];
+}
+
+void kcaps_describe(const struct bb_kcaps *c, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "bpf-to-bpf calls %s, JMP32 %s, >4096 instructions %s, "
+		 "global data %s, map freeze %s, probe_read_kernel %s, "
+		 "syscall wrappers take pt_regs %s",
+		 c->bpf_calls ? "yes" : "no", c->jmp32 ? "yes" : "no",
+		 c->big_progs ? "yes" : "no", c->global_data ? "yes" : "no",
+		 c->map_freeze ? "yes" : "no",
+		 c->probe_read_kernel ? "yes" : "no",
+		 c->syscall_wrapper ? "yes" : "no");
+}
+
+/*
+ * A syscall probe's function on this kernel. sys is the target as
+ * written; kind how (BB_SYSCALL_*). Candidates, in order: the wrapper
+ * that takes pt_regs (x86_64 4.17+, arm64 4.19+), then the SyS_ wrapper
+ * of 4.x kernels, then the plain sys_. *unwrapped is set when the
+ * function found takes the arguments themselves.
+ */
+int kcaps_syscall_func(const char *sys, int kind, const struct bb_kcaps *c,
+		       char *out, size_t len, int *unwrapped)
+{
+	const char *base = sys;
+	char cand[4][160];
+	const char *names[4];
+	int found[4], i, ret;
+
+	(void)c;
+	if (kind == BB_SYSCALL_OLD)
+		base = sys + 4;
+	else if (kind == BB_SYSCALL_WRAP)
+		base = strstr(sys, "_sys_") + 5;
+	snprintf(cand[0], sizeof(cand[0]), "__x64_sys_%s", base);
+	snprintf(cand[1], sizeof(cand[1]), "__arm64_sys_%s", base);
+	snprintf(cand[2], sizeof(cand[2]), "SyS_%s", base);
+	snprintf(cand[3], sizeof(cand[3]), "sys_%s", base);
+	for (i = 0; i < 4; i++)
+		names[i] = cand[i];
+	ret = kallsyms_have(names, 4, found);
+	if (ret < 0)
+		return ret;
+	for (i = 0; i < 4; i++) {
+		if (!found[i])
+			continue;
+		snprintf(out, len, "%s", cand[i]);
+		*unwrapped = i >= 2;
+		return 0;
+	}
+	return -ENOENT;
+}

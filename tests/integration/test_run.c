@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * barebpf run as a user runs it, on this kernel: a libbpf-style object's
+ * struct keys printed by their BTF fields (-j), bpf_trace_printk lines
+ * relayed, and messages that start with the object's file name.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "bbtest.h"
+#include "util.h"
+
+#define OBJDIR BB_BUILD_DIR "/tests/bpf/"
+
+static const char *run_requires(void)
+{
+	const char *why = need_root_and_tools();
+
+	if (why)
+		return why;
+	if (access("/sys/kernel/tracing/events/sched/sched_switch", F_OK))
+		return "no sched:sched_switch in /sys/kernel/tracing";
+	return NULL;
+}
+
+/* A process that sleeps in a loop: context switches to count. */
+static pid_t sleeper(void)
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		for (;;)
+			usleep(20000);
+	}
+	return pid;
+}
+
+static void stop(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+static char out[1 << 16], err[1 << 14];
+
+START_TEST(test_run_btf_json)
+{
+	pid_t pid = sleeper();
+	char c[64], want[96];
+	char *argv[] = { (char *)barebpf(), "run", "-j", "-d", "1", "-c", c,
+			 OBJDIR "btf_maps.bpf.o", NULL };
+	int rc;
+
+	snprintf(c, sizeof(c), "bb_tgid=%d", (int)pid);
+	rc = run(argv, out, sizeof(out), err, sizeof(err));
+	stop(pid);
+	unlink("/sys/fs/bpf/bbtest_btfpin");
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+	snprintf(want, sizeof(want),
+		 "{\"map\":\"counts\",\"key\":{\"tgid\":%d,\"tag\":7},\"value\":",
+		 (int)pid);
+	ck_assert_msg(strstr(out, want), "no '%s' in:\n%s", want, out);
+	ck_assert_msg(strstr(out, "{\"map\":\"percpu\",\"key\":0,\"sum\":"),
+		      "%s", out);
+	ck_assert_msg(strstr(out, "\"stackid\":"), "%s", out);
+}
+END_TEST
+
+START_TEST(test_run_printk)
+{
+	pid_t pid = sleeper();
+	char c[64];
+	char *argv[] = { (char *)barebpf(), "run", "-d", "1", "-c", c,
+			 OBJDIR "printk.bpf.o", NULL };
+	int rc;
+
+	snprintf(c, sizeof(c), "bb_tgid=%d", (int)pid);
+	rc = run(argv, out, sizeof(out), err, sizeof(err));
+	stop(pid);
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+	ck_assert_msg(strstr(out, "printk: ") &&
+		      strstr(out, ": bbtest printk 42"), "%s", out);
+}
+END_TEST
+
+START_TEST(test_run_messages)
+{
+	char *argv[] = { (char *)barebpf(), "run", OBJDIR "bad_section.bpf.o",
+			 NULL };
+
+	ck_assert_int_ne(run(argv, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_msg(!strncmp(err, "barebpf run: bad_section.bpf.o: section "
+			       "xdp is an XDP program; barebpf run attaches "
+			       "kprobe, kretprobe, ksyscall and tracepoint "
+			       "programs", 114), "%s", err);
+}
+END_TEST
+
+static Suite *run_suite(void)
+{
+	Suite *s = suite_create("run");
+	TCase *tc = tcase_create("tool");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_run_btf_json);
+	tcase_add_test(tc, test_run_printk);
+	tcase_add_test(tc, test_run_messages);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+BBTEST_SUITE(run, run_suite, run_requires)

@@ -1,0 +1,33 @@
+# Syscall probes resolved to this kernel's function: kprobe/sys_kill (the
+# old spelling), ksyscall/kill and kretsyscall/kill each count exactly N
+# kill(2) calls of one shell, and BB_SYSCALL_ARG reads the signal number
+# whether the kernel passes arguments (4.15: SyS_kill) or a struct pt_regs *
+# (x86_64 4.17+: __x64_sys_kill).
+. /vmtest/lib.sh
+need_tracefs
+o=/vmtest/bpf/syscalls.bpf.o
+[ -f $o ] || skip "$(cat /vmtest/bpf/why 2>/dev/null || echo "no $o")"
+# the caller: waits for the go file, then sends itself N SIGCONTs (18)
+sh -c "while [ ! -f $W/go ]; do sleep 0.1; done; i=0; while [ \$i -lt $N ]; do kill -18 \$\$; i=\$((i+1)); done" &
+CALLER=$!
+start_tool barebpf run -c bb_tgid=$CALLER $o
+wait_tracing 60 Running
+touch $W/go
+wait $CALLER
+sleep 0.5
+stop_tool INT
+[ $RC = 0 ] || fail "exit $RC after SIGINT"
+diag "$(cat $W/err)"
+for s in "0 kprobe/sys_kill" "1 ksyscall/kill" "2 kretsyscall/kill"; do
+	v=$(run_map_value $W/out calls ${s%% *})
+	[ "$v" = $N ] || fail "${s#* } counted '$v' for $N kill calls"
+done
+v=$(run_map_value $W/out calls 3)
+[ "$v" = $((18 * N)) ] || fail "BB_SYSCALL_ARG(ctx, 2) summed '$v', not $((18 * N))"
+case $(uname -r) in
+4.*) ;;
+*) grep -q "kprobe/sys_kill: old_spelling attached to __x64_sys_kill, which takes the syscall's struct pt_regs" $W/err ||
+	fail "no note that sys_kill is __x64_sys_kill here" ;;
+esac
+no_probes_left "SIGINT"
+pass
