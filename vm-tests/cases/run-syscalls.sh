@@ -2,7 +2,7 @@
 # old spelling), ksyscall/kill and kretsyscall/kill each count exactly N
 # kill(2) calls of one shell, and BB_SYSCALL_ARG reads the signal number
 # whether the kernel passes arguments (4.15: SyS_kill) or a struct pt_regs *
-# (x86_64 4.17+: __x64_sys_kill).
+# (x86_64 4.17+: __x64_sys_kill; arm64 4.19+: __arm64_sys_kill).
 . /vmtest/lib.sh
 need_tracefs
 o=/vmtest/bpf/syscalls.bpf.o
@@ -24,10 +24,12 @@ for s in "0 kprobe/sys_kill" "1 ksyscall/kill" "2 kretsyscall/kill"; do
 done
 v=$(run_map_value $W/out calls 3)
 [ "$v" = $((18 * N)) ] || fail "BB_SYSCALL_ARG(ctx, 2) summed '$v', not $((18 * N))"
+# the pt_regs wrappers: x86_64 from 4.17, arm64 from 4.19
+case $(uname -m) in aarch64) fn=__arm64_sys_kill ;; *) fn=__x64_sys_kill ;; esac
 case $(uname -r) in
 4.*) ;;
-*) grep -q "kprobe/sys_kill: old_spelling attached to __x64_sys_kill, which takes the syscall's struct pt_regs" $W/err ||
-	fail "no note that sys_kill is __x64_sys_kill here" ;;
+*) grep -q "kprobe/sys_kill: old_spelling attached to $fn, which takes the syscall's struct pt_regs" $W/err ||
+	fail "no note that sys_kill is $fn here" ;;
 esac
 no_probes_left "SIGINT"
 pass
