@@ -206,6 +206,28 @@ int session_tracefs(struct bb_session *s, struct bb_err *err);
  */
 int session_attach(struct bb_session *s, struct bb_prog *prog,
 		   const char *target, int maxactive, struct bb_err *err);
+/*
+ * What a tool attaches, declared as a list: the program, where, and the
+ * state it opens and closes (space-separated names of the tool's choosing,
+ * usually its maps). probe_order puts a program that opens a state after
+ * every other program that closes or names that state (see attach.c).
+ */
+struct bb_probe {
+	const char *prog;   /* program name in the object */
+	const char *target; /* NULL: the program's own section target */
+	int maxactive;      /* kretprobes; 0: the kernel's default */
+	const char *opens;  /* state this program creates, or NULL */
+	const char *closes; /* state it ends, or reads to name or end it */
+	int optional;       /* a failure to attach it is not fatal */
+	int attached;       /* set once it is attached */
+};
+/*
+ * Fill order[0..n-1] with the indexes of p in attach order: closers
+ * first, and otherwise the order of the list. -ELOOP if the declarations
+ * contradict each other (two programs each opening what the other closes),
+ * -E2BIG beyond 64 distinct states, -ENOMEM.
+ */
+int probe_order(const struct bb_probe *p, int n, int *order);
 /* Disable, close and remove every probe this session added. Idempotent. */
 void session_detach_all(struct bb_session *s);
 /* Sum of kprobe_profile misses over this session's kretprobes. */

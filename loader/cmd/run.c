@@ -115,6 +115,38 @@ static int read_file(const char *path, void **buf, size_t *len)
 	return ret;
 }
 
+/*
+ * Every program at its section's target. What run can tell of the attach
+ * rule: a kretprobe closes what the kprobe on the same function opens, so
+ * it goes first; of tracepoints it knows nothing (their order is kept).
+ */
+static int attach_object(struct tool_ctx *t, int maxactive)
+{
+	int n = obj_nprogs(t->obj), i, j, ret;
+	struct bb_probe *p = calloc(n > 0 ? n : 1, sizeof(*p));
+
+	if (!p)
+		return tool_error(t, "out of memory"), -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct bb_prog *prog = obj_prog_at(t->obj, i);
+
+		p[i].prog = prog->name;
+		if (prog->kind == BB_PROG_KRETPROBE) {
+			p[i].maxactive = maxactive;
+			p[i].closes = prog->target;
+			continue;
+		}
+		for (j = 0; prog->kind == BB_PROG_KPROBE && j < n; j++)
+			if (obj_prog_at(t->obj, j)->kind == BB_PROG_KRETPROBE &&
+			    !strcmp(obj_prog_at(t->obj, j)->target,
+				    prog->target))
+				p[i].opens = prog->target;
+	}
+	ret = tool_attach_probes(t, p, n);
+	free(p);
+	return ret;
+}
+
 static int run_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -208,34 +240,24 @@ static int run_main(int argc, char **argv)
 		goto out;
 	if (tool_load(&t) < 0)
 		goto out;
-	for (i = 0; i < obj_nprogs(t.obj); i++) {
-		struct bb_prog *p = obj_prog_at(t.obj, i);
-
-		if (tool_attach(&t, p->name, NULL, p->kind == BB_PROG_KRETPROBE ?
-				(int)maxactive : 0) < 0)
-			goto out;
-		if (t.verbose)
-			fprintf(stderr, "attached %s to %s\n", p->name,
-				p->section);
-	}
 	for (i = 0; i < obj_nmaps(t.obj); i++) {
 		struct bb_map *m = obj_map_at(t.obj, i);
-		struct bb_err err = { "" };
 
 		if (m->def.type != BPF_MAP_TYPE_PERF_EVENT_ARRAY)
 			continue;
 		if (pb) {
 			tool_error(&t, "only one perf event array is read; "
 				   "map %s is ignored", m->name);
+			tool_ring_unread(&t, m->fd);
 			continue;
 		}
-		if (perfbuf_open(&pb, m->fd, 64, on_sample, NULL, &err) < 0) {
-			tool_error(&t, "%s", err.msg);
+		if (tool_ring(&t, m->name, 64, on_sample, NULL, &pb) < 0)
 			goto out;
-		}
 	}
-	fprintf(stderr, "Running %d program(s) from %s... Hit Ctrl-C to end.\n",
-		obj_nprogs(t.obj), argv[optind]);
+	if (attach_object(&t, (int)maxactive) < 0)
+		goto out;
+	tool_tracing(&t, stderr, "Running %d program(s) from %s... Hit Ctrl-C "
+		     "to end.\n", obj_nprogs(t.obj), argv[optind]);
 	end = duration > 0 ? now_mono() + duration : 0;
 	while (!bb_stop && (!end || now_mono() < end)) {
 		double left = end ? end - now_mono() : 1;
