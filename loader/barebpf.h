@@ -244,6 +244,24 @@ int kprobe_match(const char *tracefs, const char *pattern, char ***names,
 		 struct bb_err *err);
 void bb_free_strv(char **v, int n);
 /*
+ * Which of names[0..n-1] this kernel has: found[i] = 1 or 0. One pass over
+ * available_filter_functions (BB_FUNCS_FTRACE; /proc/kallsyms where it
+ * cannot be read) or over the text symbols of /proc/kallsyms
+ * (BB_FUNCS_KALLSYMS: what kprobes can take, lib/ included, which ftrace
+ * does not list), that stops as soon as names[0..need-1] are all found:
+ * put first the names whose presence settles the question. Returns how
+ * many were found. The lists hold 25k-100k lines: reading one costs
+ * 0.2-0.5 s under emulation, most of a tool's start.
+ */
+#define BB_FUNCS_FTRACE 0
+#define BB_FUNCS_KALLSYMS 1
+int kprobe_funcs_find(const char *tracefs, int source,
+		      const char *const *names, int n, int need, char *found,
+		      struct bb_err *err);
+/* The same on the text of one of those files (kallsyms: its format). */
+int kprobe_funcs_text(const char *text, int kallsyms, const char *const *names,
+		      int n, int need, char *found);
+/*
  * Pure parsers behind the above, for the unit tests.
  * kprobe_events_line_pid: for a kprobe_events line of a barebpf_<pid>
  * group, copy "group/event" into event and return the pid; 0 for another

@@ -97,6 +97,52 @@ int tool_open(struct tool_ctx *t, const void *buf, size_t len)
 	return ret;
 }
 
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int tool_funcs(struct tool_ctx *t, int source, const char *const *names,
+	       int n, int need, char ***avail)
+{
+	struct bb_err err = { "" };
+	const char *tfs = source == BB_FUNCS_FTRACE ? tool_tracefs(t) : "";
+	char *found = calloc(n > 0 ? n : 1, 1);
+	char **v = calloc(n > 0 ? n : 1, sizeof(*v));
+	int i, k = 0, ret;
+
+	*avail = NULL;
+	if (!found || !v || !tfs) {
+		if (tfs)
+			tool_error(t, "out of memory");
+		free(found);
+		free(v);
+		return -1;
+	}
+	ret = kprobe_funcs_find(tfs, source, names, n, need, found, &err);
+	if (ret < 0) {
+		tool_error(t, "%s", err.msg);
+		free(found);
+		free(v);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (!found[i])
+			continue;
+		v[k] = strdup(names[i]);
+		if (!v[k]) {
+			bb_free_strv(v, k);
+			free(found);
+			return tool_error(t, "out of memory"), -1;
+		}
+		k++;
+	}
+	qsort(v, k, sizeof(*v), cmp_strp);
+	free(found);
+	*avail = v;
+	return k;
+}
+
 int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
 		   const char *field, const char *cname)
 {

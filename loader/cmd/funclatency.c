@@ -142,9 +142,19 @@ static int find_functions(struct tool_ctx *t, const struct funclat_opts *o,
 
 	if (!tfs)
 		return -1;
-	n = kprobe_match(tfs, o->regexp ? "*" : o->pattern, names, &err);
-	if (n < 0)
-		return tool_error(t, "%s", err.msg), -1;
+	if (!o->regexp && !strpbrk(o->pattern, "*?[")) {
+		/* one name: a pass that stops where it is found */
+		const char *name = o->pattern;
+
+		n = tool_funcs(t, BB_FUNCS_FTRACE, &name, 1, 1, names);
+		if (n < 0)
+			return -1;
+	} else {
+		n = kprobe_match(tfs, o->regexp ? "*" : o->pattern, names,
+				 &err);
+		if (n < 0)
+			return tool_error(t, "%s", err.msg), -1;
+	}
 	if (o->regexp) {
 		if (regcomp(&re, o->pattern, REG_EXTENDED | REG_NOSUB)) {
 			bb_free_strv(*names, n);

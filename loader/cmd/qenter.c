@@ -123,8 +123,10 @@ static int parse_args(struct tool_ctx *t, struct qenter_opts *o, int argc,
 
 static int qenter_main(int argc, char **argv)
 {
+	static const char *const wanted_fns[] = {
+		"__bio_queue_enter", "blk_queue_enter", "bio_queue_enter"
+	};
 	struct qenter_opts o = { 0 };
-	struct bb_err err = { "" };
 	struct tool_ctx t;
 	struct dhist_fmt fmt = { 0 };
 	char **avail = NULL, what[128] = "";
@@ -143,9 +145,9 @@ static int qenter_main(int argc, char **argv)
 	tool_signals();
 	if (tool_need_kprobes(&t) < 0)
 		goto out;
-	n = kprobe_match(t.sess.tracefs, "*", &avail, &err);
+	/* 5.15+ has the first two: then the third does not matter */
+	n = tool_funcs(&t, BB_FUNCS_FTRACE, wanted_fns, 3, 2, &avail);
 	if (n < 0) {
-		tool_error(&t, "%s", err.msg);
 		n = 0;
 		goto out;
 	}

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "tool.h"
 #include "blkdisk.h"
+#include "freeze_lib.h"
 #include "../../bpf/slowbio.h"
 
 EMBEDDED_OBJ(slowbio);
@@ -222,28 +223,24 @@ static int parse_args(struct tool_ctx *t, struct slowbio_opts *o, int argc,
 /* The first name of submit_fns that this kernel can probe. */
 static const char *find_submit_fn(struct tool_ctx *t)
 {
-	struct bb_err err = { "" };
-	const char *tfs = tool_tracefs(t);
+	size_t n = sizeof(submit_fns) / sizeof(submit_fns[0]);
+	char **avail;
+	int k = tool_funcs(t, BB_FUNCS_FTRACE, submit_fns, n, 1, &avail);
+	const char *fn = NULL;
 	size_t i;
 
-	if (!tfs)
+	if (k < 0)
 		return NULL;
-	for (i = 0; i < sizeof(submit_fns) / sizeof(submit_fns[0]); i++) {
-		char **names;
-		int n = kprobe_match(tfs, submit_fns[i], &names, &err);
-
-		if (n < 0) {
-			tool_error(t, "%s", err.msg);
-			return NULL;
-		}
-		bb_free_strv(names, n);
-		if (n > 0)
-			return submit_fns[i];
-	}
-	tool_error(t, "neither submit_bio_noacct nor generic_make_request is "
-		   "in %s/available_filter_functions: cannot trace bio "
-		   "submission on this kernel", tfs);
-	return NULL;
+	for (i = 0; i < n && !fn; i++)
+		if (fn_available(avail, k, submit_fns[i]))
+			fn = submit_fns[i];
+	bb_free_strv(avail, k);
+	if (!fn)
+		tool_error(t, "neither submit_bio_noacct nor "
+			   "generic_make_request is in %s/available_filter_"
+			   "functions: cannot trace bio submission on this "
+			   "kernel", t->sess.tracefs);
+	return fn;
 }
 
 static int pick_disk(struct tool_ctx *t, struct slowbio_opts *o,

@@ -45,6 +45,14 @@ const char *tool_tracefs(struct tool_ctx *t);
  * removes probes left by barebpf processes that were killed. */
 int tool_need_kprobes(struct tool_ctx *t);
 int tool_open(struct tool_ctx *t, const void *buf, size_t len);
+/*
+ * The names of names[0..n-1] that this kernel has (kprobe_funcs_find: one
+ * pass, stopping once the first `need` are found), sorted, as fn_pick_*
+ * take them; *avail is freed with bb_free_strv. Returns how many, or -1
+ * after printing why.
+ */
+int tool_funcs(struct tool_ctx *t, int source, const char *const *names,
+	       int n, int need, char ***avail);
 /* Set the offset of a tracepoint field as constant `cname`. */
 int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
 		   const char *field, const char *cname);
