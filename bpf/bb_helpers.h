@@ -100,6 +100,7 @@ struct pt_regs {
 #define PT_REGS_RC(x) ((x)->ax)
 #define PT_REGS_IP(x) ((x)->ip)
 #define PT_REGS_ENTRY_RET(x) 0ULL
+#define PT_REGS_SP(x) ((x)->sp)
 #elif defined(__TARGET_ARCH_arm64)
 struct pt_regs {
 	unsigned long regs[31], sp, pc, pstate;
@@ -110,6 +111,7 @@ struct pt_regs {
 #define PT_REGS_RC(x) ((x)->regs[0])
 #define PT_REGS_IP(x) ((x)->pc)
 #define PT_REGS_ENTRY_RET(x) ((x)->regs[30])
+#define PT_REGS_SP(x) ((x)->sp)
 #else
 #error "define __TARGET_ARCH_x86 or __TARGET_ARCH_arm64"
 #endif

@@ -6,7 +6,7 @@
  * I/O in flight took.
  *
  * The kernel counts nesting in q->mq_freeze_depth; without BTF we cannot
- * read it, so we count it ourselves per queue (fstate) from the calls:
+ * read it, so we follow it per queue (fstate) from the calls:
  *   start:    blk_freeze_queue_start (4.15-6.13), __blk_freeze_queue_start
  *             (6.14+), and their wrappers blk_mq_freeze_queue,
  *             blk_freeze_queue (4.15-6.1), blk_mq_freeze_queue_nomemsave
@@ -20,7 +20,30 @@
  * kernel build (a wrapper and the function it wraps may sit in one file),
  * so probing only one of them can miss freezes. A wrapper's call of the
  * function it wraps is then seen twice; `pending` drops the second sighting
- * (same task, same queue, same role, within dedup_ns).
+ * (same task, same queue, same role, no shallower on the stack, within
+ * dedup_ns).
+ *
+ * Healing. A tool is started in the middle of an incident, and a count of
+ * our own can go wrong for good: a queue torn down frozen
+ * (blk_cleanup_queue, blk_mq_destroy_queue freeze it and never unfreeze)
+ * whose address a new queue gets, an unfreeze whose program did not run.
+ * With the depth too high, every later freeze of that queue would count as
+ * nested and none would be reported. So the state follows what the kernel
+ * shows of its own mq_freeze_depth, and each time it corrects us, that is
+ * counted (FREEZE_STAT_HEALED) and the stale freeze is not reported:
+ *  - a queue just allocated (blk_alloc_queue*, freeze_newq) is not frozen;
+ *  - blk_freeze_queue_start() runs the hardware queues,
+ *    blk_mq_run_hw_queues(q, ...), only when the depth goes 0 -> 1
+ *    (4.15-7.x), on the freezing task, at once. freeze_start notes the
+ *    task's freeze (cand) and counts it as usual; if freeze_confirm sees
+ *    that call while we held q frozen from before, q was not frozen: this
+ *    freeze replaces our state. Where the call is inlined (seen in the
+ *    4.15 and 5.10 test kernels) this shows nothing; a call later than
+ *    confirm_ns after the start is not taken for it.
+ * (percpu_ref_kill/_resurrect, the exact transitions, are in lib/, built
+ * without ftrace, which kprobe events refuse from 5.0 on.) An unfreeze of a
+ * queue we hold no state for was frozen before we saw it: counted
+ * (FREEZE_STAT_UNSEEN), not reported.
  *
  * The disk: a freeze from a write to /sys/block/<disk>/queue/<attr> runs
  * inside queue_attr_store(kobj, ...) on the same task, and kobj is the
@@ -36,7 +59,7 @@
  * queue_requests_show(q, page) receives, lets the tool learn every queue's
  * disk by reading queue/nr_requests of each disk itself (q_name).
  *
- * Constants: dedup_ns, want_stack.
+ * Constants: dedup_ns, want_stack, confirm_ns.
  */
 #include "bb_helpers.h"
 #include "freeze.h"
@@ -60,25 +83,44 @@ BB_MAP(task_sysfs, BPF_MAP_TYPE_LRU_HASH, sizeof(u32),
 BB_MAP(q_name, BPF_MAP_TYPE_LRU_HASH, sizeof(u64), sizeof(struct freeze_sysfs),
        4096);
 BB_MAP(qdev, BPF_MAP_TYPE_LRU_HASH, sizeof(u64), sizeof(u32), 4096);
+BB_MAP(cand, BPF_MAP_TYPE_LRU_HASH, sizeof(u32), sizeof(struct freeze_cand),
+       4096);
+BB_MAP(stats, BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(u32), sizeof(u64),
+       FREEZE_NSTATS);
+
+static __always_inline void count(u32 key)
+{
+	u64 *v = bpf_map_lookup_elem(&stats, &key);
+
+	if (v)
+		*v += 1; /* per-CPU: no other writer */
+}
 
 /*
  * Has this task just counted this very call under another name (a wrapper
- * and the function it wraps)? The mark stays until the task does something
- * else, so a chain of three names counts once. A function already in the
- * chain is a new call, not the wrapped one: 6.12 freezes in
- * queue_attr_store and again in elevator_switch, and the two unfreezes
- * follow each other within microseconds.
+ * and the function it wraps)? The wrapped function is entered from inside
+ * the wrapper: deeper on the stack, or at the same depth when the wrapper
+ * ends in a jump to it. A second freeze (or unfreeze) of the same queue by
+ * the same task from a shallower frame is a call of its own, however soon
+ * (5.10's blk_cleanup_queue: blk_set_queue_dying freezes, then
+ * blk_freeze_queue; an inner unfreeze, then the outer one): counted, or
+ * the depth would be off by one for good. So is a function already in the
+ * chain, even deeper: 6.12 freezes in queue_attr_store and again in
+ * elevator_switch, and the two unfreezes follow each other within
+ * microseconds. The mark stays until the task does something else, so a
+ * chain of three names counts once.
  */
 static __always_inline int seen_in_wrapper(u32 tid, u64 q, u32 role, u64 now,
-					   u64 ip)
+					   u64 sp, u64 ip)
 {
 	struct freeze_pending *p = bpf_map_lookup_elem(&pending, &tid);
 	struct freeze_pending np = {};
 
-	if (p && p->q == q && p->role == role &&
+	if (p && p->q == q && p->role == role && sp <= p->sp &&
 	    now - p->ts < BB_CONST(dedup_ns) &&
 	    p->ips[0] != ip && p->ips[1] != ip && p->ips[2] != ip) {
 		p->ts = now;
+		p->sp = sp;
 		if (!p->ips[1])
 			p->ips[1] = ip;
 		else if (!p->ips[2])
@@ -87,10 +129,35 @@ static __always_inline int seen_in_wrapper(u32 tid, u64 q, u32 role, u64 now,
 	}
 	np.q = q;
 	np.ts = now;
+	np.sp = sp;
 	np.role = role;
 	np.ips[0] = ip;
 	bpf_map_update_elem(&pending, &tid, &np, BPF_ANY);
 	return 0;
+}
+
+/* The task's new freeze: who, from where, and the disk of its sysfs write. */
+static __always_inline void fill_state(struct freeze_state *s, void *ctx,
+				       u64 id, u64 now, u64 q)
+{
+	struct freeze_sysfs *name, copy;
+	u32 tid = (u32)id;
+
+	s->start_ns = now;
+	s->depth = 1;
+	s->pid = id >> 32;
+	s->tid = tid;
+	s->stackid = BB_CONST(want_stack) ?
+		     bpf_get_stackid(ctx, &stacks, 0) : -1;
+	s->entry_ret = PT_REGS_ENTRY_RET((struct pt_regs *)ctx);
+	bpf_get_current_comm(s->comm, sizeof(s->comm));
+	name = bpf_map_lookup_elem(&task_sysfs, &tid);
+	if (name) {
+		/* 4.15 takes map values only from the stack */
+		__builtin_memcpy(&copy, name, sizeof(copy));
+		__builtin_memcpy(s->disk, copy.disk, sizeof(s->disk));
+		bpf_map_update_elem(&q_name, &q, &copy, BPF_ANY);
+	}
 }
 
 SEC("kprobe/blk_freeze_queue_start")
@@ -99,44 +166,69 @@ int freeze_start(struct pt_regs *ctx)
 	u64 id = bpf_get_current_pid_tgid(), now = bpf_ktime_get_ns();
 	u64 q = PT_REGS_PARM1(ctx);
 	u32 tid = (u32)id;
-	struct freeze_state *st, s = {};
-	struct freeze_sysfs *name, copy;
+	struct freeze_state *st;
+	struct freeze_cand c = {};
 
 	if (!q || seen_in_wrapper(tid, q, FREEZE_ROLE_START, now,
-					 PT_REGS_IP(ctx)))
+				   PT_REGS_SP(ctx), PT_REGS_IP(ctx)))
 		return 0;
 	bpf_map_update_elem(&retq, &tid, &q, BPF_ANY);
+	c.q = q;
+	fill_state(&c.s, ctx, id, now, q);
 	st = bpf_map_lookup_elem(&fstate, &q);
-	if (st) {
-		/* nested: someone froze it before; only the outermost pair
-		 * makes a record */
-		__sync_fetch_and_add(&st->depth, 1);
-		__sync_fetch_and_add(&st->nested, 1);
-		return 0;
-	}
-	s.start_ns = now;
-	s.depth = 1;
-	s.pid = id >> 32;
-	s.tid = tid;
-	s.stackid = BB_CONST(want_stack) ?
-		    bpf_get_stackid(ctx, &stacks, 0) : -1;
-	s.entry_ret = PT_REGS_ENTRY_RET(ctx);
-	bpf_get_current_comm(s.comm, sizeof(s.comm));
-	name = bpf_map_lookup_elem(&task_sysfs, &tid);
-	if (name) {
-		/* 4.15 takes map values only from the stack */
-		__builtin_memcpy(&copy, name, sizeof(copy));
-		__builtin_memcpy(s.disk, copy.disk, sizeof(s.disk));
-		bpf_map_update_elem(&q_name, &q, &copy, BPF_ANY);
-	}
-	if (bpf_map_update_elem(&fstate, &q, &s, BPF_NOEXIST) < 0) {
-		/* another CPU froze it at the same moment: we nest */
-		st = bpf_map_lookup_elem(&fstate, &q);
-		if (st) {
-			__sync_fetch_and_add(&st->depth, 1);
-			__sync_fetch_and_add(&st->nested, 1);
+	if (!st) {
+		c.created = 1;
+		if (bpf_map_update_elem(&fstate, &q, &c.s, BPF_NOEXIST) < 0) {
+			/* another CPU froze it at the same moment */
+			c.created = 0;
+			st = bpf_map_lookup_elem(&fstate, &q);
 		}
 	}
+	if (st) {
+		/* nested: someone froze it before; only the outermost pair
+		 * makes a record (unless freeze_confirm says otherwise) */
+		__sync_fetch_and_add(&st->depth, 1);
+		__sync_fetch_and_add(&st->nested, 1);
+	}
+	bpf_map_update_elem(&cand, &tid, &c, BPF_ANY);
+	return 0;
+}
+
+/*
+ * blk_mq_run_hw_queues(q, async) by a task inside its freeze start of q:
+ * the kernel's freeze depth went 0 -> 1. A state we held from before is
+ * stale: this freeze replaces it.
+ */
+SEC("kprobe/blk_mq_run_hw_queues")
+int freeze_confirm(struct pt_regs *ctx)
+{
+	u32 tid = (u32)bpf_get_current_pid_tgid();
+	u64 q = PT_REGS_PARM1(ctx);
+	struct freeze_cand *cp, c;
+
+	cp = bpf_map_lookup_elem(&cand, &tid);
+	if (!cp || cp->q != q)
+		return 0;
+	__builtin_memcpy(&c, cp, sizeof(c));
+	bpf_map_delete_elem(&cand, &tid);
+	if (c.created || bpf_ktime_get_ns() - c.s.start_ns > BB_CONST(confirm_ns))
+		return 0; /* the state is this freeze's own; or not inside it */
+	count(FREEZE_STAT_HEALED);
+	bpf_map_update_elem(&fstate, &q, &c.s, BPF_ANY);
+	return 0;
+}
+
+/* blk_alloc_queue(...) (4.15-7.x), blk_alloc_queue_node(...) (-5.6): a
+ * new queue, not frozen, whatever we held at its address. */
+SEC("kretprobe/blk_alloc_queue")
+int freeze_newq(struct pt_regs *ctx)
+{
+	u64 q = PT_REGS_RC(ctx);
+
+	if (!q || q >= (u64)-4095)
+		return 0;
+	if (bpf_map_delete_elem(&fstate, &q) == 0)
+		count(FREEZE_STAT_HEALED);
 	return 0;
 }
 
@@ -173,6 +265,10 @@ int freeze_wait(struct pt_regs *ctx)
 	u64 q = PT_REGS_PARM1(ctx);
 	struct freeze_state *st = bpf_map_lookup_elem(&fstate, &q);
 
+	/* this task's freeze start is over: what it noted is done with, and
+	 * a freeze it starts now is a new one */
+	bpf_map_delete_elem(&cand, &tid);
+	bpf_map_delete_elem(&pending, &tid);
 	/* the drain of the task that froze it: others only wait along */
 	if (!st || st->tid != tid || st->drain_ns)
 		return 0;
@@ -200,25 +296,12 @@ int freeze_wait_ret(struct pt_regs *ctx)
 	return 0;
 }
 
-SEC("kprobe/blk_mq_unfreeze_queue")
-int freeze_end(struct pt_regs *ctx)
+/* The queue's state ends: one record. */
+static __always_inline void emit(void *ctx, struct freeze_state *st, u64 q,
+				 u64 now)
 {
-	u64 id = bpf_get_current_pid_tgid(), now = bpf_ktime_get_ns();
-	u64 q = PT_REGS_PARM1(ctx);
-	u32 tid = (u32)id;
 	struct freeze_event ev = {};
-	struct freeze_state *st;
 
-	if (!q || seen_in_wrapper(tid, q, FREEZE_ROLE_UNFREEZE, now,
-					 PT_REGS_IP(ctx)))
-		return 0;
-	st = bpf_map_lookup_elem(&fstate, &q);
-	if (!st)
-		return 0; /* frozen before we started */
-	if (st->depth > 1) {
-		__sync_fetch_and_add(&st->depth, -1);
-		return 0;
-	}
 	ev.q = q;
 	ev.start_ns = st->start_ns;
 	ev.frozen_ns = now - st->start_ns;
@@ -234,7 +317,33 @@ int freeze_end(struct pt_regs *ctx)
 	__builtin_memcpy(ev.comm, st->comm, sizeof(ev.comm));
 	__builtin_memcpy(ev.disk, st->disk, sizeof(ev.disk));
 	bpf_map_delete_elem(&fstate, &q);
+	count(FREEZE_STAT_EMITTED);
 	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &ev, sizeof(ev));
+}
+
+SEC("kprobe/blk_mq_unfreeze_queue")
+int freeze_end(struct pt_regs *ctx)
+{
+	u64 id = bpf_get_current_pid_tgid(), now = bpf_ktime_get_ns();
+	u64 q = PT_REGS_PARM1(ctx);
+	u32 tid = (u32)id;
+	struct freeze_state *st;
+
+	if (!q || seen_in_wrapper(tid, q, FREEZE_ROLE_UNFREEZE, now,
+				   PT_REGS_SP(ctx), PT_REGS_IP(ctx)))
+		return 0;
+	/* the task's freeze start is long over */
+	bpf_map_delete_elem(&cand, &tid);
+	st = bpf_map_lookup_elem(&fstate, &q);
+	if (!st) {
+		count(FREEZE_STAT_UNSEEN); /* frozen before we saw it */
+		return 0;
+	}
+	if (st->depth > 1) {
+		__sync_fetch_and_add(&st->depth, -1);
+		return 0;
+	}
+	emit(ctx, st, q, now);
 	return 0;
 }
 

@@ -21,6 +21,21 @@ struct freeze_state {
 	unsigned long long entry_ret;  /* PT_REGS_ENTRY_RET at the freeze */
 };
 
+/* cand: the freeze this task has just started; it replaces a stale state
+ * of the queue if the kernel shows it outermost (freeze_confirm) */
+struct freeze_cand {
+	unsigned long long q;
+	unsigned int created; /* this freeze made the queue's state */
+	unsigned int pad;
+	struct freeze_state s;
+};
+
+/* stats: per-CPU counters */
+#define FREEZE_STAT_EMITTED 0 /* records sent to the ring */
+#define FREEZE_STAT_HEALED 1  /* a queue held frozen was frozen anew */
+#define FREEZE_STAT_UNSEEN 2  /* unfreeze of a freeze not seen starting */
+#define FREEZE_NSTATS 3
+
 /* events: one record per outermost freeze/unfreeze pair */
 struct freeze_event {
 	unsigned long long q;          /* struct request_queue * */
@@ -49,7 +64,8 @@ struct freeze_sysfs {
 struct freeze_pending {
 	unsigned long long q;
 	unsigned long long ts;
-	unsigned int role; /* FREEZE_ROLE_* */
+	unsigned long long sp; /* stack pointer at the call */
+	unsigned int role;     /* FREEZE_ROLE_* */
 	unsigned int pad;
 	unsigned long long ips[3]; /* the functions of the chain (regs ip) */
 };

@@ -128,6 +128,113 @@ int session_attach(struct bb_session *s, struct bb_prog *prog,
 }
 
 /*
+ * The attach rule. A tool is started in the middle of an incident, so
+ * events race the attach: a program that opens state (a freeze start, a
+ * kprobe entry, a request issue, a sysfs write entry) must only run once
+ * every program that closes or names that state is attached. Attached the
+ * other way round, a freeze that starts after its opener is attached and
+ * ends before its closer is leaves the queue "frozen" for the rest of the
+ * run (seen on 5.10: every later freeze counted as nested, none reported).
+ * The other way, a close without its open is simply not counted. So
+ * closers first: a program goes after every other program that closes or
+ * names a state it opens. Within that, the tool's order is kept, level by
+ * level (all the closers, then what they allow, and so on).
+ */
+
+/* Add the space-separated words of list to the state table; mask of them. */
+static int state_mask(const char *list, const char **words, size_t *lens,
+		      int *nwords, uint64_t *mask)
+{
+	const char *w = list;
+	int i;
+
+	*mask = 0;
+	while (w && *w) {
+		size_t len;
+
+		while (*w == ' ')
+			w++;
+		len = strcspn(w, " ");
+		if (!len)
+			break;
+		for (i = 0; i < *nwords; i++)
+			if (lens[i] == len && !strncmp(words[i], w, len))
+				break;
+		if (i == *nwords) {
+			if (i == 64)
+				return -E2BIG;
+			words[i] = w;
+			lens[i] = len;
+			(*nwords)++;
+		}
+		*mask |= 1ULL << i;
+		w += len;
+	}
+	return 0;
+}
+
+int probe_order(const struct bb_probe *p, int n, int *order)
+{
+	const char *words[64];
+	size_t lens[64];
+	uint64_t *opens, *closes;
+	int nwords = 0, closers[64] = { 0 }, left[64];
+	int i, s, k = 0, ret = 0;
+	char *placed;
+
+	if (n <= 0)
+		return 0;
+	opens = calloc(n, sizeof(*opens));
+	closes = calloc(n, sizeof(*closes));
+	placed = calloc(n, 1);
+	if (!opens || !closes || !placed) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		ret = state_mask(p[i].opens, words, lens, &nwords, &opens[i]);
+		if (!ret)
+			ret = state_mask(p[i].closes, words, lens, &nwords,
+					 &closes[i]);
+	}
+	if (ret)
+		goto out;
+	for (i = 0; i < n; i++)
+		for (s = 0; s < nwords; s++)
+			closers[s] += !!(closes[i] & (1ULL << s));
+	while (k < n) {
+		int before = k;
+
+		/* what is still to attach, as this level starts */
+		memcpy(left, closers, sizeof(left));
+		for (i = 0; i < n; i++) {
+			int ok = !placed[i];
+
+			for (s = 0; ok && s < nwords; s++)
+				if (opens[i] & (1ULL << s))
+					ok = left[s] ==
+					     !!(closes[i] & (1ULL << s));
+			if (ok)
+				order[k++] = i;
+		}
+		if (k == before) {
+			ret = -ELOOP;
+			goto out;
+		}
+		for (i = before; i < k; i++) {
+			placed[order[i]] = 1;
+			for (s = 0; s < nwords; s++)
+				closers[s] -= !!(closes[order[i]] & (1ULL << s));
+		}
+	}
+out:
+	free(opens);
+	free(closes);
+	free(placed);
+	return ret;
+}
+
+/*
  * Safe to call twice and from an error path: each link leaves the list
  * before it is taken down. Not async-signal-safe; the command line calls it
  * from its main flow after a signal set bb_stop.

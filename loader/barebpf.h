@@ -308,6 +308,28 @@ int session_tracefs(struct bb_session *s, struct bb_err *err);
  */
 int session_attach(struct bb_session *s, struct bb_prog *prog,
 		   const char *target, int maxactive, struct bb_err *err);
+/*
+ * What a tool attaches, declared as a list: the program, where, and the
+ * state it opens and closes (space-separated names of the tool's choosing,
+ * usually its maps). probe_order puts a program that opens a state after
+ * every other program that closes or names that state (see attach.c).
+ */
+struct bb_probe {
+	const char *prog;   /* program name in the object */
+	const char *target; /* NULL: the program's own section target */
+	int maxactive;      /* kretprobes; 0: the kernel's default */
+	const char *opens;  /* state this program creates, or NULL */
+	const char *closes; /* state it ends, or reads to name or end it */
+	int optional;       /* a failure to attach it is not fatal */
+	int attached;       /* set once it is attached */
+};
+/*
+ * Fill order[0..n-1] with the indexes of p in attach order: closers
+ * first, and otherwise the order of the list. -ELOOP if the declarations
+ * contradict each other (two programs each opening what the other closes),
+ * -E2BIG beyond 64 distinct states, -ENOMEM.
+ */
+int probe_order(const struct bb_probe *p, int n, int *order);
 /* Disable, close and remove every probe this session added. Idempotent. */
 void session_detach_all(struct bb_session *s);
 /* Sum of kprobe_profile misses over this session's kretprobes. */
@@ -323,6 +345,24 @@ int kprobes_available(const char *tracefs);
 int kprobe_match(const char *tracefs, const char *pattern, char ***names,
 		 struct bb_err *err);
 void bb_free_strv(char **v, int n);
+/*
+ * Which of names[0..n-1] this kernel has: found[i] = 1 or 0. One pass over
+ * available_filter_functions (BB_FUNCS_FTRACE; /proc/kallsyms where it
+ * cannot be read) or over the text symbols of /proc/kallsyms
+ * (BB_FUNCS_KALLSYMS: what kprobes can take, lib/ included, which ftrace
+ * does not list), that stops as soon as names[0..need-1] are all found:
+ * put first the names whose presence settles the question. Returns how
+ * many were found. The lists hold 25k-100k lines: reading one costs
+ * 0.2-0.5 s under emulation, most of a tool's start.
+ */
+#define BB_FUNCS_FTRACE 0
+#define BB_FUNCS_KALLSYMS 1
+int kprobe_funcs_find(const char *tracefs, int source,
+		      const char *const *names, int n, int need, char *found,
+		      struct bb_err *err);
+/* The same on the text of one of those files (kallsyms: its format). */
+int kprobe_funcs_text(const char *text, int kallsyms, const char *const *names,
+		      int n, int need, char *found);
 /*
  * Pure parsers behind the above, for the unit tests.
  * kprobe_events_line_pid: for a kprobe_events line of a barebpf_<pid>

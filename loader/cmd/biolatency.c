@@ -170,6 +170,12 @@ static int biolatency_main(int argc, char **argv)
 	struct tool_ctx t;
 	struct dhist_fmt fmt = { 0 };
 	int ret = 1, hist_fd;
+	/* a completion closes what an issue (or, with -Q, an insert) opens */
+	struct bb_probe p[] = {
+		{ "rq_complete", NULL, 0, NULL, "start", 0, 0 },
+		{ "rq_issue", NULL, 0, "start", NULL, 0, 0 },
+		{ "rq_insert", NULL, 0, "start", NULL, 0, 0 },
+	};
 
 	tool_init(&t, "biolatency");
 	if (parse_args(&t, &o, argc, argv))
@@ -187,16 +193,12 @@ static int biolatency_main(int argc, char **argv)
 		return 1;
 	if (configure(&t, &o) < 0 || tool_load(&t) < 0)
 		goto out;
-	if (o.queued && tool_attach(&t, "rq_insert", NULL, 0) < 0)
-		goto out;
-	if (tool_attach(&t, "rq_issue", NULL, 0) < 0 ||
-	    tool_attach(&t, "rq_complete", NULL, 0) < 0)
+	if (tool_attach_probes(&t, p, o.queued ? 3 : 2) < 0)
 		goto out;
 	hist_fd = obj_map(t.obj, "hist")->fd;
 
-	fprintf(o.json ? stderr : stdout,
-		"Tracing block device I/O... Hit Ctrl-C to end.\n");
-	fflush(stdout);
+	tool_tracing(&t, o.json ? stderr : stdout,
+		     "Tracing block device I/O... Hit Ctrl-C to end.\n");
 	if (dhist_loop(&t, hist_fd, sizeof(struct biolat_key), &fmt, o.interval, o.duration,
 		       o.count))
 		goto out;

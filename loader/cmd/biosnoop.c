@@ -393,7 +393,7 @@ static void finish(struct tool_ctx *t, struct biosnoop_run *r,
 	int stats_fd = obj_map(t->obj, "stats")->fd;
 	uint64_t emitted, untracked, lost, missed;
 
-	session_detach_all(&t->sess);
+	tool_detach(t);
 	drain(r, pb);
 	tool_sleep(0.05); /* a program still running on another CPU */
 	drain(r, pb);
@@ -444,10 +444,20 @@ static int biosnoop_main(int argc, char **argv)
 	struct biosnoop_opts o = { 0 };
 	struct biosnoop_run r = { 0 };
 	struct bb_perfbuf *pb = NULL;
-	struct bb_err err = { "" };
 	struct tool_ctx t;
 	struct tool_timer tm;
 	int ret = 1;
+	/*
+	 * A completion ends both what an issue (-Q: an insert) opens and the
+	 * submitter a block_getrq recorded; a front merge moves the latter.
+	 */
+	struct bb_probe p[] = {
+		{ "rq_complete", NULL, 0, NULL, "start who", 0, 0 },
+		{ "rq_issue", NULL, 0, "start", NULL, 0, 0 },
+		{ "bio_frontmerge", NULL, 0, "who", "who", 0, 0 },
+		{ "rq_getrq", NULL, 0, "who", NULL, 0, 0 },
+		{ "rq_insert", NULL, 0, "start", NULL, 0, 0 },
+	};
 
 	tool_init(&t, "biosnoop");
 	if (parse_args(&t, &o, argc, argv))
@@ -465,20 +475,12 @@ static int biosnoop_main(int argc, char **argv)
 	if (configure(&t, &o) < 0 || tool_load(&t) < 0)
 		goto out;
 	fill_part_disk(&t, &r.disks);
-	if (tool_attach(&t, "rq_getrq", NULL, 0) < 0 ||
-	    tool_attach(&t, "bio_frontmerge", NULL, 0) < 0 ||
-	    (o.queued && tool_attach(&t, "rq_insert", NULL, 0) < 0) ||
-	    tool_attach(&t, "rq_issue", NULL, 0) < 0 ||
-	    tool_attach(&t, "rq_complete", NULL, 0) < 0)
+	if (tool_ring(&t, "events", BIOSNOOP_PAGES, on_event, &r, &pb) < 0 ||
+	    tool_attach_probes(&t, p, o.queued ? 5 : 4) < 0)
 		goto out;
-	if (perfbuf_open(&pb, obj_map(t.obj, "events")->fd, BIOSNOOP_PAGES,
-			 on_event, &r, &err) < 0) {
-		tool_error(&t, "%s", err.msg);
-		goto out;
-	}
 
-	fprintf(o.json ? stderr : stdout,
-		"Tracing block I/O... Hit Ctrl-C to end.\n");
+	tool_tracing(&t, o.json ? stderr : stdout,
+		     "Tracing block I/O... Hit Ctrl-C to end.\n");
 	if (!o.json)
 		biosnoop_print_header(stdout, o.queued);
 	fflush(stdout);

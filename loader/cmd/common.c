@@ -27,6 +27,7 @@ void tool_init(struct tool_ctx *t, const char *name)
 {
 	memset(t, 0, sizeof(*t));
 	t->name = name;
+	t->t0 = now_mono();
 	session_init(&t->sess);
 }
 
@@ -96,6 +97,52 @@ int tool_open(struct tool_ctx *t, const void *buf, size_t len)
 	return ret;
 }
 
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int tool_funcs(struct tool_ctx *t, int source, const char *const *names,
+	       int n, int need, char ***avail)
+{
+	struct bb_err err = { "" };
+	const char *tfs = source == BB_FUNCS_FTRACE ? tool_tracefs(t) : "";
+	char *found = calloc(n > 0 ? n : 1, 1);
+	char **v = calloc(n > 0 ? n : 1, sizeof(*v));
+	int i, k = 0, ret;
+
+	*avail = NULL;
+	if (!found || !v || !tfs) {
+		if (tfs)
+			tool_error(t, "out of memory");
+		free(found);
+		free(v);
+		return -1;
+	}
+	ret = kprobe_funcs_find(tfs, source, names, n, need, found, &err);
+	if (ret < 0) {
+		tool_error(t, "%s", err.msg);
+		free(found);
+		free(v);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (!found[i])
+			continue;
+		v[k] = strdup(names[i]);
+		if (!v[k]) {
+			bb_free_strv(v, k);
+			free(found);
+			return tool_error(t, "out of memory"), -1;
+		}
+		k++;
+	}
+	qsort(v, k, sizeof(*v), cmp_strp);
+	free(found);
+	*avail = v;
+	return k;
+}
+
 int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
 		   const char *field, const char *cname)
 {
@@ -162,6 +209,107 @@ int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
 	return ret;
 }
 
+static int ring_open(const struct tool_ctx *t, int map_fd)
+{
+	int i;
+
+	for (i = 0; i < t->nrings; i++)
+		if (t->ring_fds[i] == map_fd)
+			return 1;
+	return 0;
+}
+
+static void ring_add(struct tool_ctx *t, int map_fd)
+{
+	if (t->nrings < (int)(sizeof(t->ring_fds) / sizeof(t->ring_fds[0])))
+		t->ring_fds[t->nrings++] = map_fd;
+}
+
+int tool_ring(struct tool_ctx *t, const char *map, int pages,
+	      perfbuf_sample_fn fn, void *ctx, struct bb_perfbuf **pb)
+{
+	struct bb_err err = { "" };
+	struct bb_map *m = obj_map(t->obj, map);
+	int ret;
+
+	if (!m)
+		return tool_error(t, "internal: no map %s", map), -ENOENT;
+	ret = perfbuf_open(pb, m->fd, pages, fn, ctx, &err);
+	if (ret < 0)
+		return tool_error(t, "%s", err.msg), ret;
+	ring_add(t, m->fd);
+	return 0;
+}
+
+void tool_ring_unread(struct tool_ctx *t, int map_fd)
+{
+	ring_add(t, map_fd);
+}
+
+int tool_attach_probes(struct tool_ctx *t, struct bb_probe *p, int n)
+{
+	int *order, i, ret = 0;
+
+	for (i = 0; i < obj_nmaps(t->obj); i++) {
+		struct bb_map *m = obj_map_at(t->obj, i);
+
+		if (m->def.type == BPF_MAP_TYPE_PERF_EVENT_ARRAY &&
+		    !ring_open(t, m->fd))
+			return tool_error(t, "internal: the ring of map %s must "
+					  "be open before the first attach",
+					  m->name), -EINVAL;
+	}
+	order = malloc((n > 0 ? n : 1) * sizeof(*order));
+	if (!order)
+		return tool_error(t, "out of memory"), -ENOMEM;
+	ret = probe_order(p, n, order);
+	if (ret < 0) {
+		tool_error(t, "internal: no attach order for these probes: %s",
+			   strerror(-ret));
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		struct bb_probe *q = &p[order[i]];
+
+		if (bb_stop) {
+			ret = -EINTR;
+			break;
+		}
+		ret = tool_attach(t, q->prog, q->target, q->maxactive);
+		if (ret < 0) {
+			if (!q->optional)
+				break;
+			ret = 0;
+			continue;
+		}
+		q->attached = 1;
+		if (t->verbose)
+			fprintf(stderr, "%s: %s\n", q->prog, q->target ?
+				q->target : obj_prog(t->obj, q->prog)->target);
+	}
+out:
+	free(order);
+	return ret;
+}
+
+void tool_tracing(struct tool_ctx *t, FILE *f, const char *fmt, ...)
+{
+	const struct bb_link *l;
+	va_list ap;
+	int n = 0;
+
+	if (t->verbose) {
+		for (l = t->sess.links; l; l = l->next)
+			n++;
+		fprintf(stderr, "attached %d probe%s in %.0f ms\n", n,
+			n == 1 ? "" : "s", (now_mono() - t->t0) * 1e3);
+	}
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fflush(f);
+}
+
 void tool_sleep(double secs)
 {
 	struct timespec ts;
@@ -173,10 +321,15 @@ void tool_sleep(double secs)
 	nanosleep(&ts, NULL); /* EINTR on a signal: the caller checks bb_stop */
 }
 
-void tool_cleanup(struct tool_ctx *t)
+void tool_detach(struct tool_ctx *t)
 {
-	long missed = session_kretprobe_misses(&t->sess);
+	long missed;
 
+	if (!t->sess.links) {
+		session_detach_all(&t->sess); /* unmounts, if still owed */
+		return;
+	}
+	missed = session_kretprobe_misses(&t->sess);
 	if (missed > 0)
 		tool_error(t, "warning: %ld call(s) entered without their "
 			   "return being seen: still in flight at exit, or "
@@ -184,6 +337,11 @@ void tool_cleanup(struct tool_ctx *t)
 			   "kretprobe's maxactive (raise it with --maxactive)",
 			   missed);
 	session_detach_all(&t->sess);
+}
+
+void tool_cleanup(struct tool_ctx *t)
+{
+	tool_detach(t);
 	obj_close(t->obj);
 	t->obj = NULL;
 }

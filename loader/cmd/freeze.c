@@ -16,8 +16,18 @@ EMBEDDED_OBJ(freeze);
 
 /* kretprobe instances: freezes are rare, but their calls sleep */
 #define FREEZE_MAXACTIVE 64
-/* A wrapper and the function it wraps are seen this close together. */
-#define FREEZE_DEDUP_NS 20000000ULL
+/*
+ * A wrapper and the function it wraps are seen within this time (and the
+ * latter no shallower on the stack: see seen_in_wrapper). Microseconds
+ * apart natively; under emulation on a busy host the guest can stall far
+ * longer between the two, and a bound of 20 ms could count one freeze
+ * twice: the queue would stay "frozen" for good.
+ */
+#define FREEZE_DEDUP_NS 1000000000ULL
+/* blk_freeze_queue_start runs the hardware queues this soon after the
+ * freeze began (microseconds; a busy emulated CPU may stall for more, and
+ * then a stale state just does not heal at that freeze) */
+#define FREEZE_CONFIRM_NS 10000000ULL
 
 static const char usage[] =
 "usage: barebpf freeze [-h] [-j] [-d DISK] [--no-stack] [--correlate]\n"
@@ -41,6 +51,12 @@ static const char usage[] =
 "wait. DISK comes from the sysfs write that caused the freeze, else from\n"
 "reading each disk's queue/nr_requests once (the queue shows itself),\n"
 "else from --correlate; '?' when none of them knows.\n"
+"Started during an incident, freeze reports the freezes it saw begin; the\n"
+"summary counts the unfreezes of earlier ones. A queue torn down frozen\n"
+"whose address a new queue gets, or whose unfreeze was missed, does not\n"
+"stay frozen: a new queue is not frozen, and a freeze the kernel shows to\n"
+"be outermost (blk_mq_run_hw_queues in it) is not nested. The summary\n"
+"says how often it healed so.\n"
 "\n"
 "options:\n"
 "  -h, --help            show this help message and exit\n"
@@ -97,6 +113,12 @@ static const char *const show_q_fns[] = {
 /* debugfs block/<disk>/state: queue_state_show(q, m) on every kernel (4.11+) */
 static const char *const show_state_fns[] = { "queue_state_show", NULL };
 #define DEBUGFS_DIR "/sys/kernel/debug"
+/* what the kernel calls only when a freeze is outermost, and where it
+ * makes a queue (see freeze.bpf.c: healing) */
+static const char *const confirm_fns[] = { "blk_mq_run_hw_queues", NULL };
+static const char *const newq_fns[] = {
+	"blk_alloc_queue", "blk_alloc_queue_node", NULL
+};
 /* where a bio waits for a frozen queue: the slow path first (5.15+) */
 static const char *const learn_fns[] = {
 	"__bio_queue_enter", "blk_queue_enter", NULL
@@ -116,7 +138,8 @@ struct freeze_run {
 	int stacks_fd, qname_fd, qdev_fd, tasksysfs_fd;
 	const char *show_attr; /* queue/<attr> that queue_*_show serves */
 	int show_state;        /* queue_state_show is probed */
-	int oom;
+	uint64_t received;
+	int ks_tried, oom;
 };
 
 /* ---- pure helpers (tests/unit/test_freeze.c) ---- */
@@ -266,6 +289,16 @@ void freeze_sum_print(FILE *f, const struct freeze_sum *s,
 
 	fprintf(f, "\n%lu freeze%s, %.3f ms frozen in total\n", s->count,
 		s->count == 1 ? "" : "s", ms(s->frozen_ns));
+	if (s->healed)
+		fprintf(f, "healed %lu time%s: a queue we held frozen was made "
+			"anew or frozen anew by the kernel (it was torn down "
+			"frozen, or its unfreeze was missed); the freeze left "
+			"open is not reported\n",
+			s->healed, s->healed == 1 ? "" : "s");
+	if (s->unseen)
+		fprintf(f, "%lu unfreeze%s of freezes that began before "
+			"tracing (not reported)\n", s->unseen,
+			s->unseen == 1 ? "" : "s");
 	if (!s->count)
 		return;
 	fprintf(f, "\n%-16s %8s %12s %10s %12s\n", "DISK", "FREEZES",
@@ -301,8 +334,10 @@ void freeze_sum_json(FILE *f, const struct freeze_sum *s,
 {
 	int i;
 
-	fprintf(f, "{\"freezes\":%lu,\"frozen_us\":%llu,\"disks\":[",
-		s->count, (unsigned long long)(s->frozen_ns / 1000));
+	fprintf(f, "{\"freezes\":%lu,\"frozen_us\":%llu,\"healed\":%lu,"
+		"\"unseen\":%lu,\"disks\":[", s->count,
+		(unsigned long long)(s->frozen_ns / 1000), s->healed,
+		s->unseen);
 	for (i = 0; i < s->ndisks; i++) {
 		const struct freeze_agg *a = &s->disks[i];
 
@@ -435,6 +470,24 @@ static void queue_disk(struct freeze_run *r, const struct freeze_event *ev,
 
 /* ---- output ---- */
 
+/*
+ * Kernel symbols for the stacks, read at the first stack to print rather
+ * than before tracing: /proc/kallsyms is 70k-100k lines, which under
+ * emulation took half of freeze's start.
+ */
+static const struct bb_ksyms *run_ksyms(struct freeze_run *r)
+{
+	struct bb_err err = { "" };
+
+	if (!r->ks && !r->ks_tried && !r->o->no_stack) {
+		r->ks_tried = 1;
+		if (ksyms_load(&r->ks, "/proc/kallsyms", &err) < 0)
+			tool_error(r->t, "warning: %s: stacks will show "
+				   "addresses", err.msg);
+	}
+	return r->ks;
+}
+
 static void print_event(struct freeze_run *r, const struct freeze_event *ev,
 			const char *disk, const uint64_t *ips, int nips)
 {
@@ -457,7 +510,7 @@ static void print_event(struct freeze_run *r, const struct freeze_event *ev,
 		printf(",\"nested\":%u", ev->nested);
 		if (!o->no_stack) {
 			printf(",\"stack\":");
-			stack_json_kernel(stdout, r->ks, ips, nips);
+			stack_json_kernel(stdout, run_ksyms(r), ips, nips);
 			if (nips < 0)
 				printf(",\"stack_error\":\"%s\"",
 				       strerror(-nips));
@@ -474,7 +527,7 @@ static void print_event(struct freeze_run *r, const struct freeze_event *ev,
 		       ev->nested);
 		if (!o->no_stack) {
 			if (nips >= 0)
-				stack_print_kernel(stdout, r->ks, ips, nips,
+				stack_print_kernel(stdout, run_ksyms(r), ips, nips,
 						   "        ");
 			else
 				printf("        [stack unavailable: %s]\n",
@@ -497,6 +550,7 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	if (size < sizeof(ev))
 		return;
 	memcpy(&ev, data, sizeof(ev));
+	r->received++;
 	queue_disk(r, &ev, disk, sizeof(disk));
 	if (r->o->disk && strcmp(disk, r->o->disk))
 		return;
@@ -599,93 +653,167 @@ static int parse_args(struct tool_ctx *t, struct freeze_opts *o, int argc,
 	return 0;
 }
 
-/* Attach prog to every function of chain this kernel has; at least one
- * must take it. Returns how many did. */
-static int attach_all(struct tool_ctx *t, const char *prog,
-		      const char *const *chain, char **avail, int navail,
-		      int maxactive, int required)
+/* Add a probe of prog on every function of chain this kernel has (only
+ * the first with first). Returns how many. */
+static int add_chain(struct bb_probe *p, int *np, int max, const char *prog,
+		     const char *const *chain, char **avail, int navail,
+		     int maxactive, const char *opens, const char *closes,
+		     int first)
 {
 	const char *fns[8];
-	int n = fn_pick_all(chain, avail, navail, fns, 8), i, ok = 0;
+	int n = fn_pick_all(chain, avail, navail, fns, 8), i;
 
-	for (i = 0; i < n && !bb_stop; i++) {
-		if (tool_attach(t, prog, fns[i], maxactive) < 0)
-			continue; /* said why; another name may do */
-		ok++;
-		if (t->verbose)
-			fprintf(stderr, "%s: %s\n", prog, fns[i]);
-	}
-	if (!ok && required) {
-		char names[256] = "";
-
-		for (i = 0; chain[i]; i++)
-			snprintf(names + strlen(names),
-				 sizeof(names) - strlen(names), "%s%s",
-				 i ? ", " : "", chain[i]);
-		tool_error(t, "cannot trace queue freezes: none of %s could "
-			   "be probed on this kernel", names);
-	}
-	return ok;
+	if (first && n > 1)
+		n = 1;
+	for (i = 0; i < n && *np < max; i++)
+		p[(*np)++] = (struct bb_probe){ prog, fns[i], maxactive, opens,
+						closes, 1, 0 };
+	return n;
 }
 
-static int attach_first(struct tool_ctx *t, const char *prog,
-			const char *const *chain, char **avail, int navail,
-			int maxactive)
+/* How many probes of prog are attached; the first one's target. */
+static int attached(const struct bb_probe *p, int n, const char *prog,
+		    const char **target)
 {
-	int i = fn_pick_first(chain, avail, navail);
+	int i, k = 0;
 
-	if (i < 0)
-		return -ENOENT;
-	if (tool_attach(t, prog, chain[i], maxactive) < 0)
-		return -1;
-	if (t->verbose)
-		fprintf(stderr, "%s: %s\n", prog, chain[i]);
-	return i;
+	for (i = 0; i < n; i++) {
+		if (!p[i].attached || strcmp(p[i].prog, prog))
+			continue;
+		if (!k++ && target)
+			*target = p[i].target;
+	}
+	return k;
 }
 
+static int chain_error(struct tool_ctx *t, const char *const *chain)
+{
+	char names[256] = "";
+	int i;
+
+	for (i = 0; chain[i]; i++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names),
+			 "%s%s", i ? ", " : "", chain[i]);
+	return tool_error(t, "cannot trace queue freezes: none of %s could "
+			  "be probed on this kernel", names), -ENOENT;
+}
+
+/*
+ * Every name of each chain that this kernel has is probed: the compiler
+ * inlines different ones into the others in different builds. The states
+ * (see freeze.bpf.c): "frozen" (fstate), "start" (cand), "drain"
+ * (waitq), "ret" (retq), "sysfs" (task_sysfs), "taskdev" (taskdev.h).
+ */
 static int attach_probes(struct tool_ctx *t, struct freeze_run *r,
 			 char **avail, int n)
 {
 	const struct freeze_opts *o = r->o;
-	int i;
+	struct bb_probe p[48];
+	const char *show;
+	int np = 0, ret, i;
 
-	if (!attach_all(t, "freeze_start", freeze_start_fns, avail, n, 0, 1) ||
-	    !attach_all(t, "freeze_end", freeze_end_fns, avail, n, 0, 1))
-		return -1;
+	add_chain(p, &np, 48, "freeze_end", freeze_end_fns, avail, n, 0,
+		  NULL, "frozen", 0);
+	/* they replace or end a stale "frozen" (what opens it is the start) */
+	add_chain(p, &np, 48, "freeze_confirm", confirm_fns, avail, n, 0,
+		  NULL, "start frozen", 0);
+	add_chain(p, &np, 48, "freeze_newq", newq_fns, avail, n,
+		  FREEZE_MAXACTIVE, NULL, "frozen", 0);
 	/*
 	 * A kretprobe on a function whose callers' stack we record hides
 	 * them: the return address is the kretprobe trampoline then, and
 	 * before 5.14 the ORC unwinder stops there. So the wrappers' return
 	 * ends the drain only on a kernel without the wait function.
 	 */
-	if (attach_all(t, "freeze_wait", wait_fns, avail, n, 0, 0))
-		attach_all(t, "freeze_wait_ret", wait_fns, avail, n,
-			   FREEZE_MAXACTIVE, 0);
+	if (add_chain(p, &np, 48, "freeze_wait", wait_fns, avail, n, 0,
+		      "drain", "frozen", 0))
+		add_chain(p, &np, 48, "freeze_wait_ret", wait_fns, avail, n,
+			  FREEZE_MAXACTIVE, NULL, "drain frozen", 0);
 	else
-		attach_all(t, "freeze_start_ret", start_ret_fns, avail, n,
-			   FREEZE_MAXACTIVE, 0);
+		add_chain(p, &np, 48, "freeze_start_ret", start_ret_fns, avail,
+			  n, FREEZE_MAXACTIVE, NULL, "ret frozen", 0);
+	add_chain(p, &np, 48, "freeze_start", freeze_start_fns, avail, n, 0,
+		  "frozen start ret", "sysfs", 0);
 	/*
 	 * The kretprobe that ends a task's sysfs write shows in the stacks of
 	 * its freezes as kretprobe_trampoline in place of sysfs_kf_write (and
 	 * ORC stops there before 5.14); without it a freeze could be given
 	 * the disk of an earlier write that did not freeze.
 	 */
-	if (!attach_all(t, "sysfs_enter", sysfs_fns, avail, n, 0, 0) ||
-	    !attach_all(t, "sysfs_exit", sysfs_fns, avail, n,
-			FREEZE_MAXACTIVE, 0))
+	add_chain(p, &np, 48, "sysfs_enter", sysfs_fns, avail, n, 0, "sysfs",
+		  NULL, 0);
+	add_chain(p, &np, 48, "sysfs_exit", sysfs_fns, avail, n,
+		  FREEZE_MAXACTIVE, NULL, "sysfs", 0);
+	add_chain(p, &np, 48, "sysfs_show_q", show_q_fns, avail, n, 0, NULL,
+		  "sysfs", 1);
+	/* 6.10+: the queue's show methods take the gendisk */
+	add_chain(p, &np, 48, "sysfs_show_q", show_state_fns, avail, n, 0,
+		  NULL, "sysfs", 1);
+	if (o->correlate) {
+		if (!add_chain(p, &np, 48, "freeze_learn", learn_fns, avail, n,
+			       0, NULL, "taskdev", 1))
+			return chain_error(t, learn_fns);
+		p[np++] = (struct bb_probe){ "taskdev_bio_queue", NULL, 0,
+					     "taskdev", NULL, 0, 0 };
+	}
+	ret = tool_attach_probes(t, p, np);
+	if (ret < 0)
+		return ret;
+	if (!attached(p, np, "freeze_end", NULL))
+		return chain_error(t, freeze_end_fns);
+	if (t->verbose && (!attached(p, np, "freeze_confirm", NULL) ||
+			   !attached(p, np, "freeze_newq", NULL)))
+		fprintf(stderr, "blk_mq_run_hw_queues or blk_alloc_queue "
+			"cannot be probed: fewer stale queue states can heal\n");
+	if (!attached(p, np, "freeze_start", NULL))
+		return chain_error(t, freeze_start_fns);
+	if (o->correlate && !attached(p, np, "freeze_learn", NULL))
+		return chain_error(t, learn_fns);
+	if (!attached(p, np, "sysfs_enter", NULL) ||
+	    !attached(p, np, "sysfs_exit", NULL))
 		tool_error(t, "warning: cannot probe queue_attr_store: the "
 			   "disk of a freeze will come from correlation only");
-	i = attach_first(t, "sysfs_show_q", show_q_fns, avail, n, 0);
-	if (i >= 0)
-		r->show_attr = !strcmp(show_q_fns[i], "queue_requests_show") ?
-			       "nr_requests" : "read_ahead_kb";
-	r->show_state = attach_first(t, "sysfs_show_q", show_state_fns, avail,
-				     n, 0) >= 0;
-	if (o->correlate &&
-	    (tool_attach(t, "taskdev_bio_queue", NULL, 0) < 0 ||
-	     attach_first(t, "freeze_learn", learn_fns, avail, n, 0) < 0))
-		return -1;
+	for (i = 0; i < np; i++) {
+		if (!p[i].attached || strcmp(p[i].prog, "sysfs_show_q"))
+			continue;
+		show = p[i].target;
+		if (!strcmp(show, "queue_state_show"))
+			r->show_state = 1;
+		else if (!r->show_attr)
+			r->show_attr = !strcmp(show, "queue_requests_show") ?
+				       "nr_requests" : "read_ahead_kb";
+	}
 	return 0;
+}
+
+static int name_in(const char *const *names, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return 1;
+	return 0;
+}
+
+/* Which of the functions of every chain this kernel has, sorted (as
+ * fn_pick_* take them): one pass over available_filter_functions. */
+static int find_functions(struct tool_ctx *t, char ***avail)
+{
+	static const char *const *const chains[] = {
+		freeze_start_fns, start_ret_fns, wait_fns, freeze_end_fns,
+		confirm_fns, newq_fns, sysfs_fns, show_q_fns, show_state_fns,
+		learn_fns,
+	};
+	const char *names[48];
+	size_t c;
+	int n = 0, i;
+
+	for (c = 0; c < sizeof(chains) / sizeof(chains[0]); c++)
+		for (i = 0; chains[c][i] && n < 48; i++)
+			if (!name_in(names, n, chains[c][i]))
+				names[n++] = chains[c][i];
+	return tool_funcs(t, BB_FUNCS_FTRACE, names, n, n, avail);
 }
 
 static int freeze_main(int argc, char **argv)
@@ -693,11 +821,11 @@ static int freeze_main(int argc, char **argv)
 	struct freeze_opts o = { 0 };
 	struct freeze_run r = { 0 };
 	struct bb_perfbuf *pb = NULL;
-	struct bb_err err = { "" };
 	struct tool_timer tm;
 	struct tool_ctx t;
 	char **avail = NULL;
-	int ret = 1, n = 0, tick;
+	uint64_t emitted, lost;
+	int ret = 1, n = 0, tick, stats_fd;
 
 	tool_init(&t, "freeze");
 	if (parse_args(&t, &o, argc, argv))
@@ -709,9 +837,8 @@ static int freeze_main(int argc, char **argv)
 	tool_signals();
 	if (tool_need_kprobes(&t) < 0)
 		goto out;
-	n = kprobe_match(t.sess.tracefs, "*", &avail, &err);
+	n = find_functions(&t, &avail);
 	if (n < 0) {
-		tool_error(&t, "%s", err.msg);
 		n = 0;
 		goto out;
 	}
@@ -719,6 +846,7 @@ static int freeze_main(int argc, char **argv)
 		goto out;
 	obj_set_const(t.obj, "dedup_ns", FREEZE_DEDUP_NS);
 	obj_set_const(t.obj, "want_stack", !o.no_stack);
+	obj_set_const(t.obj, "confirm_ns", FREEZE_CONFIRM_NS);
 	if (o.correlate) {
 		if (tool_tp_offset(&t, "block", "block_bio_queue", "dev",
 				   "tpoff_bio_queue_dev") < 0)
@@ -726,24 +854,19 @@ static int freeze_main(int argc, char **argv)
 	} else {
 		obj_set_const(t.obj, "tpoff_bio_queue_dev", 0);
 	}
-	if (tool_load(&t) < 0 || attach_probes(&t, &r, avail, n) < 0)
+	if (tool_load(&t) < 0)
 		goto out;
 	r.stacks_fd = obj_map(t.obj, "stacks")->fd;
 	r.qname_fd = obj_map(t.obj, "q_name")->fd;
 	r.tasksysfs_fd = obj_map(t.obj, "task_sysfs")->fd;
 	if (o.correlate)
 		r.qdev_fd = obj_map(t.obj, "qdev")->fd;
-	if (ksyms_load(&r.ks, "/proc/kallsyms", &err) < 0)
-		tool_error(&t, "warning: %s: stacks will show addresses",
-			   err.msg);
-	if (perfbuf_open(&pb, obj_map(t.obj, "events")->fd, 64, on_event, &r,
-			 &err) < 0) {
-		tool_error(&t, "%s", err.msg);
+	if (tool_ring(&t, "events", 64, on_event, &r, &pb) < 0 ||
+	    attach_probes(&t, &r, avail, n) < 0)
 		goto out;
-	}
 
-	fprintf(o.json ? stderr : stdout,
-		"Tracing blk-mq queue freezes... Hit Ctrl-C to end.\n");
+	tool_tracing(&t, o.json ? stderr : stdout,
+		     "Tracing blk-mq queue freezes... Hit Ctrl-C to end.\n");
 	if (!o.json)
 		printf("%-8s %-16s %-7s %-12s %12s %10s %6s\n", "TIME", "COMM",
 		       "PID", "DISK", "FROZEN(ms)", "DRAIN(ms)", "NESTED");
@@ -752,23 +875,36 @@ static int freeze_main(int argc, char **argv)
 	do
 		tick = tool_wait(&tm, pb);
 	while (tick != TOOL_TICK_LAST);
+	/*
+	 * What the ring holds, while the probes that name a queue's disk
+	 * (learn_queue_names) are still there; then stop the programs and
+	 * take the rest, so that every record counted as sent is read.
+	 */
 	perfbuf_poll(pb, 0);
-
 	print_still_frozen(&r, obj_map(t.obj, "fstate")->fd);
+	tool_detach(&t);
+	perfbuf_poll(pb, 0);
+	tool_sleep(0.05); /* a program still running on another CPU */
+	perfbuf_poll(pb, 0);
+	stats_fd = obj_map(t.obj, "stats")->fd;
+	emitted = bpf_map_sum_percpu_u64(stats_fd, FREEZE_STAT_EMITTED);
+	lost = emitted > r.received ? emitted - r.received : 0;
+	if (perfbuf_lost(pb) > lost)
+		lost = perfbuf_lost(pb);
+	r.sum.healed = bpf_map_sum_percpu_u64(stats_fd, FREEZE_STAT_HEALED);
+	r.sum.unseen = bpf_map_sum_percpu_u64(stats_fd, FREEZE_STAT_UNSEEN);
 	freeze_sum_sort(&r.sum);
 	if (o.json) {
 		printf("{\"summary\":");
-		freeze_sum_json(stdout, &r.sum, r.ks);
-		printf(",\"lost\":%llu}\n",
-		       (unsigned long long)perfbuf_lost(pb));
+		freeze_sum_json(stdout, &r.sum, run_ksyms(&r));
+		printf(",\"lost\":%llu}\n", (unsigned long long)lost);
 	} else {
-		freeze_sum_print(stdout, &r.sum, r.ks);
+		freeze_sum_print(stdout, &r.sum, run_ksyms(&r));
 	}
 	fflush(stdout);
-	if (perfbuf_lost(pb))
+	if (lost)
 		tool_error(&t, "warning: %llu freeze record(s) lost: the "
-			   "perf buffer was full",
-			   (unsigned long long)perfbuf_lost(pb));
+			   "perf buffer was full", (unsigned long long)lost);
 	if (r.oom)
 		tool_error(&t, "warning: out of memory: the summary is "
 			   "incomplete");

@@ -43,6 +43,9 @@ struct freeze_sum {
 	int no_stacks;          /* --no-stack: no per-stack part */
 	unsigned long count;
 	uint64_t frozen_ns;
+	/* the queue states freeze.bpf.c healed, and the unfreezes of
+	 * freezes it had not seen start (neither is reported) */
+	unsigned long healed, unseen;
 };
 
 /* Count one freeze of disk (name, "?" if unknown) with its stack (nips 0:

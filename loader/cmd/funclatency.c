@@ -142,9 +142,19 @@ static int find_functions(struct tool_ctx *t, const struct funclat_opts *o,
 
 	if (!tfs)
 		return -1;
-	n = kprobe_match(tfs, o->regexp ? "*" : o->pattern, names, &err);
-	if (n < 0)
-		return tool_error(t, "%s", err.msg), -1;
+	if (!o->regexp && !strpbrk(o->pattern, "*?[")) {
+		/* one name: a pass that stops where it is found */
+		const char *name = o->pattern;
+
+		n = tool_funcs(t, BB_FUNCS_FTRACE, &name, 1, 1, names);
+		if (n < 0)
+			return -1;
+	} else {
+		n = kprobe_match(tfs, o->regexp ? "*" : o->pattern, names,
+				 &err);
+		if (n < 0)
+			return tool_error(t, "%s", err.msg), -1;
+	}
 	if (o->regexp) {
 		if (regcomp(&re, o->pattern, REG_EXTENDED | REG_NOSUB)) {
 			bb_free_strv(*names, n);
@@ -214,6 +224,7 @@ static int funclatency_main(int argc, char **argv)
 	struct tool_ctx t;
 	char **names = NULL;
 	struct tool_timer tm;
+	struct bb_probe *probes = NULL;
 	int ret = 1, n = 0, i, attached = 0, stats_fd;
 
 	tool_init(&t, "funclatency");
@@ -234,28 +245,34 @@ static int funclatency_main(int argc, char **argv)
 	obj_set_const(t.obj, "unit_div", o.unit_div);
 	if (tool_load(&t) < 0)
 		goto out;
-	for (i = 0; i < n && !bb_stop; i++) {
-		/* With one function, failing to probe it is an error; with a
-		 * glob, some matches (notrace, blacklisted) may refuse: skip
-		 * them. */
-		if (tool_attach(&t, "func_entry", names[i], 0) < 0 ||
-		    tool_attach(&t, "func_return", names[i],
-				(int)o.maxactive) < 0) {
-			if (n == 1)
-				goto out;
-			continue;
-		}
-		attached++;
+	probes = calloc(2 * n, sizeof(*probes));
+	if (!probes) {
+		tool_error(&t, "out of memory");
+		goto out;
 	}
+	/* With one function, failing to probe it is an error; with a glob,
+	 * some matches (notrace, blacklisted) may refuse: skip them. The
+	 * start map is keyed by thread, not by function: every return closes
+	 * what any entry opens. */
+	for (i = 0; i < n; i++) {
+		probes[2 * i] = (struct bb_probe){ "func_entry", names[i], 0,
+						   "start", NULL, n > 1 };
+		probes[2 * i + 1] = (struct bb_probe){
+			"func_return", names[i], (int)o.maxactive, NULL,
+			"start", n > 1 };
+	}
+	if (tool_attach_probes(&t, probes, 2 * n) < 0)
+		goto out;
+	for (i = 0; i < n; i++)
+		attached += probes[2 * i].attached && probes[2 * i + 1].attached;
 	if (!attached) {
 		tool_error(&t, "no function of '%s' could be probed", o.pattern);
 		goto out;
 	}
 	stats_fd = obj_map(t.obj, "stats")->fd;
-	fprintf(o.json ? stderr : stdout,
-		"Tracing %d functions for \"%s\"... Hit Ctrl-C to end.\n",
-		attached, o.pattern);
-	fflush(stdout);
+	tool_tracing(&t, o.json ? stderr : stdout,
+		     "Tracing %d functions for \"%s\"... Hit Ctrl-C to end.\n",
+		     attached, o.pattern);
 
 	tool_timer_init(&tm, o.interval, o.duration);
 	for (;;) {
@@ -274,6 +291,7 @@ static int funclatency_main(int argc, char **argv)
 	ret = 0;
 out:
 	tool_cleanup(&t);
+	free(probes);
 	bb_free_strv(names, n);
 	return ret;
 }

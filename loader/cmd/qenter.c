@@ -121,26 +121,19 @@ static int parse_args(struct tool_ctx *t, struct qenter_opts *o, int argc,
 	return 0;
 }
 
-/* Attach entry and return probes to fn; names what was attached. */
-static int attach_fn(struct tool_ctx *t, const char *entry, const char *fn,
-		     int maxactive, char *what, size_t len)
-{
-	if (tool_attach(t, entry, fn, 0) < 0 ||
-	    tool_attach(t, "qenter_ret", fn, maxactive) < 0)
-		return -1;
-	snprintf(what + strlen(what), len - strlen(what), "%s%s",
-		 *what ? ", " : "", fn);
-	return 0;
-}
-
 static int qenter_main(int argc, char **argv)
 {
+	static const char *const wanted_fns[] = {
+		"__bio_queue_enter", "blk_queue_enter", "bio_queue_enter"
+	};
 	struct qenter_opts o = { 0 };
-	struct bb_err err = { "" };
 	struct tool_ctx t;
 	struct dhist_fmt fmt = { 0 };
 	char **avail = NULL, what[128] = "";
-	int ret = 1, n = 0, slow, need_dev, hist_fd;
+	int ret = 1, n = 0, slow, need_dev, hist_fd, np = 0, i;
+	/* the returns close what the entries open; an entry takes (closes)
+	 * the disk the task's block_bio_queue left (taskdev.h) */
+	struct bb_probe p[5];
 
 	tool_init(&t, "qenter");
 	if (parse_args(&t, &o, argc, argv))
@@ -152,9 +145,9 @@ static int qenter_main(int argc, char **argv)
 	tool_signals();
 	if (tool_need_kprobes(&t) < 0)
 		goto out;
-	n = kprobe_match(t.sess.tracefs, "*", &avail, &err);
+	/* 5.15+ has the first two: then the third does not matter */
+	n = tool_funcs(&t, BB_FUNCS_FTRACE, wanted_fns, 3, 2, &avail);
 	if (n < 0) {
-		tool_error(&t, "%s", err.msg);
 		n = 0;
 		goto out;
 	}
@@ -183,20 +176,33 @@ static int qenter_main(int argc, char **argv)
 	obj_set_const(t.obj, "unit_div", o.ms ? 1000000 : 1000);
 	if (tool_load(&t) < 0)
 		goto out;
-	if (need_dev && tool_attach(&t, "taskdev_bio_queue", NULL, 0) < 0)
+	if (slow >= 0) {
+		p[np++] = (struct bb_probe){ "qenter_bio",
+			qenter_slow_fns[slow], 0, "start", "taskdev", 0 };
+		p[np++] = (struct bb_probe){ "qenter_ret",
+			qenter_slow_fns[slow], (int)o.maxactive, NULL, "start",
+			0 };
+	}
+	if (fn_pick_first(blk_fns, avail, n) >= 0) {
+		p[np++] = (struct bb_probe){ "qenter_blk", "blk_queue_enter",
+			0, "start", "taskdev", 0 };
+		p[np++] = (struct bb_probe){ "qenter_ret", "blk_queue_enter",
+			(int)o.maxactive, NULL, "start", 0 };
+	}
+	if (need_dev)
+		p[np++] = (struct bb_probe){ "taskdev_bio_queue", NULL, 0,
+					     "taskdev", NULL, 0 };
+	if (tool_attach_probes(&t, p, np) < 0)
 		goto out;
-	if (slow >= 0 && attach_fn(&t, "qenter_bio", qenter_slow_fns[slow],
-				   (int)o.maxactive, what, sizeof(what)) < 0)
-		goto out;
-	if (fn_pick_first(blk_fns, avail, n) >= 0 &&
-	    attach_fn(&t, "qenter_blk", "blk_queue_enter", (int)o.maxactive,
-		      what, sizeof(what)) < 0)
-		goto out;
+	for (i = 0; i < np; i++)
+		if (!strcmp(p[i].prog, "qenter_ret"))
+			snprintf(what + strlen(what), sizeof(what) -
+				 strlen(what), "%s%s", *what ? ", " : "",
+				 p[i].target);
 	hist_fd = obj_map(t.obj, "hist")->fd;
 
-	fprintf(o.json ? stderr : stdout,
-		"Tracing queue entry (%s)... Hit Ctrl-C to end.\n", what);
-	fflush(stdout);
+	tool_tracing(&t, o.json ? stderr : stdout,
+		     "Tracing queue entry (%s)... Hit Ctrl-C to end.\n", what);
 	if (dhist_loop(&t, hist_fd, sizeof(struct qenter_key), &fmt, o.interval, o.duration,
 		       o.count))
 		goto out;

@@ -125,6 +125,51 @@ static int run_is_output(struct tool_ctx *t, const struct bb_map *m)
 	return 0;
 }
 
+/*
+ * Every program at its section's target. What run can tell of the attach
+ * rule: a kretprobe closes what the kprobe on the same function opens, so
+ * it goes first; of tracepoints it knows nothing (their order is kept).
+ */
+static int attach_object(struct tool_ctx *t, int maxactive)
+{
+	int n = obj_nprogs(t->obj), i, j, k = 0, ret;
+	struct bb_probe *p = calloc(n > 0 ? n : 1, sizeof(*p));
+	struct bb_prog **prog = calloc(n > 0 ? n : 1, sizeof(*prog));
+
+	if (!p || !prog) {
+		free(p);
+		free(prog);
+		return tool_error(t, "out of memory"), -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		struct bb_prog *pr = obj_prog_at(t->obj, i);
+
+		/* A tail call's target runs from its slot, not from a hook. */
+		if (pr->tail_slot >= 0)
+			continue;
+		prog[k] = pr;
+		p[k].prog = pr->name;
+		if (pr->kind == BB_PROG_KRETPROBE) {
+			p[k].maxactive = maxactive;
+			p[k].closes = pr->target;
+		}
+		for (j = 0; pr->kind == BB_PROG_KPROBE && j < n; j++)
+			if (obj_prog_at(t->obj, j)->kind == BB_PROG_KRETPROBE &&
+			    !strcmp(obj_prog_at(t->obj, j)->target, pr->target))
+				p[k].opens = pr->target;
+		k++;
+	}
+	ret = tool_attach_probes(t, p, k);
+	if (ret >= 0 && t->verbose)
+		for (i = 0; i < k; i++)
+			if (p[i].attached)
+				fprintf(stderr, "attached %s to %s\n", p[i].prog,
+					prog[i]->section);
+	free(p);
+	free(prog);
+	return ret;
+}
+
 static int run_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -230,39 +275,31 @@ static int run_main(int argc, char **argv)
 	if (tool_load(&t) < 0)
 		goto out;
 	run_after_load(&t, argv[optind]);
-	for (i = 0; i < obj_nprogs(t.obj); i++) {
-		struct bb_prog *p = obj_prog_at(t.obj, i);
-
-		if (p->tail_slot >= 0)
-			continue;
-		if (tool_attach(&t, p->name, NULL, p->kind == BB_PROG_KRETPROBE ?
-				(int)maxactive : 0) < 0)
-			goto out;
-		if (t.verbose)
-			fprintf(stderr, "attached %s to %s\n", p->name,
-				p->section);
-	}
 	for (i = 0; i < obj_nmaps(t.obj); i++) {
 		struct bb_map *m = obj_map_at(t.obj, i);
-		struct bb_err err = { "" };
 
-		if (m->def.type != BPF_MAP_TYPE_PERF_EVENT_ARRAY ||
-		    !run_is_output(&t, m))
+		if (m->def.type != BPF_MAP_TYPE_PERF_EVENT_ARRAY)
 			continue;
+		if (!run_is_output(&t, m)) {
+			tool_ring_unread(&t, m->fd);
+			continue;
+		}
 		if (pb) {
 			tool_error(&t, "only one perf event array is read; "
 				   "map %s is ignored", m->name);
+			tool_ring_unread(&t, m->fd);
 			continue;
 		}
-		if (perfbuf_open(&pb, m->fd, 64, on_sample, m, &err) < 0) {
-			tool_error(&t, "%s", err.msg);
+		if (tool_ring(&t, m->name, 64, on_sample, m, &pb) < 0)
 			goto out;
-		}
 	}
-	fprintf(stderr, "Running %d program(s) from %s... Hit Ctrl-C to end.\n",
-		obj_nprogs(t.obj), argv[optind]);
+	/* The relay opens before the attach: a first line is not lost. */
 	if (obj_uses_printk(t.obj))
 		printk = run_printk_open(&t, tool_tracefs(&t));
+	if (attach_object(&t, (int)maxactive) < 0)
+		goto out;
+	tool_tracing(&t, stderr, "Running %d program(s) from %s... Hit Ctrl-C "
+		     "to end.\n", obj_nprogs(t.obj), argv[optind]);
 	end = duration > 0 ? now_mono() + duration : 0;
 	while (!bb_stop && (!end || now_mono() < end)) {
 		double left = end ? end - now_mono() : 1;

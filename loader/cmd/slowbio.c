@@ -9,6 +9,7 @@
 #include <string.h>
 #include "tool.h"
 #include "blkdisk.h"
+#include "freeze_lib.h"
 #include "../../bpf/slowbio.h"
 
 EMBEDDED_OBJ(slowbio);
@@ -222,28 +223,24 @@ static int parse_args(struct tool_ctx *t, struct slowbio_opts *o, int argc,
 /* The first name of submit_fns that this kernel can probe. */
 static const char *find_submit_fn(struct tool_ctx *t)
 {
-	struct bb_err err = { "" };
-	const char *tfs = tool_tracefs(t);
+	size_t n = sizeof(submit_fns) / sizeof(submit_fns[0]);
+	char **avail;
+	int k = tool_funcs(t, BB_FUNCS_FTRACE, submit_fns, n, 1, &avail);
+	const char *fn = NULL;
 	size_t i;
 
-	if (!tfs)
+	if (k < 0)
 		return NULL;
-	for (i = 0; i < sizeof(submit_fns) / sizeof(submit_fns[0]); i++) {
-		char **names;
-		int n = kprobe_match(tfs, submit_fns[i], &names, &err);
-
-		if (n < 0) {
-			tool_error(t, "%s", err.msg);
-			return NULL;
-		}
-		bb_free_strv(names, n);
-		if (n > 0)
-			return submit_fns[i];
-	}
-	tool_error(t, "neither submit_bio_noacct nor generic_make_request is "
-		   "in %s/available_filter_functions: cannot trace bio "
-		   "submission on this kernel", tfs);
-	return NULL;
+	for (i = 0; i < n && !fn; i++)
+		if (fn_available(avail, k, submit_fns[i]))
+			fn = submit_fns[i];
+	bb_free_strv(avail, k);
+	if (!fn)
+		tool_error(t, "neither submit_bio_noacct nor "
+			   "generic_make_request is in %s/available_filter_"
+			   "functions: cannot trace bio submission on this "
+			   "kernel", t->sess.tracefs);
+	return fn;
 }
 
 static int pick_disk(struct tool_ctx *t, struct slowbio_opts *o,
@@ -261,18 +258,17 @@ static int pick_disk(struct tool_ctx *t, struct slowbio_opts *o,
 }
 
 /*
- * At exit: read the kretprobe misses while the probes exist, stop the
- * programs, then drain the rings, so that every record counted as emitted
- * has arrived or is lost (a lost record shows in perfbuf_lost only once a
- * later one lands on that ring).
+ * At exit: stop the programs (tool_detach reads the kretprobe misses
+ * while the probes exist), then drain the rings, so that every record
+ * counted as emitted has arrived or is lost (a lost record shows in
+ * perfbuf_lost only once a later one lands on that ring).
  */
 static void finish(struct tool_ctx *t, struct slowbio_run *r,
 		   struct bb_perfbuf *pb)
 {
-	long missed = session_kretprobe_misses(&t->sess);
 	uint64_t emitted, lost;
 
-	session_detach_all(&t->sess);
+	tool_detach(t);
 	perfbuf_poll(pb, 0);
 	tool_sleep(0.05); /* a program still running on another CPU */
 	perfbuf_poll(pb, 0);
@@ -287,12 +283,6 @@ static void finish(struct tool_ctx *t, struct slowbio_run *r,
 		tool_error(t, "warning: %llu slow calls were not printed: the "
 			   "reader fell behind and the kernel dropped their "
 			   "records", (unsigned long long)lost);
-	if (missed > 0)
-		tool_error(t, "warning: %ld call(s) entered without their "
-			   "return being seen: still in flight at exit, or "
-			   "missed because more calls were in flight than the "
-			   "kretprobe's maxactive (raise it with --maxactive)",
-			   missed);
 	if (r->short_records)
 		tool_error(t, "warning: %llu records were too short (a "
 			   "mismatched build?)",
@@ -304,7 +294,6 @@ static int slowbio_main(int argc, char **argv)
 	struct slowbio_opts o = { 0 };
 	struct slowbio_run r = { 0 };
 	struct bb_perfbuf *pb = NULL;
-	struct bb_err err = { "" };
 	struct tool_ctx t;
 	struct tool_timer tm;
 	const char *fn;
@@ -335,23 +324,24 @@ static int slowbio_main(int argc, char **argv)
 	if (tool_load(&t) < 0)
 		goto out;
 	/*
-	 * The return probe first: a call that the entry probe sees must
-	 * have its return seen, and registering a probe stalls the CPUs
-	 * (text patching) while calls may be in flight: had the entry been
-	 * probed first, such a call would be timed with the stall in it.
+	 * The return probe before the entry probe (the attach rule), which
+	 * also matters for timing: registering a probe stalls the CPUs (text
+	 * patching) while calls may be in flight, and had the entry been
+	 * probed first, such a call would be timed with the stall in it. The
+	 * return reads the disk that block_bio_queue leaves (taskdev.h).
 	 */
-	if (tool_attach(&t, "taskdev_bio_queue", NULL, 0) < 0 ||
-	    tool_attach(&t, "submit_return", fn, (int)o.maxactive) < 0 ||
-	    tool_attach(&t, "submit_entry", fn, 0) < 0)
+	struct bb_probe p[] = {
+		{ "submit_entry", fn, 0, "call", NULL, 0, 0 },
+		{ "submit_return", fn, (int)o.maxactive, NULL, "call taskdev",
+		  0, 0 },
+		{ "taskdev_bio_queue", NULL, 0, "taskdev", NULL, 0, 0 },
+	};
+	if (tool_ring(&t, "events", SLOWBIO_PAGES, on_event, &r, &pb) < 0 ||
+	    tool_attach_probes(&t, p, 3) < 0)
 		goto out;
-	if (perfbuf_open(&pb, obj_map(t.obj, "events")->fd, SLOWBIO_PAGES,
-			 on_event, &r, &err) < 0) {
-		tool_error(&t, "%s", err.msg);
-		goto out;
-	}
 
-	fprintf(o.json ? stderr : stdout, "Tracing %s calls slower than %lu "
-		"us... Hit Ctrl-C to end.\n", fn, o.min_us);
+	tool_tracing(&t, o.json ? stderr : stdout, "Tracing %s calls slower "
+		     "than %lu us... Hit Ctrl-C to end.\n", fn, o.min_us);
 	if (!o.json)
 		slowbio_print_header(stdout, o.ms);
 	fflush(stdout);

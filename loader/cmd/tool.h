@@ -24,6 +24,9 @@ struct tool_ctx {
 	struct bb_session sess;
 	const char *kver_override;
 	int verbose;
+	double t0;            /* when the tool started (now_mono) */
+	int ring_fds[8];      /* perf event arrays with an open ring */
+	int nrings;
 };
 
 #define EMBEDDED_OBJ(n)                                                        \
@@ -42,6 +45,14 @@ const char *tool_tracefs(struct tool_ctx *t);
  * removes probes left by barebpf processes that were killed. */
 int tool_need_kprobes(struct tool_ctx *t);
 int tool_open(struct tool_ctx *t, const void *buf, size_t len);
+/*
+ * The names of names[0..n-1] that this kernel has (kprobe_funcs_find: one
+ * pass, stopping once the first `need` are found), sorted, as fn_pick_*
+ * take them; *avail is freed with bb_free_strv. Returns how many, or -1
+ * after printing why.
+ */
+int tool_funcs(struct tool_ctx *t, int source, const char *const *names,
+	       int n, int need, char ***avail);
 /* Set the offset of a tracepoint field as constant `cname`. */
 int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
 		   const char *field, const char *cname);
@@ -49,9 +60,32 @@ int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
 int tool_load(struct tool_ctx *t);
 int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
 		int maxactive);
+/*
+ * Attach a tool's probes in the order probe_order gives (closers first:
+ * see loader/attach.c), after checking that every perf event array of the
+ * object has its ring open (tool_ring): a record sent while the rest is
+ * still being attached must find a reader. Stops at the first failure of
+ * a probe that is not optional (its message printed); an optional one
+ * that fails leaves its `attached` 0. -EINTR once a signal asked to stop.
+ */
+int tool_attach_probes(struct tool_ctx *t, struct bb_probe *p, int n);
+/* Open the ring of perf event array `map` (before any attach). */
+int tool_ring(struct tool_ctx *t, const char *map, int pages,
+	      perfbuf_sample_fn fn, void *ctx, struct bb_perfbuf **pb);
+/* Say that perf event array map_fd is knowingly left without a reader. */
+void tool_ring_unread(struct tool_ctx *t, int map_fd);
+/*
+ * The "Tracing ..." line, on f, flushed; with -v first "attached N probes
+ * in X ms" on stderr: the time from the tool's start to this line.
+ */
+void tool_tracing(struct tool_ctx *t, FILE *f, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Sleep up to secs (fractions allowed); returns early once bb_stop is set. */
 void tool_sleep(double secs);
-/* Detach everything, report kretprobe misses, close the object. */
+/* Report kretprobe misses, then detach everything: the programs stop
+ * (before a tool drains its rings for the last time). Idempotent. */
+void tool_detach(struct tool_ctx *t);
+/* tool_detach, then close the object. */
 void tool_cleanup(struct tool_ctx *t);
 
 /*

@@ -433,25 +433,39 @@ static uint64_t count_emitted(struct tool_ctx *t)
 	return m ? bpf_map_sum_percpu_u64(m->fd, TRACE_CNT_EMITTED) : 0;
 }
 
+/* Every function and tracepoint; with -d the programs read the disk that
+ * block_bio_queue leaves (taskdev.h), so that one goes last. */
 static int attach_all(struct tool_ctx *t, struct trace_run *r)
 {
-	char prog[32];
-	int i, slot = 0;
+	static const char *const tp_progs[TRACE_TP_SLOTS] = {
+		"trace_tp0", "trace_tp1", "trace_tp2", "trace_tp3",
+		"trace_tp4", "trace_tp5", "trace_tp6", "trace_tp7",
+	};
+	const char *needs = r->o->disk ? "taskdev" : NULL;
+	struct bb_probe *p;
+	int i, n = 0, slot = 0, ret;
 
-	for (i = 0; i < r->nfuncs && !bb_stop; i++)
-		if (tool_attach(t, "trace_kprobe", r->funcs[i], 0) < 0)
-			return -1;
-	for (i = 0; i < r->o->nprobes && !bb_stop; i++) {
-		const struct trace_probe *p = &r->o->probes[i];
+	p = calloc(r->nfuncs + r->o->nprobes + 1, sizeof(*p));
+	if (!p)
+		return tool_error(t, "out of memory"), -ENOMEM;
+	for (i = 0; i < r->nfuncs; i++)
+		p[n++] = (struct bb_probe){ "trace_kprobe", r->funcs[i], 0,
+					    NULL, needs, 0, 0 };
+	for (i = 0; i < r->o->nprobes; i++) {
+		const struct trace_probe *tp = &r->o->probes[i];
 
-		if (!p->is_tp)
+		if (!tp->is_tp)
 			continue;
-		snprintf(prog, sizeof(prog), "trace_tp%d", slot);
-		if (tool_attach(t, prog, p->target, 0) < 0)
-			return -1;
-		r->tp_event[slot++] = p->event;
+		p[n++] = (struct bb_probe){ tp_progs[slot], tp->target, 0,
+					    NULL, needs, 0, 0 };
+		r->tp_event[slot++] = tp->event;
 	}
-	return bb_stop ? -1 : 0;
+	if (r->o->disk)
+		p[n++] = (struct bb_probe){ "taskdev_bio_queue", NULL, 0,
+					    "taskdev", NULL, 0, 0 };
+	ret = tool_attach_probes(t, p, n);
+	free(p);
+	return ret;
 }
 
 static int trace_main(int argc, char **argv)
@@ -495,8 +509,6 @@ static int trace_main(int argc, char **argv)
 	}
 	if (tool_load(&t) < 0)
 		goto out;
-	if (o.disk && tool_attach(&t, "taskdev_bio_queue", NULL, 0) < 0)
-		goto out;
 	r.stacks_fd = obj_map(t.obj, "stacks")->fd;
 	/* kallsyms names the functions of kprobe events and kernel frames */
 	if (o.kstack || r.nfuncs > 1) {
@@ -513,16 +525,13 @@ static int trace_main(int argc, char **argv)
 		if (o.pid) /* while it surely lives */
 			usyms_add_pid(r.us, (int)o.pid);
 	}
-	if (perfbuf_open(&pb, obj_map(t.obj, "events")->fd,
-			 TRACE_PAGES_PER_CPU, on_event, &r, &err) < 0) {
-		tool_error(&t, "%s", err.msg);
-		goto out;
-	}
-	if (attach_all(&t, &r) < 0)
+	if (tool_ring(&t, "events", TRACE_PAGES_PER_CPU, on_event, &r,
+		      &pb) < 0 ||
+	    attach_all(&t, &r) < 0)
 		goto out;
 
-	fprintf(stderr, "Tracing %d probe%s... Hit Ctrl-C to end.\n",
-		r.nfuncs + o.ntp, r.nfuncs + o.ntp == 1 ? "" : "s");
+	tool_tracing(&t, stderr, "Tracing %d probe%s... Hit Ctrl-C to end.\n",
+		     r.nfuncs + o.ntp, r.nfuncs + o.ntp == 1 ? "" : "s");
 	if (!o.json)
 		printf("%-7s %-7s %-15s %s\n", "PID", "TID", "COMM", "FUNC");
 	fflush(stdout);
@@ -537,7 +546,7 @@ static int trace_main(int argc, char **argv)
 
 	/* Stop the sources, then take what is still in the rings: a count
 	 * of lost records is only written once a later record fits. */
-	session_detach_all(&t.sess);
+	tool_detach(&t);
 	perfbuf_poll(pb, 0);
 	fflush(stdout);
 	emitted = count_emitted(&t);

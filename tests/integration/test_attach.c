@@ -266,6 +266,35 @@ START_TEST(test_kprobe_unavailable)
 END_TEST
 
 /*
+ * Looking a few names up on this kernel: from kallsyms, lib/ functions
+ * (which ftrace does not list) are there; a name that does not exist is
+ * not; both sources agree on a block-layer function.
+ */
+START_TEST(test_funcs_find)
+{
+	const char *names[] = { "vfs_read", "percpu_ref_kill_and_confirm",
+				"no_such_function_xyz", "blk_mq_start_request" };
+	struct bb_err err = { "" };
+	char found[4], tfs[256];
+	int ret;
+
+	ck_assert_int_ge(tracefs_find(tfs, sizeof(tfs), &err), 0);
+	ret = kprobe_funcs_find(tfs, BB_FUNCS_KALLSYMS, names, 4, 4, found,
+				&err);
+	ck_assert_msg(ret == 3, "%d: %s", ret, err.msg);
+	ck_assert(found[0] && found[1] && !found[2] && found[3]);
+	ret = kprobe_funcs_find(tfs, BB_FUNCS_FTRACE, names, 4, 1, found,
+				&err);
+	ck_assert_msg(ret >= 1 && found[0], "%d: %s", ret, err.msg);
+	ck_assert(!found[2]);
+	ret = kprobe_funcs_find(tfs, BB_FUNCS_FTRACE, names + 2, 2, 2, found,
+				&err);
+	ck_assert_msg(ret == 1 && !found[0] && found[1], "%d: %s", ret,
+		      err.msg);
+}
+END_TEST
+
+/*
  * The mount path, in a private mount namespace of this (forked) test so
  * the machine's own tracefs mount is not disturbed: with tracefs gone the
  * session mounts it, and session_detach_all unmounts it again.
@@ -317,6 +346,7 @@ static Suite *attach_suite(void)
 	tcase_add_test(tc, test_tracepoint_counts_execs);
 	tcase_add_test(tc, test_tracepoint_errors);
 	tcase_add_test(tc, test_kprobe_unavailable);
+	tcase_add_test(tc, test_funcs_find);
 	tcase_add_test(tc, test_tracefs_mount);
 	suite_add_tcase(s, tc);
 	return s;

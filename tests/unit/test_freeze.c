@@ -216,6 +216,19 @@ START_TEST(test_sum_text)
 	out = render(&s, 0); /* nothing froze */
 	ck_assert_str_eq(out, "\n0 freezes, 0.000 ms frozen in total\n");
 	free(out);
+
+	/* what was healed or not seen is said, and only then */
+	s.healed = 1;
+	s.unseen = 2;
+	out = render(&s, 0);
+	ck_assert_str_eq(out, "\n0 freezes, 0.000 ms frozen in total\n"
+			 "healed 1 time: a queue we held frozen was made anew "
+			 "or frozen anew by the kernel (it was torn down frozen, "
+			 "or its unfreeze was missed); the freeze left open is "
+			 "not reported\n"
+			 "2 unfreezes of freezes that began before tracing (not "
+			 "reported)\n");
+	free(out);
 }
 END_TEST
 
@@ -228,9 +241,12 @@ START_TEST(test_sum_json)
 	freeze_sum_add(&s, "nullb0", elv, 2, 17000000, 16000000);
 	freeze_sum_add(&s, "a\"b", NULL, 0, 1500, 0);
 	freeze_sum_sort(&s);
+	s.healed = 3;
+	s.unseen = 1;
 	out = render(&s, 1);
 	ck_assert_str_eq(out,
-		"{\"freezes\":2,\"frozen_us\":17001,\"disks\":["
+		"{\"freezes\":2,\"frozen_us\":17001,\"healed\":3,"
+		"\"unseen\":1,\"disks\":["
 		"{\"disk\":\"nullb0\",\"freezes\":1,\"frozen_us\":17000,"
 		"\"max_us\":17000,\"drain_us\":16000},"
 		"{\"disk\":\"a\\\"b\",\"freezes\":1,\"frozen_us\":1,"

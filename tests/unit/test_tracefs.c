@@ -272,6 +272,52 @@ START_TEST(test_events_line_owner_ns)
 }
 END_TEST
 
+/* The same functions as /proc/kallsyms lists them, with data symbols. */
+static const char kallsyms_text[] =
+	"ffffffff81000000 T _stext\n"
+	"ffffffff812a0000 t blk_queue_enter\n"
+	"ffffffff812a0100 D blk_mq_freeze_queue_data\n"
+	"ffffffff812a0200 T blk_mq_freeze_queue\n"
+	"ffffffff812a0300 d percpu_ref_kill_and_confirm\n" /* data: not it */
+	"ffffffff814a0000 T percpu_ref_kill_and_confirm\n"
+	"ffffffffc0001000 t nvme_queue_rq\t[nvme]\n"
+	"0000000000000000 T vfs_read"; /* kptr_restrict: no address */
+
+START_TEST(test_funcs_text)
+{
+	const char *want[] = { "blk_mq_freeze_queue", "submit_bio_noacct",
+			       "nvme_queue_rq", "blk_mq_freeze_queue_wait",
+			       "blk_mq_freeze" };
+	const char *ks[] = { "percpu_ref_kill_and_confirm", "vfs_read",
+			     "blk_mq_freeze_queue_data", "nvme_queue_rq" };
+	char found[5];
+
+	/* every name, exact: no prefix, no module suffix in the way */
+	ck_assert_int_eq(kprobe_funcs_text(aff, 0, want, 5, 5, found), 3);
+	ck_assert_int_eq(found[0], 1);
+	ck_assert_int_eq(found[1], 0);
+	ck_assert_int_eq(found[2], 1);
+	ck_assert_int_eq(found[3], 1);
+	ck_assert_int_eq(found[4], 0);
+	/* need 1: the pass ends at the first name, before nvme_queue_rq */
+	ck_assert_int_eq(kprobe_funcs_text(aff, 0, want, 5, 1, found), 1);
+	ck_assert_int_eq(found[0], 1);
+	ck_assert_int_eq(found[2], 0);
+	/* need 0: to the end */
+	ck_assert_int_eq(kprobe_funcs_text(aff, 0, want, 5, 0, found), 3);
+	/* kallsyms: text symbols only, with or without addresses */
+	ck_assert_int_eq(kprobe_funcs_text(kallsyms_text, 1, ks, 4, 4, found),
+			 3);
+	ck_assert_int_eq(found[0], 1);
+	ck_assert_int_eq(found[1], 1);
+	ck_assert_int_eq(found[2], 0);
+	ck_assert_int_eq(found[3], 1);
+	ck_assert_int_eq(kprobe_funcs_text("", 1, ks, 4, 4, found), 0);
+	ck_assert_int_eq(kprobe_funcs_text("garbage\n\n x \n", 1, ks, 4, 4,
+					   found), 0);
+}
+END_TEST
+
 static Suite *tracefs_suite(void)
 {
 	Suite *s = suite_create("tracefs");
@@ -284,6 +330,7 @@ static Suite *tracefs_suite(void)
 	tcase_add_test(tc, test_events_line_owner_ns);
 	tcase_add_test(tc, test_profile_line);
 	tcase_add_test(tc, test_match_text);
+	tcase_add_test(tc, test_funcs_text);
 	suite_add_tcase(s, tc);
 	return s;
 }

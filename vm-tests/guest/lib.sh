@@ -7,14 +7,17 @@ R=$(uname -r)
 W=/tmp/$CASE
 rm -rf $W; mkdir -p $W
 TOOL_PID=
+SLOW_D=
 
-# Stop a tool this case left running before leaving.
+# Stop a tool this case left running before leaving; remove nullb1 if
+# the case made it (slow_disk).
 cleanup() {
 	if [ -n "$TOOL_PID" ] && [ -d /proc/$TOOL_PID ]; then
 		kill -9 $TOOL_PID 2>/dev/null
 		wait $TOOL_PID 2>/dev/null
 	fi
 	TOOL_PID=
+	[ -n "$SLOW_D" ] && [ -d "$SLOW_D" ] && slow_disk_off
 }
 pass() { cleanup; echo "PASS $CASE ($R)"; exit 0; }
 skip() { cleanup; echo "SKIP $CASE ($R): $*"; exit 0; }
@@ -309,6 +312,28 @@ freeze_calibrate() {
 	[ "$STORE_FREEZES" -gt 0 ] && STORE_FREEZES=1
 	diag "freeze function $FREEZE_FN: $FREEZE_PER2 calls, $FREEZE_ELV2 through elv_iosched_store, in 2 switches; a nomerges write freezes: $STORE_FREEZES"
 }
+# Negative controls that hold on a busy host: a freeze drains the I/O in
+# flight, so on a disk whose reads take SLOW_MS (nullb1, made through
+# configfs) a freeze lasts up to that long, far above what a host stall does
+# to an idle guest (10-30 ms seen, rarely more), and a threshold of half of
+# it separates the two by an order of magnitude. slow_disk MS makes nullb1
+# with reads of MS ms (skips without configfs); slow_disk_off removes it.
+slow_disk() {
+	local i
+	SLOW_MS=$1
+	SLOW_C=/sys/kernel/config
+	grep -q configfs /proc/filesystems || skip "no configfs"
+	mount | grep -q " $SLOW_C " || mount -t configfs none $SLOW_C 2>/dev/null
+	[ -d $SLOW_C/nullb ] || skip "null_blk has no configfs interface"
+	SLOW_D=$SLOW_C/nullb/nullb1
+	mkdir $SLOW_D || fail "cannot make $SLOW_D"
+	echo 2 >$SLOW_D/queue_mode && echo 2 >$SLOW_D/irqmode &&
+		echo $((SLOW_MS * 1000000)) >$SLOW_D/completion_nsec && echo 1 >$SLOW_D/power ||
+		{ rmdir $SLOW_D; fail "cannot set up nullb1 with reads of $SLOW_MS ms"; }
+	i=0; while [ ! -b /dev/nullb1 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -b /dev/nullb1 ] || fail "no /dev/nullb1"
+}
+slow_disk_off() { echo 0 >$SLOW_D/power; rmdir $SLOW_D; SLOW_D=; }
 
 # Benchmarks (bench/): IOPS of direct 4 KiB reads of nullb1, a null_blk
 # disk made through configfs that completes at once, without a tool and
