@@ -61,8 +61,12 @@ int bb_read_fd(int fd, char **buf);
 int bb_read_file(const char *path, char **buf);
 /* Read the first line of a small file (sysfs, procfs), without "\n". */
 int bb_read_small(const char *path, char *buf, size_t len);
-/* Sum over CPUs of a u64 in a per-CPU array at key (0 if unreadable). */
-uint64_t bpf_map_sum_percpu_u64(int fd, uint32_t key);
+/* Sum over CPUs of a u64 in a per-CPU array at key into *sum: 0 or
+ * -errno (then *sum is 0 and means nothing). */
+int bpf_map_sum_percpu_u64(int fd, uint32_t key, uint64_t *sum);
+/* How often the kernel skipped the program because another BPF program
+ * was running on that CPU (6.7+): 0, or -EOPNOTSUPP on older kernels. */
+int bpf_prog_recursion_misses(int prog_fd, uint64_t *misses);
 /* Number of possible CPUs (per-CPU map values come in this many slots). */
 int bb_ncpus_possible(void);
 /* Parse a CPU list like "0-3,5" and return how many CPUs (highest+1). */
@@ -353,6 +357,7 @@ int disk_name(uint32_t kdev, char *name, size_t len);
 int disk_kdev(const char *name, uint32_t *kdev);
 
 /* ---- signals (cli) ---- */
-extern volatile int bb_stop; /* set by SIGINT/SIGTERM/SIGHUP */
+/* set by SIGINT/SIGTERM/SIGHUP/SIGQUIT/SIGPIPE, or a failed write */
+extern volatile int bb_stop;
 
 #endif

@@ -180,19 +180,54 @@ int bpf_prog_load(uint32_t type, const struct bpf_insn *insns, uint32_t cnt,
 	return fd;
 }
 
-uint64_t bpf_map_sum_percpu_u64(int fd, uint32_t key)
+int bpf_map_sum_percpu_u64(int fd, uint32_t key, uint64_t *sum)
 {
-	int ncpus = bb_ncpus_possible(), i;
-	uint64_t *v, sum = 0;
+	int ncpus = bb_ncpus_possible(), i, ret;
+	uint64_t *v;
 
+	*sum = 0;
 	if (ncpus <= 0)
-		return 0;
+		return ncpus < 0 ? ncpus : -EIO;
 	v = calloc(ncpus, sizeof(*v));
-	if (v && bpf_map_lookup_elem(fd, &key, v) == 0)
-		for (i = 0; i < ncpus; i++)
-			sum += v[i];
+	if (!v)
+		return -ENOMEM;
+	ret = bpf_map_lookup_elem(fd, &key, v);
+	for (i = 0; ret == 0 && i < ncpus; i++)
+		*sum += v[i];
 	free(v);
-	return sum;
+	return ret;
+}
+
+/*
+ * The kernel skips a program that fires on a CPU where a BPF program (ours
+ * or another tool's) is already running (trace_call_bpf's bpf_prog_active),
+ * and since 6.7 counts the skips in bpf_prog_info.recursion_misses (a field
+ * of 5.12, counting only trampoline programs until then). Before, they are
+ * not counted anywhere.
+ */
+#define BB_OBJ_GET_INFO_BY_FD 15
+#define PROG_INFO_RECURSION_MISSES 208 /* offsetof(struct bpf_prog_info, ..) */
+int bpf_prog_recursion_misses(int prog_fd, uint64_t *misses)
+{
+	uint64_t info[32] = { 0 }; /* the first 256 bytes of bpf_prog_info */
+	struct {
+		uint32_t bpf_fd, info_len;
+		uint64_t info;
+	} attr = { 0 };
+	int ret;
+
+	*misses = 0;
+	attr.bpf_fd = prog_fd;
+	attr.info_len = sizeof(info);
+	attr.info = (uintptr_t)info;
+	/* the kernel fills what it knows and says how much in info_len */
+	ret = sys_bpf(BB_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
+	if (ret < 0)
+		return ret;
+	if (attr.info_len < PROG_INFO_RECURSION_MISSES + 8)
+		return -EOPNOTSUPP;
+	*misses = info[PROG_INFO_RECURSION_MISSES / 8];
+	return 0;
 }
 
 int bb_parse_cpu_list(const char *s)

@@ -54,9 +54,10 @@ int main(int argc, char **argv)
 	int i;
 
 	base = base ? base + 1 : argv[0];
+	tool_stdio_init();
 	t = find_tool(base);
 	if (t) /* busybox style: called through a link named after the tool */
-		return t->main(argc, argv);
+		return tool_exit(t->name, t->main(argc, argv));
 	if (argc < 2) {
 		usage(stderr);
 		return 1;
@@ -81,5 +82,5 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
-	return t->main(argc - 1, argv + 1);
+	return tool_exit(t->name, t->main(argc - 1, argv + 1));
 }

@@ -414,16 +414,74 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	else
 		print_text(r, &e, comm, func);
 	r->printed++;
+	tool_output_failed();
 	if (r->o->max_events && r->printed >= r->o->max_events)
 		r->done = 1;
 }
 
-/* Events the programs sent (a per-CPU counter), or 0 if unknown. */
-static uint64_t count_emitted(struct tool_ctx *t)
+/* Events the programs sent (a per-CPU counter): 0 or -errno. */
+static int count_emitted(struct tool_ctx *t, uint64_t *emitted)
 {
 	struct bb_map *m = obj_map(t->obj, "counters");
 
-	return m ? bpf_map_sum_percpu_u64(m->fd, TRACE_CNT_EMITTED) : 0;
+	*emitted = 0;
+	return m ? bpf_map_sum_percpu_u64(m->fd, TRACE_CNT_EMITTED, emitted)
+		 : -ENOENT;
+}
+
+/* Calls the kernel did not run our programs for (see
+ * bpf_prog_recursion_misses): never sent, so never counted as emitted. */
+static uint64_t count_skipped(struct tool_ctx *t)
+{
+	uint64_t sum = 0, n;
+	int i;
+
+	for (i = 0; i < obj_nprogs(t->obj); i++) {
+		struct bb_prog *p = obj_prog_at(t->obj, i);
+
+		if (p->fd >= 0 && bpf_prog_recursion_misses(p->fd, &n) == 0)
+			sum += n;
+	}
+	return sum;
+}
+
+/*
+ * Every call is printed, or counted here: sent but not received (the ring
+ * was full: the kernel's own count of lost records shows only once a later
+ * record fits, the program's count does not wait), or never sent because
+ * the kernel skipped the program.
+ */
+static void report_losses(struct tool_ctx *t, const struct trace_run *r,
+			  struct bb_perfbuf *pb)
+{
+	uint64_t emitted, lost, skipped = count_skipped(t);
+	int ret = count_emitted(t, &emitted);
+
+	if (ret < 0) {
+		tool_error(t, "warning: cannot read how many events were sent "
+			   "(%s): only the losses the kernel reported count",
+			   strerror(-ret));
+		emitted = r->received;
+	}
+	lost = emitted > r->received ? emitted - r->received : 0;
+	if (perfbuf_lost(pb) > lost)
+		lost = perfbuf_lost(pb);
+	if (t->verbose)
+		fprintf(stderr, "events: %llu sent, %llu received, %llu "
+			"printed, %llu reported lost by the kernel, %llu "
+			"skipped\n", (unsigned long long)emitted,
+			(unsigned long long)r->received,
+			(unsigned long long)r->printed,
+			(unsigned long long)perfbuf_lost(pb),
+			(unsigned long long)skipped);
+	if (lost)
+		tool_error(t, "warning: %llu event(s) lost: the perf buffer "
+			   "was full (output too slow for the event rate)",
+			   (unsigned long long)lost);
+	if (skipped)
+		tool_error(t, "warning: %llu event(s) not seen: the kernel "
+			   "skipped our program because another BPF program "
+			   "was running on that CPU", (unsigned long long)skipped);
 }
 
 static int attach_all(struct tool_ctx *t, struct trace_run *r)
@@ -455,7 +513,6 @@ static int trace_main(int argc, char **argv)
 	struct bb_err err = { "" };
 	struct bb_perfbuf *pb = NULL;
 	struct tool_timer tm;
-	uint64_t emitted, lost;
 	int ret = 1, nfuncs;
 
 	memset(&o, 0, sizeof(o));
@@ -523,7 +580,6 @@ static int trace_main(int argc, char **argv)
 	while (!r.done) {
 		int tick = tool_wait(&tm, pb);
 
-		fflush(stdout);
 		if (tick == TOOL_TICK_LAST)
 			break;
 	}
@@ -532,15 +588,10 @@ static int trace_main(int argc, char **argv)
 	 * of lost records is only written once a later record fits. */
 	session_detach_all(&t.sess);
 	perfbuf_poll(pb, 0);
-	fflush(stdout);
-	emitted = count_emitted(&t);
-	lost = emitted > r.received ? emitted - r.received : 0;
-	if (perfbuf_lost(pb) > lost)
-		lost = perfbuf_lost(pb);
-	if (lost)
-		tool_error(&t, "warning: %llu event(s) lost: the perf buffer "
-			   "was full (output too slow for the event rate)",
-			   (unsigned long long)lost);
+	/* a program still running on another CPU: close() does not wait */
+	perfbuf_poll(pb, 50);
+	tool_flush();
+	report_losses(&t, &r, pb);
 	ret = 0;
 out:
 	tool_cleanup(&t);

@@ -335,6 +335,225 @@ START_TEST(test_trace_lost_events_counted)
 }
 END_TEST
 
+/* The count after "warning: " in a line that also says what, or 0. */
+static unsigned long warned(const char *err, const char *what)
+{
+	const char *w;
+
+	for (w = err; (w = strstr(w, "warning: ")); w++) {
+		const char *eol = strchr(w, '\n');
+		const char *hit = strstr(w, what);
+
+		if (hit && (!eol || hit < eol))
+			return strtoul(w + 9, NULL, 10);
+	}
+	return 0;
+}
+
+static pid_t burner(void)
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (!pid)
+		for (;;)
+			asm volatile("" ::: "memory");
+	return pid;
+}
+
+/*
+ * Issue 13 item 9: 1,000,000 getppid() calls printed 968,362 lines and no
+ * loss. The cause: a stdout left non-blocking by someone else (O_NONBLOCK
+ * is shared by everyone holding the pipe or terminal) fails with EAGAIN
+ * whenever its reader falls behind, and stdio drops the lines it held. So
+ * here: trace's stdout is a pipe we made non-blocking, its reader stops
+ * now and then (so that the pipe fills and the rings overflow too), and
+ * two CPU burners compete with both. Every call must be printed or counted.
+ */
+START_TEST(test_trace_stress_every_call_accounted)
+{
+	enum { CALLS = 400000 };
+	static char buf[1 << 16];
+	char err[8192], pid[16], *w;
+	char *argv[] = { (char *)barebpf(), "trace", "-j", "-p", pid, TP,
+			 NULL };
+	unsigned long lines = 0, lost, unseen, bytes = 0;
+	size_t ne = 0;
+	pid_t burners[2];
+	struct child c;
+	struct proc p;
+	int o[2], e[2], st, i;
+
+	child_start(&c, CALLS);
+	snprintf(pid, sizeof(pid), "%d", (int)c.pid);
+	ck_assert_int_eq(pipe(o), 0);
+	ck_assert_int_eq(pipe(e), 0);
+	/* shared with the child: its stdout starts out non-blocking */
+	ck_assert_int_eq(fcntl(o[1], F_SETFL, O_NONBLOCK), 0);
+	p.pid = fork();
+	ck_assert_int_ge(p.pid, 0);
+	if (!p.pid) {
+		dup2(o[1], 1);
+		dup2(e[1], 2);
+		close(o[0]);
+		close(e[0]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(o[1]);
+	close(e[1]);
+	p.out = o[0];
+	p.err = e[0];
+	read_more(p.err, err, sizeof(err), &ne, "Tracing", 30000);
+	ck_assert_msg(strstr(err, "Tracing"), "trace did not start: %s", err);
+	for (i = 0; i < 2; i++)
+		burners[i] = burner();
+	ck_assert_int_eq(write(c.go, "g", 1), 1);
+	close(c.go);
+	/* read while the calls run, pausing after each 4 MiB */
+	for (;;) {
+		struct pollfd pfd = { p.out, POLLIN, 0 };
+		ssize_t r;
+
+		if (waitpid(c.pid, &st, WNOHANG) == c.pid) {
+			ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+			c.pid = 0;
+			break;
+		}
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		r = read(p.out, buf, sizeof(buf));
+		ck_assert_int_gt(r, 0);
+		for (w = buf; (w = memchr(w, '\n', buf + r - w)); w++)
+			lines++;
+		if ((bytes += r) >= 4 << 20) {
+			bytes = 0;
+			usleep(200000);
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		kill(burners[i], SIGKILL);
+		waitpid(burners[i], NULL, 0);
+	}
+	/* what is still in the rings and the pipe, then stop */
+	for (;;) {
+		struct pollfd pfd = { p.out, POLLIN, 0 };
+		ssize_t r;
+
+		if (poll(&pfd, 1, 2000) <= 0)
+			break;
+		r = read(p.out, buf, sizeof(buf));
+		if (r <= 0)
+			break;
+		for (w = buf; (w = memchr(w, '\n', buf + r - w)); w++)
+			lines++;
+	}
+	kill(p.pid, SIGINT);
+	for (;;) {
+		ssize_t r = read(p.out, buf, sizeof(buf));
+
+		if (r <= 0)
+			break;
+		for (w = buf; (w = memchr(w, '\n', buf + r - w)); w++)
+			lines++;
+	}
+	read_more(p.err, err, sizeof(err), &ne, NULL, 10000);
+	ck_assert_msg(wait_exit(p.pid) == 0, "exit status; stderr: %s", err);
+	close(p.out);
+	close(p.err);
+	ck_assert_msg(!strstr(err, "writing the output failed"), "%s", err);
+	lost = warned(err, "lost");
+	unseen = warned(err, "not seen");
+	ck_assert_msg(lines + lost + unseen == CALLS,
+		      "%lu printed + %lu lost + %lu not seen != %d calls; "
+		      "stderr: %s", lines, lost, unseen, CALLS, err);
+}
+END_TEST
+
+/* Start trace -j on child c with stdout on fd out; stderr on a pipe. */
+static void trace_start_fd(struct proc *p, const struct child *c, int out)
+{
+	static char pid[16];
+	char *argv[] = { (char *)barebpf(), "trace", "-j", "-p", pid, TP,
+			 NULL };
+	char err[4096];
+	size_t ne = 0;
+	int e[2];
+
+	snprintf(pid, sizeof(pid), "%d", (int)c->pid);
+	ck_assert_int_eq(pipe(e), 0);
+	p->pid = fork();
+	ck_assert_int_ge(p->pid, 0);
+	if (!p->pid) {
+		int fd;
+
+		dup2(out, 1);
+		dup2(e[1], 2);
+		/* not the pipe's read end, nor the child's start pipe */
+		for (fd = 3; fd < 1024; fd++)
+			close(fd);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(e[1]);
+	p->out = -1;
+	p->err = e[0];
+	read_more(p->err, err, sizeof(err), &ne, "Tracing", 30000);
+	ck_assert_msg(strstr(err, "Tracing"), "trace did not start: %s", err);
+}
+
+/* `trace ... | head -n 2`: once the reader is gone, trace stops by itself
+ * (cleaning up on the way) and dies of SIGPIPE, as any filter would. */
+START_TEST(test_trace_closed_pipe_stops)
+{
+	char err[4096], ch;
+	size_t ne = 0;
+	struct child c;
+	struct proc p;
+	int o[2], nl = 0;
+
+	child_start(&c, 100000);
+	ck_assert_int_eq(pipe(o), 0);
+	trace_start_fd(&p, &c, o[1]);
+	close(o[1]);
+	ck_assert_int_eq(write(c.go, "g", 1), 1);
+	close(c.go);
+	/* two lines, as head -n 2 would take, then close */
+	while (nl < 2) {
+		ck_assert_int_eq(read(o[0], &ch, 1), 1);
+		nl += ch == '\n';
+	}
+	close(o[0]);
+	ck_assert_int_eq(wait_exit(c.pid), 0);
+	read_more(p.err, err, sizeof(err), &ne, NULL, 10000);
+	ck_assert_msg(wait_exit(p.pid) == 128 + SIGPIPE, "stderr: %s", err);
+	close(p.err);
+	ck_assert_msg(!strstr(err, "failed"), "stderr: %s", err);
+}
+END_TEST
+
+/* A write error other than a closed pipe is said, and fails the run. */
+START_TEST(test_trace_output_error_said)
+{
+	char err[4096];
+	size_t ne = 0;
+	struct child c;
+	struct proc p;
+	int full = open("/dev/full", O_WRONLY);
+
+	ck_assert_int_ge(full, 0);
+	child_start(&c, 10000);
+	trace_start_fd(&p, &c, full);
+	close(full);
+	child_run(&c);
+	read_more(p.err, err, sizeof(err), &ne, NULL, 10000);
+	ck_assert_msg(wait_exit(p.pid) == 1, "stderr: %s", err);
+	close(p.err);
+	ck_assert_msg(strstr(err, "writing the output failed (No space left "
+			     "on device): lines were lost"), "stderr: %s", err);
+}
+END_TEST
+
 /* This kernel has no kprobes: a function probe says so and fails. */
 START_TEST(test_trace_kprobe_without_kprobes)
 {
@@ -409,6 +628,9 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, test_trace_counts_calls_with_stacks);
 	tcase_add_test(tc, test_trace_json_max_events);
 	tcase_add_test(tc, test_trace_lost_events_counted);
+	tcase_add_test(tc, test_trace_stress_every_call_accounted);
+	tcase_add_test(tc, test_trace_closed_pipe_stops);
+	tcase_add_test(tc, test_trace_output_error_said);
 	tcase_add_test(tc, test_trace_kprobe_without_kprobes);
 	tcase_add_test(tc, test_trace_bad_probes);
 	tcase_add_test(tc, test_trace_bad_arguments);
