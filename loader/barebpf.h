@@ -73,6 +73,9 @@ int bb_ncpus_possible(void);
 int bb_parse_cpu_list(const char *s);
 /* Raise RLIMIT_MEMLOCK to infinity (maps are charged to it before 5.11). */
 int bb_raise_memlock(struct bb_err *err);
+/* Raise RLIMIT_NOFILE as far as allowed (fs.nr_open as root, else the hard
+ * limit): every probe holds a file descriptor. Returns the new soft limit. */
+long bb_raise_nofile(void);
 
 /* ---- kernel version (kver.c) ---- */
 #define KVER(a, b, c) (((a) << 16) + ((b) << 8) + ((c) > 255 ? 255 : (c)))
@@ -182,6 +185,8 @@ int tp_field(const char *tracefs, const char *category, const char *event,
 struct bb_link {
 	enum bb_prog_kind kind;
 	int pfd;              /* perf event fd */
+	int prog_fd;          /* the program attached (owned by its object) */
+	int pmu;              /* a kprobe of the perf kprobe PMU (no event) */
 	char event[112];      /* "group/name" we added to kprobe_events, or "" */
 	char target[128];
 	struct bb_link *next;
@@ -194,6 +199,15 @@ struct bb_session {
 	int nprobes;          /* counter for unique event names */
 	struct bb_link *links;
 	int mounted;          /* BB_MOUNTED_* if we mounted tracefs, else 0 */
+	/* the perf kprobe PMU (kprobe.c): type, -1 if not used, -2 unknown */
+	int pmu_type;
+	int pmu_retbit;       /* config bit that makes a kretprobe */
+	int stats_fd;         /* BPF_ENABLE_STATS, held while PMU kretprobes
+				 need run counts (see kprobe.c); -1 if none */
+	int npmu, ntracefs;   /* kprobes attached each way */
+	/* why the last kprobe went through kprobe_events although the PMU
+	 * exists (for -v); the tool clears it after saying it */
+	char pmu_note[320];
 };
 
 void session_init(struct bb_session *s);
@@ -212,6 +226,18 @@ int session_attach(struct bb_session *s, struct bb_prog *prog,
 		   const char *target, int maxactive, struct bb_err *err);
 /* Disable, close and remove every probe this session added. Idempotent. */
 void session_detach_all(struct bb_session *s);
+/* Undo the latest session_attach that succeeded (e.g. the first half of
+ * an entry/return pair whose second half failed). */
+void session_detach_newest(struct bb_session *s);
+/*
+ * The perf kprobe PMU (4.17+): its type, the config bit of a kretprobe
+ * (format/retprobe), or -ENOENT where there is none. With it the kernel
+ * owns the probe and removes it with our last fd, even after SIGKILL.
+ * BAREBPF_KPROBES=tracefs in the environment makes sessions ignore it.
+ */
+int kprobe_pmu_type(int *retbit);
+/* Pure: "config:N" (a PMU format file) -> N, or -EINVAL. */
+int kprobe_pmu_format_bit(const char *text);
 /* Sum of kprobe_profile misses over this session's kretprobes. */
 long session_kretprobe_misses(struct bb_session *s);
 /* Remove probes of barebpf processes that no longer exist. Returns count. */

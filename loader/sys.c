@@ -351,3 +351,26 @@ int bb_raise_memlock(struct bb_err *err)
 			       strerror(-ret));
 	return 0;
 }
+
+long bb_raise_nofile(void)
+{
+	struct rlimit cur, r;
+	char buf[32];
+	long max;
+
+	if (sys_prlimit64(0, RLIMIT_NOFILE, NULL, &cur) < 0)
+		return -EPERM;
+	/* root may raise the hard limit up to fs.nr_open (CAP_SYS_RESOURCE) */
+	if (bb_read_small("/proc/sys/fs/nr_open", buf, sizeof(buf)) > 0 &&
+	    (max = atol(buf)) > 0 && (rlim_t)max > cur.rlim_max) {
+		r.rlim_cur = r.rlim_max = max;
+		if (sys_prlimit64(0, RLIMIT_NOFILE, &r, NULL) == 0)
+			return max;
+	}
+	if (cur.rlim_cur < cur.rlim_max) {
+		r.rlim_cur = r.rlim_max = cur.rlim_max;
+		if (sys_prlimit64(0, RLIMIT_NOFILE, &r, NULL) == 0)
+			return (long)cur.rlim_max;
+	}
+	return (long)cur.rlim_cur;
+}

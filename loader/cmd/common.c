@@ -212,6 +212,8 @@ int tool_load(struct tool_ctx *t)
 		/* not fatal: 5.11+ does not charge maps to memlock; the map
 		 * creation below says so if it was needed */
 		tool_error(t, "warning: %s", err.msg);
+	/* every probe and ring holds a file descriptor */
+	bb_raise_nofile();
 	ret = kver_detect(t->kver_override, &kver, src, sizeof(src), &err);
 	if (ret < 0)
 		return tool_error(t, "%s", err.msg), ret;
@@ -243,6 +245,9 @@ int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
 	if (!p)
 		return tool_error(t, "internal: no program %s", prog), -ENOENT;
 	ret = session_attach(&t->sess, p, target, maxactive, &err);
+	if (t->verbose && t->sess.pmu_note[0])
+		fprintf(stderr, "%s\n", t->sess.pmu_note);
+	t->sess.pmu_note[0] = 0;
 	if (ret < 0)
 		tool_error(t, "%s", err.msg);
 	return ret;

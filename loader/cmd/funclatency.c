@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* barebpf funclatency: kernel function latency histograms, bcc's options. */
+#include <errno.h>
 #include <getopt.h>
 #include <regex.h>
 #include <stdio.h>
@@ -10,8 +11,9 @@
 
 EMBEDDED_OBJ(funclatency);
 
-/* Each function costs a kprobe and a kretprobe; bcc stops at 1000 too. */
-#define FUNCLAT_MAX_FUNCS 1000
+/* Each function costs a kprobe, a kretprobe and two file descriptors
+ * (the limit is raised as far as allowed); attaching takes time too. */
+#define FUNCLAT_MAX_FUNCS 4000
 
 static const char usage[] =
 "usage: barebpf funclatency [-h] [-p PID] [-i INTERVAL] [-d DURATION] [-T]\n"
@@ -208,13 +210,98 @@ static void print_stats(const struct funclat_opts *o, int fd)
 	fflush(stdout);
 }
 
+/* Why functions of a glob could not be probed, by error. */
+struct attach_failures {
+	int refused, missing, ambiguous, other, last_err;
+	char other_msg[512];
+};
+
+static void count_failure(struct attach_failures *f, int ret,
+			  const struct bb_err *err)
+{
+	switch (ret) {
+	case -EINVAL: f->refused++; break;
+	case -ENOENT: f->missing++; break;
+	case -EADDRNOTAVAIL: f->ambiguous++; break;
+	default:
+		f->other++;
+		f->last_err = ret;
+		snprintf(f->other_msg, sizeof(f->other_msg), "%s", err->msg);
+	}
+}
+
+/*
+ * Both probes of a function or neither: its return first (a closer before
+ * its opener: an entry without its return probe would fill the start map
+ * with calls that never end), then its entry; if the entry fails, the
+ * return goes too. With one function a failure is an error; with a glob,
+ * some matches (notrace, blacklisted) refuse: they are counted and said.
+ * Out of file descriptors, the rest cannot follow: stop and say how many
+ * it takes. Returns the number of functions traced, or -1.
+ */
+static int attach_all(struct tool_ctx *t, const struct funclat_opts *o,
+		      char **names, int n)
+{
+	struct bb_prog *ent = obj_prog(t->obj, "func_entry");
+	struct bb_prog *ret = obj_prog(t->obj, "func_return");
+	struct attach_failures f = { 0 };
+	struct bb_err err = { "" };
+	long nofile = bb_raise_nofile();
+	int i, r, attached = 0, quiet = n > 1 && !t->verbose;
+
+	if (t->verbose)
+		fprintf(stderr, "file descriptor limit %ld; %d functions need "
+			"about %d\n", nofile, n, 2 * n + 32);
+	for (i = 0; i < n && !bb_stop; i++) {
+		r = session_attach(&t->sess, ret, names[i], (int)o->maxactive,
+				   &err);
+		if (r == 0) {
+			r = session_attach(&t->sess, ent, names[i], 0, &err);
+			if (r < 0)
+				session_detach_newest(&t->sess);
+		}
+		if (t->verbose && t->sess.pmu_note[0])
+			fprintf(stderr, "%s\n", t->sess.pmu_note);
+		t->sess.pmu_note[0] = 0;
+		if (r == 0) {
+			attached++;
+			continue;
+		}
+		if (!quiet || r == -EMFILE || r == -ENFILE)
+			tool_error(t, "%s", err.msg);
+		if (n == 1)
+			return -1;
+		if (r == -EMFILE || r == -ENFILE) {
+			tool_error(t, "%d of %d functions could not be probed: "
+				   "%d take about %d file descriptors and the "
+				   "limit is %ld (raise it with `ulimit -n %d`, "
+				   "or narrow the pattern)", n - attached, n, n,
+				   2 * n + 32, nofile, 2 * n + 32);
+			break;
+		}
+		count_failure(&f, r, &err);
+	}
+	if (f.refused || f.missing || f.ambiguous || f.other)
+		tool_error(t, "%d of %d functions could not be probed: %d "
+			   "refused by the kernel (blacklisted for kprobes or "
+			   "not probeable), %d not found, %d with several "
+			   "definitions, %d for other reasons%s%s (-v names "
+			   "each)", f.refused + f.missing + f.ambiguous +
+			   f.other, n, f.refused, f.missing, f.ambiguous,
+			   f.other, f.other ? ", the last: " : "",
+			   f.other ? f.other_msg : "");
+	if (!attached && !bb_stop)
+		tool_error(t, "no function of '%s' could be probed", o->pattern);
+	return bb_stop ? -1 : attached;
+}
+
 static int funclatency_main(int argc, char **argv)
 {
 	struct funclat_opts o = { 0 };
 	struct tool_ctx t;
 	char **names = NULL;
 	struct tool_timer tm;
-	int ret = 1, n = 0, i, attached = 0, stats_fd;
+	int ret = 1, n = 0, attached = 0, stats_fd;
 
 	tool_init(&t, "funclatency");
 	if (parse_args(&t, &o, argc, argv))
@@ -234,23 +321,9 @@ static int funclatency_main(int argc, char **argv)
 	obj_set_const(t.obj, "unit_div", o.unit_div);
 	if (tool_load(&t) < 0)
 		goto out;
-	for (i = 0; i < n && !bb_stop; i++) {
-		/* With one function, failing to probe it is an error; with a
-		 * glob, some matches (notrace, blacklisted) may refuse: skip
-		 * them. */
-		if (tool_attach(&t, "func_entry", names[i], 0) < 0 ||
-		    tool_attach(&t, "func_return", names[i],
-				(int)o.maxactive) < 0) {
-			if (n == 1)
-				goto out;
-			continue;
-		}
-		attached++;
-	}
-	if (!attached) {
-		tool_error(&t, "no function of '%s' could be probed", o.pattern);
+	attached = attach_all(&t, &o, names, n);
+	if (attached <= 0)
 		goto out;
-	}
 	stats_fd = obj_map(t.obj, "stats")->fd;
 	fprintf(o.json ? stderr : stdout,
 		"Tracing %d functions for \"%s\"... Hit Ctrl-C to end.\n",

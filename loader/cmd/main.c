@@ -34,7 +34,10 @@ static void usage(FILE *f)
 		"\n"
 		"`barebpf TOOL --help` explains each tool. Environment:\n"
 		"  BAREBPF_KERN_VERSION  kernel version for kprobe programs, if\n"
-		"                        the detected one is wrong (e.g. 4.15.18)\n");
+		"                        the detected one is wrong (e.g. 4.15.18)\n"
+		"  BAREBPF_KPROBES=tracefs  make kprobes through tracefs\n"
+		"                        kprobe_events even where the perf kprobe\n"
+		"                        PMU (4.17+) would remove them by itself\n");
 }
 
 static const struct tool *find_tool(const char *name)

@@ -121,12 +121,13 @@ static int parse_args(struct tool_ctx *t, struct qenter_opts *o, int argc,
 	return 0;
 }
 
-/* Attach entry and return probes to fn; names what was attached. */
+/* Attach return and entry probes to fn (the closer first, and the way
+ * of the return decides the entry's: kprobe.c); names what was attached. */
 static int attach_fn(struct tool_ctx *t, const char *entry, const char *fn,
 		     int maxactive, char *what, size_t len)
 {
-	if (tool_attach(t, entry, fn, 0) < 0 ||
-	    tool_attach(t, "qenter_ret", fn, maxactive) < 0)
+	if (tool_attach(t, "qenter_ret", fn, maxactive) < 0 ||
+	    tool_attach(t, entry, fn, 0) < 0)
 		return -1;
 	snprintf(what + strlen(what), len - strlen(what), "%s%s",
 		 *what ? ", " : "", fn);

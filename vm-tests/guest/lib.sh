@@ -137,10 +137,32 @@ kernel_version_code() {
 	echo "$v" | awk -F. '{ c = $3 + 0; if (c > 255) c = 255; print $1 * 65536 + $2 * 256 + c }'
 }
 
+# The perf kprobe PMU (4.17+): probes that vanish with their last fd.
+have_kprobe_pmu() { [ -e /sys/bus/event_source/devices/kprobe/type ]; }
+# Every kprobe of the kernel, PMU ones too: debugfs kprobes/list, one line a
+# probe ("<addr>  k  blk_mq_start_request+0x0 [FTRACE]", "r" a kretprobe).
+# Sets KLIST.
+need_kprobes_list() {
+	KLIST=/sys/kernel/debug/kprobes/list
+	[ -e $KLIST ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	[ -e $KLIST ] || fail "no $KLIST (CONFIG_DEBUG_FS?)"
+}
+# kprobes_on FN: how many kprobes and kretprobes sit on FN now.
+kprobes_on() { grep -c " $1+0x0" $KLIST; }
+# No tracefs or debugfs mount but those in $W/mounts (saved before).
+no_stray_mount() {
+	awk '$3 == "tracefs" || $3 == "debugfs" { print $3, $2 }' /proc/mounts >$W/mounts.now
+	cmp -s $W/mounts $W/mounts.now ||
+		fail "mounts after $1: $(tr '\n' ';' <$W/mounts.now), before: $(tr '\n' ';' <$W/mounts)"
+}
+save_mounts() { awk '$3 == "tracefs" || $3 == "debugfs" { print $3, $2 }' /proc/mounts >$W/mounts; }
+
 # Hygiene: start funclatency (a kprobe and a kretprobe), check that its
-# probes are in kprobe_events while it runs (kept in $W/probes).
+# probes are in kprobe_events while it runs (kept in $W/probes). Through
+# kprobe_events on every kernel (BAREBPF_KPROBES=tracefs): the path that a
+# SIGKILL can leave behind; the PMU's own cases are hygiene-pmu-*.
 start_traced_funclatency() {
-	start_tool barebpf funclatency "$@" blk_mq_start_request
+	start_tool env BAREBPF_KPROBES=tracefs barebpf funclatency "$@" blk_mq_start_request
 	wait_tracing 60
 	our_probes >$W/probes
 	[ -s $W/probes ] || fail "no barebpf probe in $T/kprobe_events while tracing"
