@@ -50,11 +50,18 @@ int bpf_map_delete_elem(int fd, const void *key);
 int bpf_map_get_next_key(int fd, const void *key, void *next_key);
 /*
  * Load a program. If the verifier refuses it and logp is not NULL, *logp
- * gets a malloc'ed copy of the verifier log (the buffer grows on ENOSPC).
+ * gets a malloc'ed copy of the verifier log: the buffer grows on ENOSPC up
+ * to what the kernel accepts, and the largest log obtained is kept
+ * (*truncated, if not NULL, says it did not fit whole). The error is that
+ * of the first load, made without a log.
  */
 int bpf_prog_load(uint32_t type, const struct bpf_insn *insns, uint32_t cnt,
 		  const char *license, uint32_t kern_version, const char *name,
-		  char **logp);
+		  char **logp, int *truncated);
+/* Pure: a sentence on why the verifier refused a program (E2BIG: it gave
+ * up after N instructions; a truncated log), or "". */
+void bpf_verifier_explain(int err, const char *log, int truncated,
+			  char *buf, size_t len);
 /* Read a whole file (pseudo files too) into a malloc'ed NUL-terminated
  * buffer; returns its length. */
 int bb_read_fd(int fd, char **buf);
@@ -142,6 +149,8 @@ int obj_consts(struct bb_obj *obj, const struct bb_const **consts);
  */
 int obj_load(struct bb_obj *obj, uint32_t kern_version, struct bb_err *err);
 const char *obj_verifier_log(const struct bb_obj *obj);
+/* Did that log not fit whole (the kernel kept only part of it)? */
+int obj_verifier_log_truncated(const struct bb_obj *obj);
 int obj_nprogs(const struct bb_obj *obj);
 struct bb_prog *obj_prog_at(struct bb_obj *obj, int i);
 struct bb_prog *obj_prog(struct bb_obj *obj, const char *name);

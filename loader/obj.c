@@ -53,6 +53,8 @@ struct bb_obj {
 	int nconsts;
 	char license[128];
 	char *log;
+	int log_truncated;
+	char hint[400]; /* bpf_verifier_explain's sentence, for err */
 	int loaded;
 };
 
@@ -789,9 +791,16 @@ static int create_maps(struct bb_obj *obj, struct bb_err *err)
 	return 0;
 }
 
-static const char *prog_load_hint(const struct bb_obj *obj,
+static const char *prog_load_hint(struct bb_obj *obj,
 				  const struct bb_prog *p, int ret)
 {
+	bpf_verifier_explain(ret, obj->log, obj->log_truncated,
+			     obj->hint + 2, sizeof(obj->hint) - 2);
+	if (obj->hint[2]) {
+		obj->hint[0] = ':';
+		obj->hint[1] = ' ';
+		return obj->hint;
+	}
 	if (obj->log && obj->log[0])
 		return "; the verifier log says why";
 	if (ret == -EPERM)
@@ -843,7 +852,7 @@ int obj_load(struct bb_obj *obj, uint32_t kern_version, struct bb_err *err)
 
 		fd = bpf_prog_load(p->prog_type, p->insns, p->insn_cnt,
 				   obj->license, kern_version, p->name,
-				   &obj->log);
+				   &obj->log, &obj->log_truncated);
 		if (fd < 0) {
 			ret = bb_fail(err, fd,
 				      "%s: the kernel refused program %s "
@@ -866,6 +875,11 @@ err_close_fds:
 const char *obj_verifier_log(const struct bb_obj *obj)
 {
 	return obj && obj->log ? obj->log : "";
+}
+
+int obj_verifier_log_truncated(const struct bb_obj *obj)
+{
+	return obj && obj->log && obj->log_truncated;
 }
 
 int obj_nprogs(const struct bb_obj *obj)

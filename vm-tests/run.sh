@@ -89,15 +89,22 @@ TOOLS=$("$BAREBPF" --list-tools 2>/dev/null | tr '\n' ' ')
 
 mkdir -p "$CACHE" "$LOGS"
 
-# The BPF object of the `run` case, built like the Makefile builds ours.
-BPFOBJ=$WORK/vmtest_count.bpf.o BPFWHY=
+# The BPF objects of the `run` cases (vm-tests/bpf/*.bpf.c), built like
+# the Makefile builds ours.
+BPFDIR=$WORK/bpf BPFWHY=
+mkdir -p "$BPFDIR"
 CLANG=${CLANG:-clang}
 if ! command -v "$CLANG" >/dev/null; then
-	BPFWHY="no $CLANG on the host to build vm-tests/bpf/vmtest_count.bpf.c"
-elif ! "$CLANG" -target bpf -O2 -mcpu=v2 -g0 -D__TARGET_ARCH_x86 -I"$ROOT/bpf" \
-	-Wall -Werror -Wno-unused-function -c "$HERE/bpf/vmtest_count.bpf.c" -o "$BPFOBJ" \
-	2>"$WORK/clang.log"; then
-	BPFWHY="vm-tests/bpf/vmtest_count.bpf.c does not build: $(head -n 1 "$WORK/clang.log")"
+	BPFWHY="no $CLANG on the host to build vm-tests/bpf/*.bpf.c"
+else
+	for src in "$HERE"/bpf/*.bpf.c; do
+		if ! "$CLANG" -target bpf -O2 -mcpu=v2 -g0 -D__TARGET_ARCH_x86 -I"$ROOT/bpf" \
+			-Wall -Werror -Wno-unused-function -c "$src" \
+			-o "$BPFDIR/$(basename "$src" .c).o" 2>"$WORK/clang.log"; then
+			BPFWHY="vm-tests/bpf/$(basename "$src") does not build: $(head -n 1 "$WORK/clang.log")"
+			break
+		fi
+	done
 fi
 
 PASSED=0 FAILED=0 SKIPPED=0
@@ -254,7 +261,7 @@ build_initramfs() { # build_initramfs LABEL OUT
 	cp "$HERE/guest/lib.sh" "$d/vmtest/lib.sh"
 	for c in "${CASES[@]}"; do cp "$HERE/$SUITE/$c.sh" "$d/vmtest/cases/"; done
 	[ -n "$KMODS" ] && cp "$KMODS"/*.ko "$d/vmtest/modules/"
-	if [ -z "$BPFWHY" ]; then cp "$BPFOBJ" "$d/vmtest/bpf/"; else echo "$BPFWHY" >"$d/vmtest/bpf/why"; fi
+	if [ -z "$BPFWHY" ]; then cp "$BPFDIR"/*.o "$d/vmtest/bpf/"; else echo "$BPFWHY" >"$d/vmtest/bpf/why"; fi
 	cat >"$d/vmtest/config" <<-EOF
 		LABEL=$1
 		N=$N

@@ -200,6 +200,34 @@ int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
 	return obj_set_const(t->obj, cname, f.offset);
 }
 
+/* Up to this much of a verifier log is shown: its end says why. */
+#define LOG_SHOWN (64 * 1024)
+
+static void print_verifier_log(const char *log, int truncated)
+{
+	size_t len = log ? strlen(log) : 0;
+	const char *from = log, *nl;
+
+	if (!len)
+		return;
+	if (len > LOG_SHOWN) {
+		from = log + len - LOG_SHOWN;
+		nl = strchr(from, '\n');
+		if (nl)
+			from = nl + 1;
+		fprintf(stderr, "--- verifier log: its last %zu of %zu bytes%s "
+			"---\n", len - (size_t)(from - log), len,
+			truncated ? " the kernel kept" : "");
+	} else {
+		fprintf(stderr, "--- verifier log%s ---\n",
+			truncated ? " (the part the kernel kept)" : "");
+	}
+	fputs(from, stderr);
+	if (log[len - 1] != '\n')
+		fputc('\n', stderr);
+	fprintf(stderr, "--- end of verifier log ---\n");
+}
+
 int tool_load(struct tool_ctx *t)
 {
 	struct bb_err err = { "" };
@@ -221,11 +249,8 @@ int tool_load(struct tool_ctx *t)
 		fprintf(stderr, "kern_version 0x%06x (%s)\n", kver, src);
 	ret = obj_load(t->obj, kver, &err);
 	if (ret < 0) {
-		const char *log = obj_verifier_log(t->obj);
-
-		if (log && *log)
-			fprintf(stderr, "--- verifier log ---\n%s--- end of "
-				"verifier log ---\n", log);
+		print_verifier_log(obj_verifier_log(t->obj),
+				   obj_verifier_log_truncated(t->obj));
 		tool_error(t, "%s", err.msg);
 		if (ret == -EPERM)
 			tool_error(t, "bpf() needs root (CAP_SYS_ADMIN); if "

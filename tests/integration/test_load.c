@@ -254,6 +254,27 @@ START_TEST(test_verifier_refuses)
 }
 END_TEST
 
+/* A program the verifier gives up on (E2BIG): its log, and why in words. */
+START_TEST(test_verifier_gives_up)
+{
+	unsigned char *buf;
+	struct bb_obj *obj = open_obj("bad_explode.bpf.o", &buf);
+	struct bb_err err = { "" };
+	const char *log;
+	int before = count_fds(), ret;
+
+	ret = obj_load(obj, 0, &err);
+	ck_assert_msg(ret == -E2BIG, "obj_load: %d: %s", ret, err.msg);
+	ck_assert_msg(strstr(err.msg, "the verifier gave up after "), "%s",
+		      err.msg);
+	log = obj_verifier_log(obj);
+	ck_assert_msg(strcasestr(log, "processed "), "%s", log);
+	ck_assert_int_eq(count_fds(), before);
+	obj_close(obj);
+	free(buf);
+}
+END_TEST
+
 START_TEST(test_unset_constant_creates_nothing)
 {
 	unsigned char *buf;
@@ -280,6 +301,7 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_load_kprobe);
 	tcase_add_test(tc, test_attached_counts);
 	tcase_add_test(tc, test_verifier_refuses);
+	tcase_add_test(tc, test_verifier_gives_up);
 	tcase_add_test(tc, test_unset_constant_creates_nothing);
 	suite_add_tcase(s, tc);
 	return s;
