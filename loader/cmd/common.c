@@ -289,9 +289,23 @@ void tool_sleep(double secs)
 	nanosleep(&ts, NULL); /* EINTR on a signal: the caller checks bb_stop */
 }
 
+/* Counts a full map could not take (bb_helpers.h: BB_DROPS_MAP). */
+static void report_drops(struct tool_ctx *t)
+{
+	struct bb_map *m = t->obj ? obj_map(t->obj, "drops") : NULL;
+	uint32_t k = 0;
+	uint64_t n = 0;
+
+	if (m && m->fd >= 0 && bpf_map_lookup_elem(m->fd, &k, &n) == 0 && n)
+		tool_error(t, "warning: %llu event(s) not counted: a map of "
+			   "the BPF program was full", (unsigned long long)n);
+}
+
 void tool_cleanup(struct tool_ctx *t)
 {
 	long missed = session_kretprobe_misses(&t->sess);
+
+	report_drops(t);
 
 	if (missed > 0)
 		tool_error(t, "warning: %ld call(s) entered without their "

@@ -179,15 +179,22 @@ static int find_functions(struct tool_ctx *t, const struct funclat_opts *o,
 	return n;
 }
 
-static void print_stats(const struct funclat_opts *o, int fd)
+/*
+ * The stats are running totals, never reset: a reset after the read would
+ * lose what a CPU added in between. Shown is what they gained since the
+ * last read (prev).
+ */
+static void print_stats(const struct funclat_opts *o, int fd, uint64_t *prev)
 {
-	uint64_t v[FUNCLAT_NSTATS] = { 0 }, zero = 0;
+	uint64_t v[FUNCLAT_NSTATS] = { 0 }, now;
 	uint64_t total, count;
 	uint32_t k;
 
 	for (k = 0; k < FUNCLAT_NSTATS; k++) {
-		bpf_map_lookup_elem(fd, &k, &v[k]);
-		bpf_map_update_elem(fd, &k, &zero, BPF_ANY);
+		if (bpf_map_lookup_elem(fd, &k, &now) < 0)
+			continue;
+		v[k] = now - prev[k];
+		prev[k] = now;
 	}
 	total = v[FUNCLAT_TOTAL];
 	count = v[FUNCLAT_COUNT];
@@ -300,6 +307,7 @@ static int funclatency_main(int argc, char **argv)
 	struct funclat_opts o = { 0 };
 	struct tool_ctx t;
 	char **names = NULL;
+	uint64_t prev[FUNCLAT_NSTATS] = { 0 };
 	struct tool_timer tm;
 	int ret = 1, n = 0, attached = 0, stats_fd;
 
@@ -338,7 +346,7 @@ static int funclatency_main(int argc, char **argv)
 			continue;
 		if (!o.json)
 			putchar('\n');
-		print_stats(&o, stats_fd);
+		print_stats(&o, stats_fd, prev);
 		if (tick == TOOL_TICK_LAST)
 			break;
 	}
