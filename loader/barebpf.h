@@ -325,6 +325,12 @@ void ksyms_free(struct bb_ksyms *ks);
 #define BB_MAX_STACK 127 /* PERF_MAX_STACK_DEPTH: stack map value size/8 */
 /* Copy stack `stackid` of a stack trace map into ips; returns the depth. */
 int stack_read(int map_fd, int stackid, uint64_t *ips, int max);
+/*
+ * Empty a stack trace map: a stack map is a hash of buckets that only
+ * fills, and a new stack whose bucket holds another fails (EEXIST) for the
+ * rest of the run. Returns how many stacks it held.
+ */
+int stack_map_clear(int map_fd, uint32_t max_entries);
 /* One frame a line, "<indent>func+0x1a [kernel]", as bcc's trace -K. */
 void stack_print_kernel(FILE *f, const struct bb_ksyms *ks,
 			const uint64_t *ips, int n, const char *indent);
@@ -365,10 +371,16 @@ struct bb_usym {
 };
 int usyms_new(struct bb_usyms **up);
 /*
- * Read /proc/PID/maps now, once per pid: call it when the process is first
- * seen, since it may have exited by the time its addresses are printed.
+ * Read /proc/PID/maps now: call it when an event of the process comes in,
+ * since it may have exited by the time its addresses are printed. Maps
+ * already read are kept while the process is the same one (its start time
+ * in /proc/PID/stat and its program file, /proc/PID/exe): a pid reused by
+ * another process, or an exec, reads them again; a process gone keeps
+ * what was read.
  */
 int usyms_add_pid(struct bb_usyms *u, int pid);
+/* Pure: the start time (field 22) of a /proc/PID/stat line. */
+int usym_parse_stat_start(const char *stat, unsigned long long *start);
 /* Symbolize addr of pid (reading its maps if not done yet). */
 int usyms_find(struct bb_usyms *u, int pid, uint64_t addr, struct bb_usym *s);
 void usyms_free(struct bb_usyms *u);

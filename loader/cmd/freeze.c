@@ -109,10 +109,46 @@ struct freeze_run {
 	struct tool_ctx *t;
 	struct bb_ksyms *ks;
 	struct freeze_sum sum;
-	int stacks_fd, qname_fd, qdev_fd;
+	int stacks_fd, qname_fd, qdev_fd, fstate_fd;
 	const char *show_attr; /* queue/<attr> that queue_*_show serves */
 	int oom;
+	int nstacks; /* stack ids read since the stack map was emptied */
 };
+
+/*
+ * The stack map only fills (a new stack whose bucket is taken fails with
+ * EEXIST for the rest of the run). Once half of its 1024 buckets were read,
+ * or a stack collided, empty it but for the stacks of freezes in progress:
+ * their ids wait in fstate until the unfreeze sends them here. (A freeze
+ * starting at that very moment with a stack already in the map may lose
+ * it: its id is not in fstate yet.)
+ */
+#define FREEZE_STACKS 1024
+
+static void stacks_maybe_clear(struct freeze_run *r, int stackid)
+{
+	unsigned char held[FREEZE_STACKS / 8] = { 0 };
+	struct freeze_state st;
+	uint64_t key, next;
+	void *prev = NULL;
+	uint32_t id;
+
+	if (stackid >= 0)
+		r->nstacks++;
+	if (r->nstacks < FREEZE_STACKS / 2 && stackid != -EEXIST)
+		return;
+	while (bpf_map_get_next_key(r->fstate_fd, prev, &next) == 0) {
+		if (bpf_map_lookup_elem(r->fstate_fd, &next, &st) == 0 &&
+		    st.stackid >= 0 && st.stackid < FREEZE_STACKS)
+			held[st.stackid / 8] |= 1 << (st.stackid % 8);
+		key = next;
+		prev = &key;
+	}
+	for (id = 0; id < FREEZE_STACKS; id++)
+		if (!(held[id / 8] & (1 << (id % 8))))
+			bpf_map_delete_elem(r->stacks_fd, &id);
+	r->nstacks = 0;
+}
 
 /* ---- pure helpers (tests/unit/test_freeze.c) ---- */
 
@@ -451,6 +487,7 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	if (r->o->disk && strcmp(disk, r->o->disk))
 		return;
 	nips = stack_read(r->stacks_fd, ev.stackid, ips, BB_MAX_STACK);
+	stacks_maybe_clear(r, ev.stackid);
 	if (freeze_sum_add(&r->sum, disk, ips, nips, ev.frozen_ns,
 			   ev.drain_ns) < 0)
 		r->oom = 1;
@@ -675,6 +712,7 @@ static int freeze_main(int argc, char **argv)
 	if (tool_load(&t) < 0 || attach_probes(&t, &r, avail, n) < 0)
 		goto out;
 	r.stacks_fd = obj_map(t.obj, "stacks")->fd;
+	r.fstate_fd = obj_map(t.obj, "fstate")->fd;
 	r.qname_fd = obj_map(t.obj, "q_name")->fd;
 	if (o.correlate)
 		r.qdev_fd = obj_map(t.obj, "qdev")->fd;

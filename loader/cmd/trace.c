@@ -85,7 +85,13 @@ struct trace_run {
 	const struct trace_opts *o;
 	struct bb_ksyms *ks;
 	struct bb_usyms *us;
-	int stacks_fd;
+	/* the two stack maps used in turn (trace.h), the one in use, its
+	 * stack ids seen, whether it fills, and when it last changed */
+	int stacks_fd[2], gen_fd;
+	uint32_t gen;
+	unsigned char seen[TRACE_STACK_ENTRIES / 8];
+	int nseen, collisions, full, drains;
+	double switched;
 	char **funcs; /* the kernel functions attached */
 	int nfuncs;
 	const char *tp_event[TRACE_TP_SLOTS];
@@ -323,9 +329,60 @@ static const char *stack_error(int id)
 
 /* The depth of stack id, or -errno (the id itself when BPF failed). A user
  * stack of -EFAULT means the task has no user space (a kernel thread). */
-static int read_stack(const struct trace_run *r, int id, uint64_t *ips)
+static int read_stack(const struct trace_run *r, const struct trace_event *e,
+		      int id, uint64_t *ips)
 {
-	return stack_read(r->stacks_fd, id, ips, BB_MAX_STACK);
+	return stack_read(r->stacks_fd[e->stack_map & 1], id, ips,
+			  BB_MAX_STACK);
+}
+
+/*
+ * Does the map in use fill? Its buckets taken (the stack ids seen): half
+ * of them, where half of the new stacks collide. Collisions themselves
+ * come early (two of 4096 buckets meet after about 80 stacks), so only
+ * many of them count.
+ */
+static void stack_seen(struct trace_run *r, const struct trace_event *e,
+		       int id)
+{
+	if ((e->stack_map & 1) != r->gen)
+		return;
+	if (id == -EEXIST) {
+		if (++r->collisions >= TRACE_STACK_ENTRIES / 8)
+			r->full = 1;
+	} else if (id >= 0 && id < TRACE_STACK_ENTRIES &&
+		   !(r->seen[id / 8] & (1 << (id % 8)))) {
+		r->seen[id / 8] |= 1 << (id % 8);
+		if (++r->nseen >= TRACE_STACK_ENTRIES / 2)
+			r->full = 1;
+	}
+}
+
+/*
+ * Between drains, once the map in use fills: empty the other one and
+ * switch to it. The other one's events were all sent before the last
+ * switch; a whole drain begun since (two tool_wait calls, each draining
+ * every ring) has read them. At most once a second.
+ */
+static void stack_maps_turn(struct trace_run *r, struct tool_ctx *t)
+{
+	uint32_t zero = 0, next = r->gen ^ 1;
+	double now = now_mono();
+
+	r->drains++;
+	if (!r->full || r->drains < 2 || now - r->switched < 1)
+		return;
+	stack_map_clear(r->stacks_fd[next], TRACE_STACK_ENTRIES);
+	if (bpf_map_update_elem(r->gen_fd, &zero, &next, BPF_ANY) < 0)
+		return;
+	if (t->verbose)
+		fprintf(stderr, "stack map %u filled (%d stacks, %d "
+			"collisions): now map %u\n", r->gen, r->nseen,
+			r->collisions, next);
+	r->gen = next;
+	memset(r->seen, 0, sizeof(r->seen));
+	r->nseen = r->collisions = r->full = r->drains = 0;
+	r->switched = now;
 }
 
 static void print_text(struct trace_run *r, const struct trace_event *e,
@@ -336,14 +393,14 @@ static void print_text(struct trace_run *r, const struct trace_event *e,
 
 	printf("%-7u %-7u %-15s %s\n", e->tgid, e->tid, comm, func);
 	if (r->o->kstack) {
-		n = read_stack(r, e->kstack, ips);
+		n = read_stack(r, e, e->kstack, ips);
 		if (n >= 0)
 			stack_print_kernel(stdout, r->ks, ips, n, INDENT);
 		else
 			printf(INDENT "[no kernel stack: %s]\n", stack_error(n));
 	}
 	if (r->o->ustack && e->ustack != -EFAULT) {
-		n = read_stack(r, e->ustack, ips);
+		n = read_stack(r, e, e->ustack, ips);
 		if (n >= 0)
 			stack_print_user(stdout, r->us, e->tgid, ips, n, INDENT);
 		else
@@ -365,7 +422,7 @@ static void print_json(struct trace_run *r, const struct trace_event *e,
 	json_str(stdout, func);
 	if (r->o->kstack) {
 		printf(",\"kstack\":");
-		n = read_stack(r, e->kstack, ips);
+		n = read_stack(r, e, e->kstack, ips);
 		if (n >= 0)
 			stack_json_kernel(stdout, r->ks, ips, n);
 		else
@@ -373,7 +430,7 @@ static void print_json(struct trace_run *r, const struct trace_event *e,
 	}
 	if (r->o->ustack) {
 		printf(",\"ustack\":");
-		n = e->ustack == -EFAULT ? 0 : read_stack(r, e->ustack, ips);
+		n = e->ustack == -EFAULT ? 0 : read_stack(r, e, e->ustack, ips);
 		if (n >= 0)
 			stack_json_user(stdout, r->us, e->tgid, ips, n);
 		else
@@ -401,6 +458,10 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	 * this one's stack, is printed. */
 	if (r->us && e.ustack >= 0)
 		usyms_add_pid(r->us, (int)e.tgid);
+	if (r->o->kstack)
+		stack_seen(r, &e, e.kstack);
+	if (r->o->ustack)
+		stack_seen(r, &e, e.ustack);
 	memcpy(comm, e.comm, TRACE_COMM_LEN);
 	comm[TRACE_COMM_LEN] = 0;
 	if (e.probe == TRACE_PROBE_KPROBE)
@@ -543,11 +604,19 @@ static int trace_main(int argc, char **argv)
 	} else {
 		obj_set_const(t.obj, "tpoff_bio_queue_dev", 0);
 	}
+	if (!o.kstack && !o.ustack) {
+		/* 2 x 4 MB of kernel memory for nothing */
+		obj_map(t.obj, "stacks")->def.max_entries = 1;
+		obj_map(t.obj, "stacks1")->def.max_entries = 1;
+	}
 	if (tool_load(&t) < 0)
 		goto out;
 	if (o.disk && tool_attach(&t, "taskdev_bio_queue", NULL, 0) < 0)
 		goto out;
-	r.stacks_fd = obj_map(t.obj, "stacks")->fd;
+	r.stacks_fd[0] = obj_map(t.obj, "stacks")->fd;
+	r.stacks_fd[1] = obj_map(t.obj, "stacks1")->fd;
+	r.gen_fd = obj_map(t.obj, "stack_gen")->fd;
+	r.switched = now_mono();
 	/* kallsyms names the functions of kprobe events and kernel frames */
 	if (o.kstack || r.nfuncs > 1) {
 		if (ksyms_load(&r.ks, "/proc/kallsyms", &err) < 0) {
@@ -582,6 +651,8 @@ static int trace_main(int argc, char **argv)
 
 		if (tick == TOOL_TICK_LAST)
 			break;
+		if (o.kstack || o.ustack)
+			stack_maps_turn(&r, &t);
 	}
 
 	/* Stop the sources, then take what is still in the rings: a count

@@ -171,6 +171,7 @@ START_TEST(test_concurrent_increments_exact)
 	       (unsigned long long)small,
 	       (unsigned long long)array0(r.obj, "drops_small"), reads,
 	       (unsigned long long)dh);
+	fflush(stdout);
 	ck_assert_msg(nbig > 100, "only %d slots: no creation to race", nbig);
 	ck_assert_uint_eq(big, total);
 	ck_assert_uint_eq(array0(r.obj, "drops"), 0);

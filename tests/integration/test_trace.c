@@ -470,6 +470,126 @@ START_TEST(test_trace_stress_every_call_accounted)
 }
 END_TEST
 
+/*
+ * Distinct user stacks: walk(bits, depth) goes down depth levels, through
+ * path_a or path_b as the bits say, then calls getppid(): 2^depth paths,
+ * each its own stack (the return addresses differ).
+ */
+static int walk(unsigned bits, int depth);
+
+__attribute__((noinline, optimize("no-omit-frame-pointer")))
+static int path_a(unsigned bits, int depth)
+{
+	int r = walk(bits, depth);
+
+	asm volatile("" : "+r"(r));
+	return r;
+}
+
+__attribute__((noinline, optimize("no-omit-frame-pointer")))
+static int path_b(unsigned bits, int depth)
+{
+	int r = walk(bits, depth);
+
+	asm volatile("" : "+r"(r));
+	return r + 1;
+}
+
+__attribute__((noinline, optimize("no-omit-frame-pointer")))
+static int walk(unsigned bits, int depth)
+{
+	if (!depth)
+		return trace_child_call();
+	return bits & 1 ? path_a(bits >> 1, depth - 1)
+			: path_b(bits >> 1, depth - 1);
+}
+
+/* Lines of text (from line `from`, counted from 0) that contain what. */
+static int lines_with(const char *text, int from, int n, const char *what)
+{
+	const char *l = text, *eol;
+	int i = 0, c = 0;
+
+	for (; l && *l && i < from + n; i++, l = eol ? eol + 1 : NULL) {
+		eol = strchr(l, '\n');
+		if (i >= from && strstr(l, what) &&
+		    (!eol || strstr(l, what) < eol))
+			c++;
+	}
+	return c;
+}
+
+/*
+ * A long run does not wear out its stack map. A stack map is a hash of
+ * 4096 buckets that only fills: 4096 distinct stacks leave most buckets
+ * taken, and later stacks collide (EEXIST) ever more. Two batches of 4096
+ * distinct user stacks, 3 s apart: trace switches to its other, emptied,
+ * map in between, so the second batch collides no more than the first.
+ */
+START_TEST(test_trace_stack_map_turns)
+{
+	enum { DEPTH = 12, BATCH = 1 << DEPTH };
+	static char out[32 << 20];
+	char err[4096], pid[16];
+	char *argv[] = { (char *)barebpf(), "trace", "-v", "-j", "-U", "-p",
+			 pid, TP, NULL };
+	size_t no = 0, ne = 0;
+	int go[2], c1, c2, lines, i;
+	struct proc p;
+	pid_t child;
+	char b;
+
+	ck_assert_int_eq(pipe(go), 0);
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (!child) {
+		close(go[1]);
+		if (read(go[0], &b, 1) != 1)
+			_exit(1);
+		/* a pause now and then: symbolizing takes the reader longer
+		 * than a call takes us, and its rings must not overflow */
+		for (i = 0; i < BATCH; i++)
+			if (walk(i, DEPTH) && i % 16 == 15)
+				usleep(4000);
+		sleep(3);
+		for (i = 0; i < BATCH; i++) /* other stacks again */
+			if (walk(i ^ 0x5a5, DEPTH + 1) && i % 16 == 15)
+				usleep(4000);
+		_exit(0);
+	}
+	close(go[0]);
+	snprintf(pid, sizeof(pid), "%d", (int)child);
+	spawn(&p, argv);
+	read_more(p.err, err, sizeof(err), &ne, "Tracing", 30000);
+	ck_assert_msg(strstr(err, "Tracing"), "trace did not start: %s", err);
+	ck_assert_int_eq(write(go[1], "g", 1), 1);
+	close(go[1]);
+	/* read while it runs: a full pipe would stop trace's reader */
+	while (waitpid(child, &i, WNOHANG) == 0)
+		read_more(p.out, out, sizeof(out), &no, NULL, 100);
+	ck_assert(WIFEXITED(i) && WEXITSTATUS(i) == 0);
+	read_more(p.out, out, sizeof(out), &no, NULL, 3000);
+	kill(p.pid, SIGINT);
+	read_more(p.out, out, sizeof(out), &no, NULL, 20000);
+	read_more(p.err, err, sizeof(err), &ne, NULL, 5000);
+	ck_assert_int_eq(wait_exit(p.pid), 0);
+	close(p.out);
+	close(p.err);
+	lines = count_prefix(out, "{");
+	ck_assert_msg(lines == 2 * BATCH, "%d events for %d calls; %s", lines,
+		      2 * BATCH, err);
+	c1 = lines_with(out, 0, BATCH, "hash collision");
+	c2 = lines_with(out, BATCH, BATCH, "hash collision");
+	printf("trace -U: %d distinct stacks, then %d more 3 s later: %d and "
+	       "%d collisions\n", BATCH, BATCH, c1, c2);
+	fflush(stdout);
+	ck_assert_msg(strstr(err, "stack map 0 filled"), "no switch: %s", err);
+	ck_assert_msg(c2 <= c1 + BATCH / 10,
+		      "the second batch collides more: %d, then %d of %d", c1,
+		      c2, BATCH);
+}
+END_TEST
+
 /* Start trace -j on child c with stdout on fd out; stderr on a pipe. */
 static void trace_start_fd(struct proc *p, const struct child *c, int out)
 {
@@ -630,6 +750,7 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, test_trace_lost_events_counted);
 	tcase_add_test(tc, test_trace_stress_every_call_accounted);
 	tcase_add_test(tc, test_trace_closed_pipe_stops);
+	tcase_add_test(tc, test_trace_stack_map_turns);
 	tcase_add_test(tc, test_trace_output_error_said);
 	tcase_add_test(tc, test_trace_kprobe_without_kprobes);
 	tcase_add_test(tc, test_trace_bad_probes);
