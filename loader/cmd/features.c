@@ -75,6 +75,7 @@ static int features_main(int argc, char **argv)
 	int json = 0, c, kp, pmu, retbit, bpf_ret, nfuncs = 0, i, j, ret;
 
 	tool_init(&t, "features");
+	tool_signals(); /* `features | head`: unmount what it mounted */
 	while ((c = getopt_long(argc, argv, "hj", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h': fputs(usage, stdout); return 0;

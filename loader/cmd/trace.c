@@ -550,9 +550,17 @@ static int attach_all(struct tool_ctx *t, struct trace_run *r)
 	char prog[32];
 	int i, slot = 0;
 
-	for (i = 0; i < r->nfuncs && !bb_stop; i++)
-		if (tool_attach(t, "trace_kprobe", r->funcs[i], 0) < 0)
+	for (i = 0; i < r->nfuncs && !bb_stop; i++) {
+		int ret = tool_attach(t, "trace_kprobe", r->funcs[i], 0);
+
+		if (ret == -EMFILE || ret == -ENFILE)
+			tool_error(t, "%d functions take about %d file "
+				   "descriptors, more than this process may "
+				   "open (raise `ulimit -n`, or narrow the "
+				   "patterns)", r->nfuncs, r->nfuncs + 64);
+		if (ret < 0)
 			return -1;
+	}
 	for (i = 0; i < r->o->nprobes && !bb_stop; i++) {
 		const struct trace_probe *p = &r->o->probes[i];
 

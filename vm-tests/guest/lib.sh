@@ -220,7 +220,9 @@ pidns_start() { # pidns_start TAG MODE: sets PID_TAG (barebpf here), U_TAG
 	local p pre=
 	rm -f $W/out $W/err
 	[ $2 = ns ] && pre="unshare -p -f --mount-proc"
-	start_tool $pre barebpf funclatency -j blk_mq_start_request
+	# kprobe_events, which the namespaces share (the PMU's probes are
+	# the kernel's business)
+	start_tool $pre env BAREBPF_KPROBES=tracefs barebpf funclatency -j blk_mq_start_request
 	wait_tracing 60
 	eval PID_$1=$TOOL_PID U_$1=$TOOL_PID
 	if [ $2 = ns ]; then
@@ -242,6 +244,7 @@ pidns_stop() { # pidns_stop TAG: SIGINT to its barebpf, wait for it; sets RC
 pidns_pair() {
 	pidns_start a $1
 	our_probes >$W/probes.a
+	[ -s $W/probes.a ] || fail "the first run's probes are not in kprobe_events"
 	diag "first run ($1, pid $PID_a here): $(tr '\n' ';' <$W/probes.a)"
 	pidns_start b $2
 	diag "both: $(our_probes | tr '\n' ';')"
