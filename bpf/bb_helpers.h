@@ -155,6 +155,63 @@ struct pt_regs {
 		__bb_a;                                                        \
 	})
 
+/*
+ * Counting in maps without losing counts.
+ *
+ * A map that is full makes bpf_map_update_elem fail with E2BIG: that event
+ * is then counted in slot 0 of a one-entry array named "drops" (the tool
+ * reports it at exit), not lost in silence. Declare it with BB_DROPS_MAP.
+ */
+#define BB_E2BIG 7
+#define BB_DROPS_MAP() BB_MAP(drops, BPF_MAP_TYPE_ARRAY, sizeof(u32), \
+			      sizeof(u64), 1)
+
+static __always_inline void bb_drop(void *drops)
+{
+	u32 k = 0;
+	u64 *d = bpf_map_lookup_elem(drops, &k);
+
+	if (d)
+		__sync_fetch_and_add(d, 1);
+}
+
+/* bpf_map_update_elem, counting a failure for want of room as a drop. */
+static __always_inline long bb_update(void *map, const void *key,
+				      const void *value, u64 flags,
+				      void *drops)
+{
+	long r = bpf_map_update_elem(map, key, value, flags);
+
+	if (r == -BB_E2BIG)
+		bb_drop(drops);
+	return r;
+}
+
+/*
+ * Add n to the u64 at key in a hash map, creating the slot if it is
+ * missing, without losing a racing increment. The old way (look up; if
+ * missing, update with n and BPF_NOEXIST) loses the count of whichever CPU
+ * comes second to a new slot: its update fails with EEXIST. Here a missing
+ * slot is created as 0 (the second creation fails harmlessly), looked up
+ * again, and every count goes in with an atomic add. The reader never
+ * deletes (it reads deltas: loader/cmd/dhist.c), so a slot once made stays.
+ */
+static __always_inline void bb_hist_add(void *map, const void *key, u64 n,
+					void *drops)
+{
+	u64 zero = 0, *v = bpf_map_lookup_elem(map, key);
+
+	if (!v) {
+		bpf_map_update_elem(map, key, &zero, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(map, key);
+		if (!v) {
+			bb_drop(drops); /* full */
+			return;
+		}
+	}
+	__sync_fetch_and_add(v, n);
+}
+
 /* floor(log2(v)) without loops (4.15 has no bounded loops) */
 static __always_inline u32 bb_log2(u32 v)
 {

@@ -16,6 +16,7 @@
 
 BB_MAP(start, BPF_MAP_TYPE_HASH, sizeof(struct biolat_rq), sizeof(u64), 10240);
 BB_MAP(hist, BPF_MAP_TYPE_HASH, sizeof(struct biolat_key), sizeof(u64), 4096);
+BB_DROPS_MAP();
 
 static __always_inline int rq_start(struct biolat_rq *rq, u64 flags)
 {
@@ -24,7 +25,7 @@ static __always_inline int rq_start(struct biolat_rq *rq, u64 flags)
 
 	if (filter && rq->dev != filter)
 		return 0;
-	bpf_map_update_elem(&start, rq, &ts, flags);
+	bb_update(&start, rq, &ts, flags, &drops);
 	return 0;
 }
 
@@ -53,7 +54,7 @@ int rq_complete(void *ctx)
 {
 	struct biolat_rq rq = {};
 	struct biolat_key key = {};
-	u64 *tsp, *count, delta, one = 1;
+	u64 *tsp, delta;
 
 	BB_TP_READ(rq.dev, ctx, tpoff_complete_dev);
 	BB_TP_READ(rq.sector, ctx, tpoff_complete_sector);
@@ -72,11 +73,7 @@ int rq_complete(void *ctx)
 		key.dev = rq.dev;
 	if (BB_CONST(per_flags))
 		BB_TP_READ(key.rwbs, ctx, tpoff_complete_rwbs);
-	count = bpf_map_lookup_elem(&hist, &key);
-	if (count)
-		__sync_fetch_and_add(count, 1);
-	else
-		bpf_map_update_elem(&hist, &key, &one, BPF_NOEXIST);
+	bb_hist_add(&hist, &key, 1, &drops);
 	return 0;
 }
 

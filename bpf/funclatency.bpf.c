@@ -12,6 +12,7 @@
 
 BB_MAP(start, BPF_MAP_TYPE_HASH, sizeof(u64), sizeof(u64), 10240);
 BB_MAP(stats, BPF_MAP_TYPE_ARRAY, sizeof(u32), sizeof(u64), FUNCLAT_NSTATS);
+BB_DROPS_MAP();
 
 SEC("kprobe")
 int func_entry(struct pt_regs *ctx)
@@ -23,7 +24,7 @@ int func_entry(struct pt_regs *ctx)
 	if (filter && (u32)(id >> 32) != filter)
 		return 0;
 	ts = bpf_ktime_get_ns();
-	bpf_map_update_elem(&start, &id, &ts, BPF_ANY);
+	bb_update(&start, &id, &ts, BPF_ANY, &drops);
 	return 0;
 }
 

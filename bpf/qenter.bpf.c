@@ -24,6 +24,7 @@
 BB_MAP(start, BPF_MAP_TYPE_HASH, sizeof(u32), sizeof(struct qenter_start),
        10240);
 BB_MAP(hist, BPF_MAP_TYPE_HASH, sizeof(struct qenter_key), sizeof(u64), 4096);
+BB_DROPS_MAP();
 
 static __always_inline u32 take_taskdev(void)
 {
@@ -50,7 +51,7 @@ static __always_inline int entered(u32 dev)
 	if (BB_CONST(per_disk))
 		s.dev = dev;
 	/* nested entries (a wrapper we also probe): the outer one counts */
-	bpf_map_update_elem(&start, &tid, &s, BPF_NOEXIST);
+	bb_update(&start, &tid, &s, BPF_NOEXIST, &drops);
 	return 0;
 }
 
@@ -80,7 +81,7 @@ int qenter_ret(struct pt_regs *ctx)
 	u32 tid = (u32)bpf_get_current_pid_tgid();
 	struct qenter_start *s = bpf_map_lookup_elem(&start, &tid);
 	struct qenter_key key = {};
-	u64 delta, *count, one = 1;
+	u64 delta;
 
 	if (!s)
 		return 0;
@@ -93,11 +94,7 @@ int qenter_ret(struct pt_regs *ctx)
 	key.slot = bb_log2l(delta);
 	if (key.slot >= QENTER_SLOTS)
 		key.slot = QENTER_SLOTS - 1;
-	count = bpf_map_lookup_elem(&hist, &key);
-	if (count)
-		__sync_fetch_and_add(count, 1);
-	else
-		bpf_map_update_elem(&hist, &key, &one, BPF_NOEXIST);
+	bb_hist_add(&hist, &key, 1, &drops);
 	return 0;
 }
 

@@ -19,8 +19,19 @@
 BB_MAP(events, BPF_MAP_TYPE_PERF_EVENT_ARRAY, sizeof(u32), sizeof(u32), 1024);
 BB_MAP(stacks, BPF_MAP_TYPE_STACK_TRACE, sizeof(u32), 127 * sizeof(u64),
        TRACE_STACK_ENTRIES);
+BB_MAP(stacks1, BPF_MAP_TYPE_STACK_TRACE, sizeof(u32), 127 * sizeof(u64),
+       TRACE_STACK_ENTRIES);
+BB_MAP(stack_gen, BPF_MAP_TYPE_ARRAY, sizeof(u32), sizeof(u32), 1);
 BB_MAP(counters, BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(u32), sizeof(u64),
        TRACE_NCOUNTERS);
+
+/* a map pointer must be a constant: one call per map */
+static __always_inline int stackid(void *ctx, u32 which, u64 flags)
+{
+	if (which)
+		return bpf_get_stackid(ctx, &stacks1, flags);
+	return bpf_get_stackid(ctx, &stacks, flags);
+}
 
 static __always_inline int emit(void *ctx, u64 ip, u64 entry_ret, u32 probe)
 {
@@ -43,10 +54,15 @@ static __always_inline int emit(void *ctx, u64 ip, u64 entry_ret, u32 probe)
 	e.probe = probe;
 	e.kstack = -1;
 	e.ustack = -1;
+	if (BB_CONST(kstack) || BB_CONST(ustack)) {
+		u32 zero = 0, *gen = bpf_map_lookup_elem(&stack_gen, &zero);
+
+		e.stack_map = gen ? *gen & 1 : 0;
+	}
 	if (BB_CONST(kstack))
-		e.kstack = bpf_get_stackid(ctx, &stacks, 0);
+		e.kstack = stackid(ctx, e.stack_map, 0);
 	if (BB_CONST(ustack))
-		e.ustack = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+		e.ustack = stackid(ctx, e.stack_map, BPF_F_USER_STACK);
 	bpf_get_current_comm(e.comm, sizeof(e.comm));
 	/*
 	 * Count what is sent: before 5.4 bpf_perf_event_output does not say

@@ -13,6 +13,12 @@
 /* probe value of a kprobe event: the function comes from ip */
 #define TRACE_PROBE_KPROBE 0xffffffffu
 
+/*
+ * Two stack maps, used in turn (the one in stack_gen): a stack map only
+ * fills, and then new stacks collide (EEXIST) for the rest of the run. The
+ * tool switches maps when the current one fills up, and empties a map
+ * before it comes back, by when the events that name its stacks are read.
+ */
 #define TRACE_STACK_ENTRIES 4096
 #define TRACE_COMM_LEN 16
 
@@ -28,7 +34,7 @@ struct trace_event {
 	int kstack;               /* stack id, -errno, or -1 if not asked */
 	int ustack;
 	unsigned int probe;       /* tracepoint slot, or TRACE_PROBE_KPROBE */
-	unsigned int pad;
+	unsigned int stack_map;   /* the stack ids are of stacks (0), stacks1 */
 	char comm[TRACE_COMM_LEN];
 	unsigned long long entry_ret; /* kprobe: PT_REGS_ENTRY_RET */
 };

@@ -30,6 +30,8 @@ static const struct bb_provider *provider_for(enum bb_prog_kind kind)
 void session_init(struct bb_session *s)
 {
 	memset(s, 0, sizeof(*s));
+	s->pmu_type = -2;
+	s->stats_fd = -1;
 	/* see kprobes_remove_stale: the pid alone is not unique on a host */
 	s->pidns = bb_pidns_ino("self");
 	snprintf(s->group, sizeof(s->group), "barebpf_%d_%lu", (int)getpid(),
@@ -116,6 +118,7 @@ int session_attach(struct bb_session *s, struct bb_prog *prog,
 		return bb_fail(err, -ENOMEM, "out of memory");
 	l->kind = prog->kind;
 	l->pfd = -1;
+	l->prog_fd = prog->fd;
 	strcpy(l->target, target);
 	ret = p->attach(s, l, prog->fd, maxactive, err);
 	if (ret < 0) {
@@ -125,6 +128,25 @@ int session_attach(struct bb_session *s, struct bb_prog *prog,
 	l->next = s->links;
 	s->links = l;
 	return 0;
+}
+
+static void link_detach(struct bb_session *s, struct bb_link *l)
+{
+	const struct bb_provider *p = provider_for(l->kind);
+
+	if (p)
+		p->detach(s, l);
+	free(l);
+}
+
+void session_detach_newest(struct bb_session *s)
+{
+	struct bb_link *l = s->links;
+
+	if (l) {
+		s->links = l->next;
+		link_detach(s, l);
+	}
 }
 
 /*
@@ -244,12 +266,12 @@ void session_detach_all(struct bb_session *s)
 	struct bb_link *l;
 
 	while ((l = s->links) != NULL) {
-		const struct bb_provider *p = provider_for(l->kind);
-
 		s->links = l->next;
-		if (p)
-			p->detach(s, l);
-		free(l);
+		link_detach(s, l);
+	}
+	if (s->stats_fd >= 0) {
+		close(s->stats_fd);
+		s->stats_fd = -1;
 	}
 	if (s->mounted) {
 		tracefs_unmount(s->mounted);

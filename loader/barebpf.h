@@ -65,19 +65,30 @@ struct bb_map_info {
 int bpf_map_get_info(int fd, struct bb_map_info *info);
 /*
  * Load a program. If the verifier refuses it and logp is not NULL, *logp
- * gets a malloc'ed copy of the verifier log (the buffer grows on ENOSPC).
+ * gets a malloc'ed copy of the verifier log: the buffer grows on ENOSPC up
+ * to what the kernel accepts, and the largest log obtained is kept
+ * (*truncated, if not NULL, says it did not fit whole). The error is that
+ * of the first load, made without a log.
  */
 int bpf_prog_load(uint32_t type, const struct bpf_insn *insns, uint32_t cnt,
 		  const char *license, uint32_t kern_version, const char *name,
-		  char **logp);
+		  char **logp, int *truncated);
+/* Pure: a sentence on why the verifier refused a program (E2BIG: it gave
+ * up after N instructions; a truncated log), or "". */
+void bpf_verifier_explain(int err, const char *log, int truncated,
+			  char *buf, size_t len);
 /* Read a whole file (pseudo files too) into a malloc'ed NUL-terminated
  * buffer; returns its length. */
 int bb_read_fd(int fd, char **buf);
 int bb_read_file(const char *path, char **buf);
 /* Read the first line of a small file (sysfs, procfs), without "\n". */
 int bb_read_small(const char *path, char *buf, size_t len);
-/* Sum over CPUs of a u64 in a per-CPU array at key (0 if unreadable). */
-uint64_t bpf_map_sum_percpu_u64(int fd, uint32_t key);
+/* Sum over CPUs of a u64 in a per-CPU array at key into *sum: 0 or
+ * -errno (then *sum is 0 and means nothing). */
+int bpf_map_sum_percpu_u64(int fd, uint32_t key, uint64_t *sum);
+/* How often the kernel skipped the program because another BPF program
+ * was running on that CPU (6.7+): 0, or -EOPNOTSUPP on older kernels. */
+int bpf_prog_recursion_misses(int prog_fd, uint64_t *misses);
 /* Number of possible CPUs (per-CPU map values come in this many slots). */
 int bb_ncpus_possible(void);
 /*
@@ -89,6 +100,9 @@ int bb_ncpus_possible(void);
 int bb_parse_cpu_list(const char *s);
 /* Raise RLIMIT_MEMLOCK to infinity (maps are charged to it before 5.11). */
 int bb_raise_memlock(struct bb_err *err);
+/* Raise RLIMIT_NOFILE as far as allowed (fs.nr_open as root, else the hard
+ * limit): every probe holds a file descriptor. Returns the new soft limit. */
+long bb_raise_nofile(void);
 
 /* ---- kernel version (kver.c) ---- */
 #define KVER(a, b, c) (((a) << 16) + ((b) << 8) + ((c) > 255 ? 255 : (c)))
@@ -230,6 +244,8 @@ const struct bb_kcaps *obj_kcaps(const struct bb_obj *obj);
  */
 int obj_load(struct bb_obj *obj, uint32_t kern_version, struct bb_err *err);
 const char *obj_verifier_log(const struct bb_obj *obj);
+/* Did that log not fit whole (the kernel kept only part of it)? */
+int obj_verifier_log_truncated(const struct bb_obj *obj);
 int obj_nprogs(const struct bb_obj *obj);
 struct bb_prog *obj_prog_at(struct bb_obj *obj, int i);
 struct bb_prog *obj_prog(struct bb_obj *obj, const char *name);
@@ -280,6 +296,8 @@ int tp_field(const char *tracefs, const char *category, const char *event,
 struct bb_link {
 	enum bb_prog_kind kind;
 	int pfd;              /* perf event fd */
+	int prog_fd;          /* the program attached (owned by its object) */
+	int pmu;              /* a kprobe of the perf kprobe PMU (no event) */
 	char event[112];      /* "group/name" we added to kprobe_events, or "" */
 	char target[128];
 	struct bb_link *next;
@@ -292,6 +310,15 @@ struct bb_session {
 	int nprobes;          /* counter for unique event names */
 	struct bb_link *links;
 	int mounted;          /* BB_MOUNTED_* if we mounted tracefs, else 0 */
+	/* the perf kprobe PMU (kprobe.c): type, -1 if not used, -2 unknown */
+	int pmu_type;
+	int pmu_retbit;       /* config bit that makes a kretprobe */
+	int stats_fd;         /* BPF_ENABLE_STATS, held while PMU kretprobes
+				 need run counts (see kprobe.c); -1 if none */
+	int npmu, ntracefs;   /* kprobes attached each way */
+	/* why the last kprobe went through kprobe_events although the PMU
+	 * exists (for -v); the tool clears it after saying it */
+	char pmu_note[320];
 };
 
 void session_init(struct bb_session *s);
@@ -332,6 +359,18 @@ struct bb_probe {
 int probe_order(const struct bb_probe *p, int n, int *order);
 /* Disable, close and remove every probe this session added. Idempotent. */
 void session_detach_all(struct bb_session *s);
+/* Undo the latest session_attach that succeeded (e.g. the first half of
+ * an entry/return pair whose second half failed). */
+void session_detach_newest(struct bb_session *s);
+/*
+ * The perf kprobe PMU (4.17+): its type, the config bit of a kretprobe
+ * (format/retprobe), or -ENOENT where there is none. With it the kernel
+ * owns the probe and removes it with our last fd, even after SIGKILL.
+ * BAREBPF_KPROBES=tracefs in the environment makes sessions ignore it.
+ */
+int kprobe_pmu_type(int *retbit);
+/* Pure: "config:N" (a PMU format file) -> N, or -EINVAL. */
+int kprobe_pmu_format_bit(const char *text);
 /* Sum of kprobe_profile misses over this session's kretprobes. */
 long session_kretprobe_misses(struct bb_session *s);
 /* Remove probes of barebpf processes that no longer exist. Returns count. */
@@ -432,6 +471,12 @@ int stack_read(int map_fd, int stackid, uint64_t *ips, int max);
  * ips[0] unless it is 0 or already there; returns the new depth (n if
  * n < 1). */
 int stack_add_entry_ret(uint64_t *ips, int n, int max, uint64_t ret);
+/*
+ * Empty a stack trace map: a stack map is a hash of buckets that only
+ * fills, and a new stack whose bucket holds another fails (EEXIST) for the
+ * rest of the run. Returns how many stacks it held.
+ */
+int stack_map_clear(int map_fd, uint32_t max_entries);
 /* One frame a line, "<indent>func+0x1a [kernel]", as bcc's trace -K. */
 void stack_print_kernel(FILE *f, const struct bb_ksyms *ks,
 			const uint64_t *ips, int n, const char *indent);
@@ -472,10 +517,16 @@ struct bb_usym {
 };
 int usyms_new(struct bb_usyms **up);
 /*
- * Read /proc/PID/maps now, once per pid: call it when the process is first
- * seen, since it may have exited by the time its addresses are printed.
+ * Read /proc/PID/maps now: call it when an event of the process comes in,
+ * since it may have exited by the time its addresses are printed. Maps
+ * already read are kept while the process is the same one (its start time
+ * in /proc/PID/stat and its program file, /proc/PID/exe): a pid reused by
+ * another process, or an exec, reads them again; a process gone keeps
+ * what was read.
  */
 int usyms_add_pid(struct bb_usyms *u, int pid);
+/* Pure: the start time (field 22) of a /proc/PID/stat line. */
+int usym_parse_stat_start(const char *stat, unsigned long long *start);
 /* Symbolize addr of pid (reading its maps if not done yet). */
 int usyms_find(struct bb_usyms *u, int pid, uint64_t addr, struct bb_usym *s);
 void usyms_free(struct bb_usyms *u);
@@ -499,6 +550,7 @@ int disk_name(uint32_t kdev, char *name, size_t len);
 int disk_kdev(const char *name, uint32_t *kdev);
 
 /* ---- signals (cli) ---- */
-extern volatile int bb_stop; /* set by SIGINT/SIGTERM/SIGHUP */
+/* set by SIGINT/SIGTERM/SIGHUP/SIGQUIT/SIGPIPE, or a failed write */
+extern volatile int bb_stop;
 
 #endif

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kprobes and kretprobes through tracefs kprobe_events (the perf kprobe PMU
- * only came in 4.17). Every probe we add lives in the group barebpf_<pid>,
- * so that we can remove exactly ours, and a later barebpf can recognise the
- * leftovers of one that was SIGKILLed.
+ * kprobes and kretprobes. Where the kernel has the perf kprobe PMU (4.17+),
+ * perf_event_open creates the probe and the kernel removes it with our
+ * last fd: nothing is left behind, even after SIGKILL. Otherwise, and for
+ * what the PMU cannot do (see kprobe_attach_common), through tracefs
+ * kprobe_events: every probe we add there lives in the group
+ * barebpf_<pid>_<pidns>, so that we remove exactly ours, and a later
+ * barebpf recognises the leftovers of one that was SIGKILLed.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -154,6 +157,12 @@ static int perf_fail(struct bb_err *err, int ret, const char *kind,
 			       "cannot attach %s to %s: perf_event_open not "
 			       "permitted (run as root; see "
 			       "kernel.perf_event_paranoid)", kind, fn);
+	case -EMFILE:
+	case -ENFILE:
+		return bb_fail(err, ret,
+			       "cannot attach %s to %s: out of file "
+			       "descriptors (%s): every probe holds one",
+			       kind, fn, strerror(-ret));
 	default:
 		return bb_fail(err, ret,
 			       "cannot attach %s to %s: perf_event_open/"
@@ -161,7 +170,7 @@ static int perf_fail(struct bb_err *err, int ret, const char *kind,
 	}
 }
 
-static int kprobe_attach_common(struct bb_session *s, struct bb_link *l,
+static int tracefs_probe_attach(struct bb_session *s, struct bb_link *l,
 				int prog_fd, int retprobe, int maxactive,
 				struct bb_err *err)
 {
@@ -175,14 +184,6 @@ static int kprobe_attach_common(struct bb_session *s, struct bb_link *l,
 			       "cannot attach %s to %s: this kernel has no "
 			       "kprobe_events (CONFIG_KPROBE_EVENTS) in %s",
 			       kind, fn, s->tracefs);
-	if (!target_ok(fn))
-		return bb_fail(err, -EINVAL,
-			       "cannot attach %s: '%s' is not a function name",
-			       kind, fn);
-	if (retprobe && (maxactive < 0 || maxactive > MAXACTIVE_MAX))
-		return bb_fail(err, -EINVAL,
-			       "kretprobe maxactive %d out of range (0..%d)",
-			       maxactive, MAXACTIVE_MAX);
 	if (retprobe && maxactive > 0)
 		snprintf(maxa, sizeof(maxa), "%d", maxactive);
 
@@ -216,12 +217,212 @@ static int kprobe_attach_common(struct bb_session *s, struct bb_link *l,
 		l->pfd = -1;
 		goto err_remove;
 	}
+	s->ntracefs++;
 	return 0;
 
 err_remove:
 	kprobe_event_remove(s->tracefs, l->event);
 	l->event[0] = 0;
 	return ret;
+}
+
+int kprobe_pmu_format_bit(const char *text)
+{
+	char *end;
+	long bit;
+
+	if (strncmp(text, "config:", 7))
+		return -EINVAL;
+	bit = strtol(text + 7, &end, 10);
+	if (end == text + 7 || bit < 0 || bit > 63 ||
+	    (*end && *end != '\n'))
+		return -EINVAL;
+	return (int)bit;
+}
+
+#define PMU_DIR "/sys/bus/event_source/devices/kprobe"
+
+int kprobe_pmu_type(int *retbit)
+{
+	const char *env = getenv("BAREBPF_KPROBES");
+	char buf[64];
+	int ret;
+
+	*retbit = -1;
+	if (env && !strcmp(env, "tracefs"))
+		return -ENOENT;
+	ret = bb_read_small(PMU_DIR "/type", buf, sizeof(buf));
+	if (ret < 0)
+		return ret;
+	ret = atoi(buf);
+	if (ret <= 0)
+		return -EINVAL;
+	if (bb_read_small(PMU_DIR "/format/retprobe", buf, sizeof(buf)) >= 0)
+		*retbit = kprobe_pmu_format_bit(buf);
+	return ret;
+}
+
+/*
+ * The kprobe PMU takes the function name by pointer in config1 and an
+ * offset in config2, and a kretprobe is a config bit. As with a trace
+ * event, one perf event (pid -1, CPU 0) runs the program on every CPU.
+ */
+static int pmu_open(struct bb_session *s, const char *fn, int retprobe,
+		    int prog_fd)
+{
+	struct perf_event_attr attr;
+	int pfd, ret;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = s->pmu_type;
+	attr.size = sizeof(attr);
+	attr.config = retprobe ? 1ULL << s->pmu_retbit : 0;
+	attr.config1 = (uint64_t)(uintptr_t)fn;
+	attr.config2 = 0;
+	attr.sample_period = 1;
+	attr.wakeup_events = 1;
+	pfd = sys_perf_event_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (pfd < 0)
+		return pfd;
+	ret = sys_ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog_fd);
+	if (ret == 0)
+		ret = sys_ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0);
+	if (ret < 0) {
+		close(pfd);
+		return ret;
+	}
+	return pfd;
+}
+
+/* BPF_ENABLE_STATS (5.8): program run counts, while we hold the fd. */
+#define BB_BPF_ENABLE_STATS 32
+static int stats_enable(void)
+{
+	uint32_t type = 0; /* BPF_STATS_RUN_TIME */
+
+	return (int)sys_bpf(BB_BPF_ENABLE_STATS, &type, sizeof(type));
+}
+
+static const struct bb_link *session_link(const struct bb_session *s,
+					  enum bb_prog_kind kind,
+					  const char *target)
+{
+	const struct bb_link *l;
+
+	for (l = s->links; l; l = l->next)
+		if (l->kind == kind && !strcmp(l->target, target))
+			return l;
+	return NULL;
+}
+
+/*
+ * Which way a probe goes (1: the PMU), and if not the PMU while it exists,
+ * why, in s->pmu_note:
+ *  - a kretprobe's maxactive cannot be given to the PMU (its probes are
+ *    made with maxactive 0 up to 6.8 and since: create_local_trace_kprobe),
+ *    where the kernel's default is max(10, 2 * CPUs), or only the CPU count
+ *    without CONFIG_PREEMPTION before 6.2. So a kretprobe asking for more
+ *    than the CPU count goes through kprobe_events;
+ *  - kprobe_profile does not list PMU probes: the misses of a PMU
+ *    kretprobe are counted as returns missing against entries, from the
+ *    run counts of the programs (BPF_ENABLE_STATS, 5.8+). Without those
+ *    counts, kretprobes go through kprobe_events;
+ *  - and the kprobe of a function whose kretprobe is in kprobe_events goes
+ *    there too, so that kprobe_profile has both counts (before 5.14 its
+ *    misses column of a kretprobe leaves out the returns lost to maxactive).
+ */
+static int use_pmu(struct bb_session *s, struct bb_link *l, int retprobe,
+		   int maxactive)
+{
+	const struct bb_link *ret;
+	int ncpus;
+
+	if (s->pmu_type == -2)
+		s->pmu_type = kprobe_pmu_type(&s->pmu_retbit);
+	if (s->pmu_type < 0)
+		return 0;
+	if (!retprobe) {
+		ret = session_link(s, BB_PROG_KRETPROBE, l->target);
+		if (ret && !ret->pmu) {
+			snprintf(s->pmu_note, sizeof(s->pmu_note),
+				 "the kprobe on %s goes through kprobe_events, "
+				 "with its kretprobe", l->target);
+			return 0;
+		}
+		return 1;
+	}
+	if (s->pmu_retbit < 0) {
+		snprintf(s->pmu_note, sizeof(s->pmu_note),
+			 "kretprobes go through kprobe_events: the kprobe PMU "
+			 "has no retprobe format");
+		return 0;
+	}
+	ncpus = bb_ncpus_possible();
+	if (maxactive > 0 && maxactive > ncpus) {
+		snprintf(s->pmu_note, sizeof(s->pmu_note),
+			 "the kretprobe on %s goes through kprobe_events: the "
+			 "kprobe PMU cannot give it maxactive %d", l->target,
+			 maxactive);
+		return 0;
+	}
+	if (s->stats_fd < 0)
+		s->stats_fd = stats_enable();
+	if (s->stats_fd < 0) {
+		snprintf(s->pmu_note, sizeof(s->pmu_note),
+			 "the kretprobe on %s goes through kprobe_events: no "
+			 "program run counts (BPF_ENABLE_STATS, 5.8) to count "
+			 "its misses by", l->target);
+		return 0;
+	}
+	return 1;
+}
+
+static int kprobe_attach_common(struct bb_session *s, struct bb_link *l,
+				int prog_fd, int retprobe, int maxactive,
+				struct bb_err *err)
+{
+	const char *kind = retprobe ? "kretprobe" : "kprobe";
+	const char *fn = l->target;
+	int pfd;
+
+	if (!target_ok(fn))
+		return bb_fail(err, -EINVAL,
+			       "cannot attach %s: '%s' is not a function name",
+			       kind, fn);
+	if (retprobe && (maxactive < 0 || maxactive > MAXACTIVE_MAX))
+		return bb_fail(err, -EINVAL,
+			       "kretprobe maxactive %d out of range (0..%d)",
+			       maxactive, MAXACTIVE_MAX);
+	if (!use_pmu(s, l, retprobe, maxactive))
+		return tracefs_probe_attach(s, l, prog_fd, retprobe, maxactive,
+					    err);
+	pfd = pmu_open(s, fn, retprobe, prog_fd);
+	if (pfd >= 0) {
+		l->pfd = pfd;
+		l->pmu = 1;
+		s->npmu++;
+		return 0;
+	}
+	/* what kprobe_events would refuse just the same */
+	switch (pfd) {
+	case -ENOENT:
+	case -EADDRNOTAVAIL:
+	case -EINVAL:
+	case -EMFILE:
+	case -ENFILE:
+	case -ENOMEM:
+	case -EPERM:
+	case -EACCES:
+	case -EEXIST:
+		return pfd == -EMFILE || pfd == -ENFILE || pfd == -EEXIST ||
+		       pfd == -EPERM || pfd == -EACCES ?
+			       perf_fail(err, pfd, kind, fn) :
+			       add_fail(err, pfd, kind, fn);
+	}
+	snprintf(s->pmu_note, sizeof(s->pmu_note),
+		 "the kprobe PMU refused the %s on %s (%s): using "
+		 "kprobe_events", kind, fn, strerror(-pfd));
+	return tracefs_probe_attach(s, l, prog_fd, retprobe, maxactive, err);
 }
 
 static int kprobe_attach(struct bb_session *s, struct bb_link *l, int prog_fd,
@@ -511,17 +712,105 @@ static int profile_rows(struct bb_session *s, struct profile_row *rows, int n)
 	return 0;
 }
 
+/* Run count of a program (bpf_prog_info.run_cnt, counted while
+ * BPF_ENABLE_STATS is held), or -errno. */
+#define BB_OBJ_GET_INFO_BY_FD 15
+#define PROG_INFO_RUN_CNT 200 /* offsetof(struct bpf_prog_info, run_cnt) */
+static long long prog_run_cnt(int prog_fd)
+{
+	uint64_t info[32] = { 0 };
+	struct {
+		uint32_t bpf_fd, info_len;
+		uint64_t info;
+	} attr = { 0 };
+	int ret;
+
+	attr.bpf_fd = prog_fd;
+	attr.info_len = sizeof(info);
+	attr.info = (uintptr_t)info;
+	ret = (int)sys_bpf(BB_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
+	if (ret < 0)
+		return ret;
+	if (attr.info_len < PROG_INFO_RUN_CNT + 8)
+		return -EOPNOTSUPP;
+	return (long long)info[PROG_INFO_RUN_CNT / 8];
+}
+
+/*
+ * Does every PMU link of program prog_fd (of kind) have a PMU link of the
+ * other kind on its function? Then its run count pairs with theirs.
+ */
+static int pmu_prog_paired(const struct bb_session *s, int prog_fd,
+			   enum bb_prog_kind kind)
+{
+	enum bb_prog_kind other = kind == BB_PROG_KPROBE ? BB_PROG_KRETPROBE
+							 : BB_PROG_KPROBE;
+	const struct bb_link *l, *o;
+	int n = 0;
+
+	for (l = s->links; l; l = l->next) {
+		if (l->prog_fd != prog_fd || l->kind != kind)
+			continue;
+		o = session_link(s, other, l->target);
+		if (!l->pmu || !o || !o->pmu)
+			return 0;
+		n++;
+	}
+	return n > 0;
+}
+
+/* Has an earlier link of the list the same program? */
+static int prog_seen(const struct bb_session *s, const struct bb_link *upto)
+{
+	const struct bb_link *l;
+
+	for (l = s->links; l != upto; l = l->next)
+		if (l->prog_fd == upto->prog_fd)
+			return 1;
+	return 0;
+}
+
+/*
+ * PMU kretprobes are not in kprobe_profile: their misses are the returns
+ * missing against the entries, from the run counts of the entry and return
+ * programs paired on the same functions (calls in flight count as missing,
+ * as in the kprobe_profile case).
+ */
+static long pmu_kretprobe_misses(struct bb_session *s)
+{
+	long long entries = 0, returns = 0, n;
+	struct bb_link *l;
+
+	if (s->stats_fd < 0)
+		return 0;
+	for (l = s->links; l; l = l->next) {
+		if (!l->pmu || prog_seen(s, l) ||
+		    !pmu_prog_paired(s, l->prog_fd, l->kind))
+			continue;
+		n = prog_run_cnt(l->prog_fd);
+		if (n < 0)
+			return n;
+		if (l->kind == BB_PROG_KPROBE)
+			entries += n;
+		else
+			returns += n;
+	}
+	return entries > returns ? (long)(entries - returns) : 0;
+}
+
 long session_kretprobe_misses(struct bb_session *s)
 {
 	struct profile_row *rows;
 	struct bb_link *l;
-	long sum = 0;
+	long sum = pmu_kretprobe_misses(s);
 	int n = 0, i, j, ret;
 
+	if (sum < 0)
+		return sum;
 	for (l = s->links; l; l = l->next)
 		n += l->event[0] != 0;
 	if (!n)
-		return 0;
+		return sum;
 	rows = calloc(n, sizeof(*rows));
 	if (!rows)
 		return -ENOMEM;

@@ -4,6 +4,7 @@
  * has no bpf_get_stack), printed as bcc's trace -K prints them.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "barebpf.h"
 
@@ -35,6 +36,20 @@ int stack_add_entry_ret(uint64_t *ips, int n, int max, uint64_t ret)
 		ips[i] = ips[i - 1];
 	ips[1] = ret;
 	return n + 1;
+}
+
+int stack_map_clear(int map_fd, uint32_t max_entries)
+{
+	uint32_t id, n = 1;
+	int cleared = 0;
+
+	/* ids are bucket indexes, max_entries rounded up to a power of two;
+	 * get_next_key only walks stack maps since 4.17: delete them all */
+	while (n < max_entries && n < (1u << 31))
+		n <<= 1;
+	for (id = 0; id < n; id++)
+		cleared += bpf_map_delete_elem(map_fd, &id) == 0;
+	return cleared;
 }
 
 void stack_print_kernel(FILE *f, const struct bb_ksyms *ks,

@@ -209,58 +209,165 @@ static int prog_load_once(uint32_t type, const struct bpf_insn *insns,
 	return sys_bpf(BPF_PROG_LOAD, &a, sizeof(a));
 }
 
+/*
+ * The log of a refused program. A log that does not fit gives ENOSPC with
+ * what fit (the head of the log; since 6.4 its tail), and 4.15-5.1 refuse a
+ * log_size above UINT_MAX >> 8 with EINVAL (5.2 took it to UINT_MAX >> 2).
+ * So the buffer grows from 64 KiB to that first cap, then on to 256 MiB
+ * while the kernel takes it, and the largest log obtained is kept: a
+ * truncated log is still a log (4.15 once showed none at all when a
+ * program exploded the verifier: the 16 MiB attempt got EINVAL).
+ */
+#define LOG_FIRST (64u * 1024)
+#define LOG_CAP_OLD (UINT32_MAX >> 8)
+#define LOG_CAP (256u << 20)
+
 int bpf_prog_load(uint32_t type, const struct bpf_insn *insns, uint32_t cnt,
 		  const char *license, uint32_t kern_version, const char *name,
-		  char **logp)
+		  char **logp, int *truncated)
 {
-	uint32_t size = 64 * 1024;
-	char *log = NULL;
-	int fd;
+	uint32_t size = LOG_FIRST;
+	char *log = NULL, *buf;
+	int fd, again;
 
 	if (logp)
 		*logp = NULL;
+	if (truncated)
+		*truncated = 0;
 	/* First without a log: verbose verification is slow on big programs. */
 	fd = prog_load_once(type, insns, cnt, license, kern_version, name,
 			    NULL, 0);
 	if (fd >= 0 || !logp)
 		return fd;
-	/* Again with a log; a log that does not fit gives ENOSPC: grow it. */
 	for (;;) {
-		char *nlog = realloc(log, size);
-		int again;
-
-		if (!nlog) {
-			free(log);
-			return fd;
-		}
-		log = nlog;
+		buf = malloc(size);
+		if (!buf)
+			break;
 		again = prog_load_once(type, insns, cnt, license, kern_version,
-				       name, log, size);
+				       name, buf, size);
 		if (again >= 0) { /* loaded this time: keep it */
+			free(buf);
 			free(log);
 			return again;
 		}
-		if (again != -ENOSPC || size >= 16 * 1024 * 1024)
+		if (again == -EINVAL && size > LOG_FIRST && !buf[0]) {
+			/* the size, not the program: keep the last log */
+			free(buf);
 			break;
-		size *= 4;
+		}
+		free(log);
+		log = buf;
+		if (truncated)
+			*truncated = again == -ENOSPC;
+		if (again != -ENOSPC || size >= LOG_CAP)
+			break;
+		size = size < LOG_CAP_OLD / 4 ? size * 4 :
+		       size < LOG_CAP_OLD ? LOG_CAP_OLD : LOG_CAP;
 	}
 	*logp = log;
 	return fd;
 }
 
-uint64_t bpf_map_sum_percpu_u64(int fd, uint32_t key)
+/* The count in "Processed 131073 insn" (4.15+) or "processed 1000001
+ * insns" (the summary line of 5.2+), or 0. */
+static long processed_insns(const char *log)
 {
-	int ncpus = bb_ncpus_possible(), i;
-	uint64_t *v, sum = 0;
+	const char *p;
 
+	for (p = log; p && (p = strcasestr(p, "processed ")); p++) {
+		char *end;
+		long n = strtol(p + 10, &end, 10);
+
+		if (end != p + 10 && !strncmp(end, " insn", 5))
+			return n;
+	}
+	return 0;
+}
+
+void bpf_verifier_explain(int err, const char *log, int truncated,
+			  char *buf, size_t len)
+{
+	long n = log ? processed_insns(log) : 0;
+
+	buf[0] = 0;
+	if (err == -E2BIG && (n || !log || !strstr(log, "too large") ||
+			      truncated)) {
+		if (n && n <= 131073)
+			snprintf(buf, len, "the verifier gave up after %ld "
+				 "instructions (its limit before 5.2): simplify "
+				 "the program (fewer paths it cannot prune), or "
+				 "run on 5.2+ where the limit is 1M", n);
+		else if (n)
+			snprintf(buf, len, "the verifier gave up after %ld "
+				 "instructions (its limit): simplify the "
+				 "program (fewer paths it cannot prune)", n);
+		else
+			snprintf(buf, len, "the verifier gave up: it processed "
+				 "more instructions than its limit (131072 "
+				 "before 5.2, 1M since): simplify the program "
+				 "(fewer paths it cannot prune)%s",
+				 truncated ? "; the count is past the part "
+					     "of the log the kernel kept" : "");
+	} else if (err == -ENOSPC) {
+		snprintf(buf, len, "the verifier log did not fit");
+	}
+	if (truncated && log) {
+		size_t l = strlen(buf);
+
+		snprintf(buf + l, len - l, "%sthe verifier log did not fit: "
+			 "shown is the %zu bytes the kernel kept", l ? "; " : "",
+			 strlen(log));
+	}
+}
+
+int bpf_map_sum_percpu_u64(int fd, uint32_t key, uint64_t *sum)
+{
+	int ncpus = bb_ncpus_possible(), i, ret;
+	uint64_t *v;
+
+	*sum = 0;
 	if (ncpus <= 0)
-		return 0;
+		return ncpus < 0 ? ncpus : -EIO;
 	v = calloc(ncpus, sizeof(*v));
-	if (v && bpf_map_lookup_elem(fd, &key, v) == 0)
-		for (i = 0; i < ncpus; i++)
-			sum += v[i];
+	if (!v)
+		return -ENOMEM;
+	ret = bpf_map_lookup_elem(fd, &key, v);
+	for (i = 0; ret == 0 && i < ncpus; i++)
+		*sum += v[i];
 	free(v);
-	return sum;
+	return ret;
+}
+
+/*
+ * The kernel skips a program that fires on a CPU where a BPF program (ours
+ * or another tool's) is already running (trace_call_bpf's bpf_prog_active),
+ * and since 6.7 counts the skips in bpf_prog_info.recursion_misses (a field
+ * of 5.12, counting only trampoline programs until then). Before, they are
+ * not counted anywhere.
+ */
+#define BB_OBJ_GET_INFO_BY_FD 15
+#define PROG_INFO_RECURSION_MISSES 208 /* offsetof(struct bpf_prog_info, ..) */
+int bpf_prog_recursion_misses(int prog_fd, uint64_t *misses)
+{
+	uint64_t info[32] = { 0 }; /* the first 256 bytes of bpf_prog_info */
+	struct {
+		uint32_t bpf_fd, info_len;
+		uint64_t info;
+	} attr = { 0 };
+	int ret;
+
+	*misses = 0;
+	attr.bpf_fd = prog_fd;
+	attr.info_len = sizeof(info);
+	attr.info = (uintptr_t)info;
+	/* the kernel fills what it knows and says how much in info_len */
+	ret = sys_bpf(BB_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
+	if (ret < 0)
+		return ret;
+	if (attr.info_len < PROG_INFO_RECURSION_MISSES + 8)
+		return -EOPNOTSUPP;
+	*misses = info[PROG_INFO_RECURSION_MISSES / 8];
+	return 0;
 }
 
 /* One CPU number, below BB_MAX_CPUS: no sign, no blanks (strtol took
@@ -401,4 +508,27 @@ int bb_raise_memlock(struct bb_err *err)
 			       "raise it first with `ulimit -l unlimited`",
 			       strerror(-ret));
 	return 0;
+}
+
+long bb_raise_nofile(void)
+{
+	struct rlimit cur, r;
+	char buf[32];
+	long max;
+
+	if (sys_prlimit64(0, RLIMIT_NOFILE, NULL, &cur) < 0)
+		return -EPERM;
+	/* root may raise the hard limit up to fs.nr_open (CAP_SYS_RESOURCE) */
+	if (bb_read_small("/proc/sys/fs/nr_open", buf, sizeof(buf)) > 0 &&
+	    (max = atol(buf)) > 0 && (rlim_t)max > cur.rlim_max) {
+		r.rlim_cur = r.rlim_max = max;
+		if (sys_prlimit64(0, RLIMIT_NOFILE, &r, NULL) == 0)
+			return max;
+	}
+	if (cur.rlim_cur < cur.rlim_max) {
+		r.rlim_cur = r.rlim_max = cur.rlim_max;
+		if (sys_prlimit64(0, RLIMIT_NOFILE, &r, NULL) == 0)
+			return (long)cur.rlim_max;
+	}
+	return (long)cur.rlim_cur;
 }

@@ -521,16 +521,32 @@ struct umap {
 	struct ufile *file;
 };
 
+/*
+ * Who a pid is: its start time (a reused pid is another process) and its
+ * program file (an exec replaces every mapping while the pid and its start
+ * time stay).
+ */
+struct uident {
+	unsigned long long start;
+	uint64_t exe_dev, exe_ino;
+};
+
 struct uproc {
 	int pid;
+	struct uident id;
+	int known;        /* id was read */
 	struct umap *maps;
 	size_t nmaps;
 	double refreshed; /* monotonic seconds of the last read of maps */
 	struct uproc *next;
 };
 
+/* Processes remembered at most: a long run sees pids come and go. */
+#define USYM_MAX_PROCS 1024
+
 struct bb_usyms {
-	struct uproc *procs;
+	struct uproc *procs; /* the newest first */
+	int nprocs;
 	struct ufile *files;
 };
 
@@ -670,24 +686,119 @@ static struct uproc *proc_find(struct bb_usyms *u, int pid)
 	return NULL;
 }
 
+int usym_parse_stat_start(const char *stat, unsigned long long *start)
+{
+	/* "pid (comm) state ppid ..." : comm may hold blanks and ")" */
+	const char *p = strrchr(stat, ')');
+	char *end;
+	int field;
+
+	if (!p)
+		return -EINVAL;
+	p++;
+	/* after ")": field 3 (state) ... field 22 (starttime) */
+	for (field = 3; field < 22; field++) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			return -EINVAL;
+		while (*p && *p != ' ')
+			p++;
+	}
+	while (*p == ' ')
+		p++;
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	*start = strtoull(p, &end, 10);
+	return 0;
+}
+
+/* -ESRCH (or another -errno) once the process is gone */
+static int ident_read(int pid, struct uident *id)
+{
+	char path[64], buf[1024];
+	struct stat st;
+	int ret;
+
+	memset(id, 0, sizeof(*id));
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	ret = bb_read_small(path, buf, sizeof(buf));
+	if (ret < 0)
+		return ret;
+	ret = usym_parse_stat_start(buf, &id->start);
+	if (ret < 0)
+		return ret;
+	/* a kernel thread, or not ours to see: the start time alone */
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	if (stat(path, &st) == 0) {
+		id->exe_dev = st.st_dev;
+		id->exe_ino = st.st_ino;
+	}
+	return 0;
+}
+
+/* An exiting process (a zombie) has no program file any more: only two
+ * known program files can differ. */
+static int ident_same(const struct uident *a, const struct uident *b)
+{
+	if (a->start != b->start)
+		return 0;
+	return !a->exe_ino || !b->exe_ino ||
+	       (a->exe_dev == b->exe_dev && a->exe_ino == b->exe_ino);
+}
+
+static void proc_drop_oldest(struct bb_usyms *u)
+{
+	struct uproc **pp = &u->procs;
+
+	while (*pp && (*pp)->next)
+		pp = &(*pp)->next;
+	if (*pp) {
+		free((*pp)->maps);
+		free(*pp);
+		*pp = NULL;
+		u->nprocs--;
+	}
+}
+
+static void proc_forget(struct uproc *p)
+{
+	free(p->maps);
+	p->maps = NULL;
+	p->nmaps = 0;
+}
+
 int usyms_add_pid(struct bb_usyms *u, int pid)
 {
 	struct uproc *p = proc_find(u, pid);
+	struct uident id;
 	int ret;
 
-	if (p)
-		return 0;
 	if (pid <= 0)
 		return -EINVAL;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	p->pid = pid;
-	/* remembered even if it fails: the process is gone, do not retry */
-	p->next = u->procs;
-	u->procs = p;
-	ret = maps_read(u, p);
-	return ret;
+	ret = ident_read(pid, &id);
+	if (p) {
+		/* gone: keep what we knew, its stacks may still come in */
+		if (ret < 0 || (p->known && ident_same(&id, &p->id)))
+			return 0;
+		/* another process with this pid, or another program: the
+		 * maps we have are not its */
+		proc_forget(p);
+	} else {
+		p = calloc(1, sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		p->pid = pid;
+		/* remembered even if it fails: the process is gone, do not
+		 * retry */
+		p->next = u->procs;
+		u->procs = p;
+		if (++u->nprocs > USYM_MAX_PROCS)
+			proc_drop_oldest(u);
+	}
+	p->id = id;
+	p->known = ret == 0;
+	return maps_read(u, p);
 }
 
 /*
@@ -730,8 +841,13 @@ int usyms_find(struct bb_usyms *u, int pid, uint64_t addr, struct bb_usym *s)
 	int ret;
 
 	memset(s, 0, sizeof(*s));
-	ret = usyms_add_pid(u, pid);
+	/* known: as it was when usyms_add_pid last looked (once per event),
+	 * not checked again per frame */
 	p = proc_find(u, pid);
+	if (!p) {
+		ret = usyms_add_pid(u, pid);
+		p = proc_find(u, pid);
+	}
 	if (!p)
 		return ret < 0 ? ret : -ENOENT;
 	m = map_find(p, addr);

@@ -3,7 +3,8 @@
  * Test registration shared by the unit and integration runners: each test
  * file registers its Check suite from a constructor, so adding a file needs
  * no edit elsewhere. A suite with a `requires` hook that returns a reason is
- * not run and is reported as SKIP with that reason, never as a pass.
+ * not run and is reported as SKIP with that reason, never as a pass (see
+ * bbtest_main.h for when skips fail the run).
  */
 #ifndef BAREBPF_BBTEST_H
 #define BAREBPF_BBTEST_H
@@ -21,6 +22,18 @@ void bbtest_register(const char *name, bbtest_suite_fn fn,
 	{                                                                      \
 		bbtest_register(#name, fn, requires);                          \
 	}
+
+/*
+ * Inside a test that cannot run here: say why and return (the runner counts
+ * it, and fails a suite every test of which skipped). Never a bare return.
+ */
+void bbtest_skip_note(const char *test, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+#define bbtest_skip(...)                                                       \
+	do {                                                                   \
+		bbtest_skip_note(__func__, __VA_ARGS__);                       \
+		return;                                                        \
+	} while (0)
 
 /* Embedded BPF objects (asm/embed.S). */
 #define BB_EMBEDDED(name)                                                      \

@@ -139,6 +139,10 @@ done
 EXPECT=("${CASES[@]}" kernel-log)
 declare -A EXPECTED=()
 for c in "${EXPECT[@]}"; do EXPECTED[$c]=1; done
+# A case that needs more than its share says so in a line
+# "# vmtest-timeout: SECS" (init gives it that long instead of CASE_TIMEOUT).
+LONG=$(for n in "${CASES[@]}"; do sed -n 's/^# vmtest-timeout: \([0-9]*\)$/\1/p' "$HERE/$SUITE/$n.sh"; done |
+	awk '{ s += $1 } END { print s + 0 }')
 JOBS=${VMTEST_JOBS:-2}
 SMP=${VMTEST_SMP:-2}
 
@@ -150,7 +154,7 @@ boot_timeout() { # boot_timeout ARCH
 	local f=1
 	[ -n "${VMTEST_TIMEOUT:-}" ] && { echo "$VMTEST_TIMEOUT"; return; }
 	[ "$1" = aarch64 ] && f=2
-	echo $(((90 + 20 * ${#CASES[@]}) * f))
+	echo $(((90 + 20 * ${#CASES[@]} + LONG) * f))
 }
 
 WORK=$(mktemp -d /tmp/barebpf-vmtest.XXXXXX)

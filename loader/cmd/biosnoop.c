@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* barebpf biosnoop: one line per block I/O, bcc's columns. */
 #include <getopt.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -351,34 +352,15 @@ static int fill_part_disk(struct tool_ctx *t, const struct blkdisks *disks)
 	return 0;
 }
 
-/*
- * The kernel skips a program that fires on a CPU where a BPF program (ours
- * or another tool's) is already running (trace_call_bpf's bpf_prog_active:
- * a completion interrupt during an issue): that I/O is never seen. Since 5.12 it counts
- * the skips per program, in bpf_prog_info.recursion_misses; before, they
- * are not counted anywhere. Returns the count, or 0 where there is none.
- */
-#define BB_OBJ_GET_INFO_BY_FD 15
-#define PROG_INFO_RECURSION_MISSES 208 /* offsetof(struct bpf_prog_info, ..) */
+/* Skips of a program by the kernel: see bpf_prog_recursion_misses. */
 static uint64_t recursion_misses(struct tool_ctx *t, const char *prog)
 {
-	uint64_t info[32] = { 0 }; /* the first 256 bytes of bpf_prog_info */
-	struct {
-		uint32_t bpf_fd, info_len;
-		uint64_t info;
-	} attr = { 0 };
 	struct bb_prog *p = obj_prog(t->obj, prog);
+	uint64_t n = 0;
 
-	if (!p || p->fd < 0)
-		return 0;
-	attr.bpf_fd = p->fd;
-	attr.info_len = sizeof(info);
-	attr.info = (uintptr_t)info;
-	/* the kernel fills what it knows and says how much in info_len */
-	if (sys_bpf(BB_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)) < 0 ||
-	    attr.info_len < PROG_INFO_RECURSION_MISSES + 8)
-		return 0;
-	return info[PROG_INFO_RECURSION_MISSES / 8];
+	if (p && p->fd >= 0)
+		bpf_prog_recursion_misses(p->fd, &n);
+	return n;
 }
 
 /*
@@ -395,10 +377,16 @@ static void finish(struct tool_ctx *t, struct biosnoop_run *r,
 
 	tool_detach(t);
 	drain(r, pb);
-	tool_sleep(0.05); /* a program still running on another CPU */
+	/* a program still running on another CPU: close() does not wait
+	 * (tool_sleep would not: a signal has stopped us) */
+	poll(NULL, 0, 50);
 	drain(r, pb);
-	emitted = bpf_map_sum_percpu_u64(stats_fd, BIOSNOOP_EMITTED);
-	untracked = bpf_map_sum_percpu_u64(stats_fd, BIOSNOOP_UNTRACKED);
+	if (bpf_map_sum_percpu_u64(stats_fd, BIOSNOOP_EMITTED, &emitted) < 0) {
+		tool_error(t, "warning: cannot read how many records were "
+			   "sent: only the losses the kernel reported count");
+		emitted = r->received;
+	}
+	bpf_map_sum_percpu_u64(stats_fd, BIOSNOOP_UNTRACKED, &untracked);
 	lost = emitted > r->received ? emitted - r->received : 0;
 	if (perfbuf_lost(pb) > lost)
 		lost = perfbuf_lost(pb);

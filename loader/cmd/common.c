@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include "tool.h"
 
 volatile int bb_stop;
+volatile int bb_stop_signal;
+/* errno of the first failed write of our output, 0 if none */
+static int output_errno;
 
 int tool_error(const struct tool_ctx *t, const char *fmt, ...)
 {
@@ -33,21 +39,101 @@ void tool_init(struct tool_ctx *t, const char *name)
 
 static void on_signal(int sig)
 {
-	(void)sig;
+	if (!bb_stop_signal)
+		bb_stop_signal = sig;
 	bb_stop = 1;
 }
 
+/*
+ * Every signal that would kill us stops the tool instead, so that its
+ * probes are removed and tracefs unmounted on the way out: SIGPIPE too
+ * (`barebpf trace ... | head -n 2`), where the write that raised it fails
+ * with EPIPE and the output loop stops (tool_exit dies of SIGPIPE after
+ * the cleanup, the status a shell expects of a pipeline cut short).
+ */
 void tool_signals(void)
 {
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+				    SIGPIPE };
 	struct sigaction sa;
+	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	/* no SA_RESTART: poll() and nanosleep() must return on a signal */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/*
+ * O_NONBLOCK belongs to the open file description, which a terminal or
+ * pipe shares with whoever set the flag (an event loop, a program that
+ * died without restoring it). On such a stdout, write() fails with EAGAIN
+ * whenever the reader is slower than us, and stdio drops the lines it held:
+ * `trace -j` printed 968,362 lines of 1,000,000 calls that way and, having
+ * received every event, reported no loss. Open a private, blocking
+ * description of the same pipe or terminal instead (through
+ * /proc/self/fd), leaving the shared one as it is. A socket cannot be
+ * reopened: its write errors are then reported (tool_exit).
+ */
+static void fd_make_blocking(int fd)
+{
+	char path[32];
+	struct stat st;
+	int fl = fcntl(fd, F_GETFL), nfd;
+
+	if (fl < 0 || !(fl & O_NONBLOCK) || fstat(fd, &st) < 0 ||
+	    !(S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))
+		return;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	/* O_NONBLOCK for the open only: a FIFO without a reader fails
+	 * (ENXIO) instead of blocking */
+	nfd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (nfd < 0)
+		return;
+	if (fcntl(nfd, F_SETFL, (fl | O_WRONLY) & ~O_NONBLOCK) == 0)
+		dup2(nfd, fd);
+	close(nfd);
+}
+
+void tool_stdio_init(void)
+{
+	fd_make_blocking(1);
+	fd_make_blocking(2);
+}
+
+/* errno is still that of the failed write when this sees the error
+ * first: stdio leaves it alone on success, our system calls never set it */
+int tool_output_failed(void)
+{
+	if (!ferror(stdout))
+		return 0;
+	if (!output_errno)
+		output_errno = errno ? errno : EIO;
+	bb_stop = 1;
+	return -output_errno;
+}
+
+int tool_flush(void)
+{
+	fflush(stdout);
+	return tool_output_failed();
+}
+
+int tool_exit(const char *name, int ret)
+{
+	tool_flush();
+	if (bb_stop_signal == SIGPIPE || output_errno == EPIPE) {
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+	}
+	if (output_errno) {
+		fprintf(stderr, "barebpf %s: writing the output failed (%s): "
+			"lines were lost\n", name, strerror(output_errno));
+		return ret ? ret : 1;
+	}
+	return ret;
 }
 
 const char *tool_tracefs(struct tool_ctx *t)
@@ -161,6 +247,34 @@ int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
 	return obj_set_const(t->obj, cname, f.offset);
 }
 
+/* Up to this much of a verifier log is shown: its end says why. */
+#define LOG_SHOWN (64 * 1024)
+
+static void print_verifier_log(const char *log, int truncated)
+{
+	size_t len = log ? strlen(log) : 0;
+	const char *from = log, *nl;
+
+	if (!len)
+		return;
+	if (len > LOG_SHOWN) {
+		from = log + len - LOG_SHOWN;
+		nl = strchr(from, '\n');
+		if (nl)
+			from = nl + 1;
+		fprintf(stderr, "--- verifier log: its last %zu of %zu bytes%s "
+			"---\n", len - (size_t)(from - log), len,
+			truncated ? " the kernel kept" : "");
+	} else {
+		fprintf(stderr, "--- verifier log%s ---\n",
+			truncated ? " (the part the kernel kept)" : "");
+	}
+	fputs(from, stderr);
+	if (log[len - 1] != '\n')
+		fputc('\n', stderr);
+	fprintf(stderr, "--- end of verifier log ---\n");
+}
+
 int tool_load(struct tool_ctx *t)
 {
 	struct bb_err err = { "" };
@@ -173,6 +287,8 @@ int tool_load(struct tool_ctx *t)
 		/* not fatal: 5.11+ does not charge maps to memlock; the map
 		 * creation below says so if it was needed */
 		tool_error(t, "warning: %s", err.msg);
+	/* every probe and ring holds a file descriptor */
+	bb_raise_nofile();
 	ret = kver_detect(t->kver_override, &kver, src, sizeof(src), &err);
 	if (ret < 0)
 		return tool_error(t, "%s", err.msg), ret;
@@ -180,11 +296,8 @@ int tool_load(struct tool_ctx *t)
 		fprintf(stderr, "kern_version 0x%06x (%s)\n", kver, src);
 	ret = obj_load(t->obj, kver, &err);
 	if (ret < 0) {
-		const char *log = obj_verifier_log(t->obj);
-
-		if (log && *log)
-			fprintf(stderr, "--- verifier log ---\n%s--- end of "
-				"verifier log ---\n", log);
+		print_verifier_log(obj_verifier_log(t->obj),
+				   obj_verifier_log_truncated(t->obj));
 		tool_error(t, "%s", err.msg);
 		if (ret == -EPERM)
 			tool_error(t, "bpf() needs root (CAP_SYS_ADMIN); if "
@@ -204,6 +317,9 @@ int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
 	if (!p)
 		return tool_error(t, "internal: no program %s", prog), -ENOENT;
 	ret = session_attach(&t->sess, p, target, maxactive, &err);
+	if (t->verbose && t->sess.pmu_note[0])
+		fprintf(stderr, "%s\n", t->sess.pmu_note);
+	t->sess.pmu_note[0] = 0;
 	if (ret < 0)
 		tool_error(t, "%s", err.msg);
 	return ret;
@@ -321,6 +437,18 @@ void tool_sleep(double secs)
 	nanosleep(&ts, NULL); /* EINTR on a signal: the caller checks bb_stop */
 }
 
+/* Counts a full map could not take (bb_helpers.h: BB_DROPS_MAP). */
+static void report_drops(struct tool_ctx *t)
+{
+	struct bb_map *m = t->obj ? obj_map(t->obj, "drops") : NULL;
+	uint32_t k = 0;
+	uint64_t n = 0;
+
+	if (m && m->fd >= 0 && bpf_map_lookup_elem(m->fd, &k, &n) == 0 && n)
+		tool_error(t, "warning: %llu event(s) not counted: a map of "
+			   "the BPF program was full", (unsigned long long)n);
+}
+
 void tool_detach(struct tool_ctx *t)
 {
 	long missed;
@@ -329,6 +457,7 @@ void tool_detach(struct tool_ctx *t)
 		session_detach_all(&t->sess); /* unmounts, if still owed */
 		return;
 	}
+	report_drops(t);
 	missed = session_kretprobe_misses(&t->sess);
 	if (missed > 0)
 		tool_error(t, "warning: %ld call(s) entered without their "
@@ -371,6 +500,7 @@ int tool_wait(struct tool_timer *tm, struct bb_perfbuf *pb)
 		else
 			tool_sleep(wake - now);
 	}
+	tool_flush();
 	now = now_mono();
 	if (bb_stop || (tm->end && now >= tm->end))
 		return TOOL_TICK_LAST;

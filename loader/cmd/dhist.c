@@ -6,7 +6,6 @@
 #include "tool.h"
 #include "dhist.h"
 
-#define DHIST_KEY_MAX 16
 
 static int cmp_dhist(const void *a, const void *b)
 {
@@ -16,35 +15,65 @@ static int cmp_dhist(const void *a, const void *b)
 	return c ? c : strcmp(x->extra, y->extra);
 }
 
-int dhist_collect(int fd, size_t key_size, struct dhist **out, int *nout)
+/* A key in a fixed 16-byte slot (zero-padded): compared whole. */
+struct dhist_kv {
+	unsigned char key[DHIST_KEY_MAX];
+	uint64_t val;
+};
+
+static int cmp_kv(const void *a, const void *b)
 {
-	unsigned char key[DHIST_KEY_MAX], next[DHIST_KEY_MAX], *keys = NULL;
+	return memcmp(a, b, DHIST_KEY_MAX);
+}
+
+void dhist_prev_free(struct dhist_prev *p)
+{
+	free(p->kv);
+	p->kv = NULL;
+	p->n = 0;
+}
+
+/*
+ * Read, never delete: deleting each key after reading it loses whatever a
+ * CPU adds between the read and the delete (and the BPF side's slot made
+ * anew). The map holds running totals; what is printed is each total
+ * minus the one read the time before (prev).
+ */
+int dhist_collect(struct dhist_prev *prev, int fd, size_t key_size,
+		  struct dhist **out, int *nout)
+{
+	unsigned char key[DHIST_KEY_MAX], next[DHIST_KEY_MAX];
+	struct dhist_kv *kv = NULL, *nkv, *old;
 	struct dhist *h = NULL;
 	int nkeys = 0, n = 0, i, j;
 	size_t xlen = key_size - 8;
-	void *prev = NULL;
+	void *pk = NULL;
 
 	if (key_size < 8 || key_size > DHIST_KEY_MAX)
 		return -EINVAL;
-	/* all keys first: deleting while iterating would restart the walk */
-	while (bpf_map_get_next_key(fd, prev, next) == 0) {
-		unsigned char *nk = realloc(keys, (nkeys + 1) * key_size);
-
-		if (!nk)
+	while (bpf_map_get_next_key(fd, pk, next) == 0) {
+		nkv = realloc(kv, (nkeys + 1) * sizeof(*kv));
+		if (!nkv)
 			goto oom;
-		keys = nk;
-		memcpy(keys + nkeys++ * key_size, next, key_size);
+		kv = nkv;
+		memset(&kv[nkeys], 0, sizeof(*kv));
+		memcpy(kv[nkeys].key, next, key_size);
 		memcpy(key, next, key_size);
-		prev = key;
+		pk = key;
+		if (bpf_map_lookup_elem(fd, next, &kv[nkeys].val) == 0)
+			nkeys++;
 	}
+	if (nkeys)
+		qsort(kv, nkeys, sizeof(*kv), cmp_kv);
 	for (i = 0; i < nkeys; i++) {
-		const unsigned char *k = keys + i * key_size;
+		const unsigned char *k = kv[i].key;
+		uint64_t v = kv[i].val;
 		uint32_t dev, slot;
-		uint64_t v = 0;
 
-		if (bpf_map_lookup_elem(fd, k, &v) < 0)
-			continue;
-		bpf_map_delete_elem(fd, k);
+		old = prev->n ? bsearch(&kv[i], prev->kv, prev->n,
+					sizeof(*kv), cmp_kv) : NULL;
+		if (old && old->val <= v)
+			v -= old->val;
 		memcpy(&dev, k, 4);
 		memcpy(&slot, k + 4, 4);
 		for (j = 0; j < n; j++)
@@ -68,14 +97,26 @@ int dhist_collect(int fd, size_t key_size, struct dhist **out, int *nout)
 		if (slot < DHIST_SLOTS)
 			h[j].slots[slot] += v;
 	}
-	free(keys);
+	free(prev->kv);
+	prev->kv = kv;
+	prev->n = nkeys;
+	/* as after a clear: a histogram that gained nothing is not shown */
+	for (i = j = 0; i < n; i++) {
+		int k, any = 0;
+
+		for (k = 0; k < DHIST_SLOTS && !any; k++)
+			any = h[i].slots[k] != 0;
+		if (any)
+			h[j++] = h[i];
+	}
+	n = j;
 	if (n)
 		qsort(h, n, sizeof(*h), cmp_dhist);
 	*out = h;
 	*nout = n;
 	return 0;
 oom:
-	free(keys);
+	free(kv);
 	free(h);
 	return -ENOMEM;
 }
@@ -127,6 +168,7 @@ int dhist_loop(struct tool_ctx *t, int fd, size_t key_size,
 	       const struct dhist_fmt *f, double interval, double duration,
 	       unsigned long count)
 {
+	struct dhist_prev prev = { 0 };
 	struct tool_timer tm;
 	struct dhist *h;
 	int n, tick;
@@ -136,13 +178,17 @@ int dhist_loop(struct tool_ctx *t, int fd, size_t key_size,
 		tick = tool_wait(&tm, NULL);
 		if (tick == TOOL_TICK_NONE)
 			continue;
-		if (dhist_collect(fd, key_size, &h, &n) < 0)
+		if (dhist_collect(&prev, fd, key_size, &h, &n) < 0) {
+			dhist_prev_free(&prev);
 			return tool_error(t, "out of memory");
+		}
 		if (!f->json && !interval)
 			putchar('\n');
 		dhist_print(f, h, n);
 		free(h);
-		if (tick == TOOL_TICK_LAST || (count && --count == 0))
+		if (tick == TOOL_TICK_LAST || (count && --count == 0)) {
+			dhist_prev_free(&prev);
 			return 0;
+		}
 	}
 }

@@ -30,8 +30,23 @@ struct dhist_fmt {
 	void (*extra_str)(const char *extra, char *out, size_t len);
 };
 
-/* Read and clear the map: one histogram per (dev, extra), by disk name. */
-int dhist_collect(int fd, size_t key_size, struct dhist **out, int *n);
+#define DHIST_KEY_MAX 16
+
+/* The totals read last time, by key (sorted); { 0 } before the first. */
+struct dhist_prev {
+	struct dhist_kv *kv;
+	int n;
+};
+void dhist_prev_free(struct dhist_prev *p);
+
+/*
+ * What the map gained since the last read (prev), as one histogram per
+ * (dev, extra), by disk name. Nothing is deleted: the BPF side adds to
+ * running totals (bb_hist_add), and no increment is lost between a read
+ * and a clear.
+ */
+int dhist_collect(struct dhist_prev *prev, int fd, size_t key_size,
+		  struct dhist **out, int *n);
 /* bcc's text ("disk = 'sda'" headers), or one JSON line. */
 void dhist_print(const struct dhist_fmt *f, const struct dhist *h, int n);
 

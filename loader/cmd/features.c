@@ -72,9 +72,10 @@ static int features_main(int argc, char **argv)
 	char **funcs = NULL;
 	const char *tfs;
 	uint32_t kver = 0;
-	int json = 0, c, kp, bpf_ret, nfuncs = 0, i, j, ret;
+	int json = 0, c, kp, pmu, retbit, bpf_ret, nfuncs = 0, i, j, ret;
 
 	tool_init(&t, "features");
+	tool_signals(); /* `features | head`: unmount what it mounted */
 	while ((c = getopt_long(argc, argv, "hj", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h': fputs(usage, stdout); return 0;
@@ -94,6 +95,7 @@ static int features_main(int argc, char **argv)
 		strcpy(jit, "?");
 	tfs = tool_tracefs(&t);
 	kp = tfs ? kprobes_available(tfs) : 0;
+	pmu = kprobe_pmu_type(&retbit);
 	if (tfs) {
 		nfuncs = kprobe_match(tfs, "*", &funcs, &err);
 		if (nfuncs < 0)
@@ -111,7 +113,8 @@ static int features_main(int argc, char **argv)
 		json_str(stdout, jit);
 		printf(",\"tracefs\":");
 		json_str(stdout, tfs ? tfs : "");
-		printf(",\"kprobes\":%s,\"tracepoints\":[", kp ? "true" : "false");
+		printf(",\"kprobes\":%s,\"kprobe_pmu\":%s,\"tracepoints\":[",
+		       kp ? "true" : "false", pmu > 0 ? "true" : "false");
 	} else {
 		printf("kernel release:      %s\n", u.release);
 		printf("kernel version code: 0x%06x (%s)\n", kver, src);
@@ -121,6 +124,16 @@ static int features_main(int argc, char **argv)
 		printf("tracefs:             %s\n", tfs ? tfs : "not found");
 		printf("kprobes:             %s\n", kp ? "yes" :
 		       "no (kprobe tools will not run)");
+		if (pmu > 0)
+			printf("kprobe PMU:          yes (type %d): probes "
+			       "vanish with barebpf, even after SIGKILL\n",
+			       pmu);
+		else if (getenv("BAREBPF_KPROBES"))
+			printf("kprobe PMU:          not used "
+			       "(BAREBPF_KPROBES=%s)\n",
+			       getenv("BAREBPF_KPROBES"));
+		else
+			printf("kprobe PMU:          no\n");
 		printf("block tracepoints:  ");
 	}
 	for (i = j = 0; i < (int)(sizeof(block_tps) / sizeof(block_tps[0])); i++) {

@@ -135,12 +135,48 @@ struct freeze_run {
 	struct tool_ctx *t;
 	struct bb_ksyms *ks;
 	struct freeze_sum sum;
-	int stacks_fd, qname_fd, qdev_fd, tasksysfs_fd;
+	int stacks_fd, qname_fd, qdev_fd, tasksysfs_fd, fstate_fd;
 	const char *show_attr; /* queue/<attr> that queue_*_show serves */
 	int show_state;        /* queue_state_show is probed */
 	uint64_t received;
 	int ks_tried, oom;
+	int nstacks; /* stack ids read since the stack map was emptied */
 };
+
+/*
+ * The stack map only fills (a new stack whose bucket is taken fails with
+ * EEXIST for the rest of the run). Once half of its 1024 buckets were read,
+ * or a stack collided, empty it but for the stacks of freezes in progress:
+ * their ids wait in fstate until the unfreeze sends them here. (A freeze
+ * starting at that very moment with a stack already in the map may lose
+ * it: its id is not in fstate yet.)
+ */
+#define FREEZE_STACKS 1024
+
+static void stacks_maybe_clear(struct freeze_run *r, int stackid)
+{
+	unsigned char held[FREEZE_STACKS / 8] = { 0 };
+	struct freeze_state st;
+	uint64_t key, next;
+	void *prev = NULL;
+	uint32_t id;
+
+	if (stackid >= 0)
+		r->nstacks++;
+	if (r->nstacks < FREEZE_STACKS / 2 && stackid != -EEXIST)
+		return;
+	while (bpf_map_get_next_key(r->fstate_fd, prev, &next) == 0) {
+		if (bpf_map_lookup_elem(r->fstate_fd, &next, &st) == 0 &&
+		    st.stackid >= 0 && st.stackid < FREEZE_STACKS)
+			held[st.stackid / 8] |= 1 << (st.stackid % 8);
+		key = next;
+		prev = &key;
+	}
+	for (id = 0; id < FREEZE_STACKS; id++)
+		if (!(held[id / 8] & (1 << (id % 8))))
+			bpf_map_delete_elem(r->stacks_fd, &id);
+	r->nstacks = 0;
+}
 
 /* ---- pure helpers (tests/unit/test_freeze.c) ---- */
 
@@ -557,6 +593,7 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	nips = stack_add_entry_ret(ips, stack_read(r->stacks_fd, ev.stackid,
 						   ips, BB_MAX_STACK),
 				   BB_MAX_STACK, ev.entry_ret);
+	stacks_maybe_clear(r, ev.stackid);
 	if (freeze_sum_add(&r->sum, disk, ips, nips, ev.frozen_ns,
 			   ev.drain_ns) < 0)
 		r->oom = 1;
@@ -824,7 +861,7 @@ static int freeze_main(int argc, char **argv)
 	struct tool_timer tm;
 	struct tool_ctx t;
 	char **avail = NULL;
-	uint64_t emitted, lost;
+	uint64_t emitted, lost, v;
 	int ret = 1, n = 0, tick, stats_fd;
 
 	tool_init(&t, "freeze");
@@ -857,6 +894,7 @@ static int freeze_main(int argc, char **argv)
 	if (tool_load(&t) < 0)
 		goto out;
 	r.stacks_fd = obj_map(t.obj, "stacks")->fd;
+	r.fstate_fd = obj_map(t.obj, "fstate")->fd;
 	r.qname_fd = obj_map(t.obj, "q_name")->fd;
 	r.tasksysfs_fd = obj_map(t.obj, "task_sysfs")->fd;
 	if (o.correlate)
@@ -887,12 +925,14 @@ static int freeze_main(int argc, char **argv)
 	tool_sleep(0.05); /* a program still running on another CPU */
 	perfbuf_poll(pb, 0);
 	stats_fd = obj_map(t.obj, "stats")->fd;
-	emitted = bpf_map_sum_percpu_u64(stats_fd, FREEZE_STAT_EMITTED);
+	bpf_map_sum_percpu_u64(stats_fd, FREEZE_STAT_EMITTED, &emitted);
 	lost = emitted > r.received ? emitted - r.received : 0;
 	if (perfbuf_lost(pb) > lost)
 		lost = perfbuf_lost(pb);
-	r.sum.healed = bpf_map_sum_percpu_u64(stats_fd, FREEZE_STAT_HEALED);
-	r.sum.unseen = bpf_map_sum_percpu_u64(stats_fd, FREEZE_STAT_UNSEEN);
+	bpf_map_sum_percpu_u64(stats_fd, FREEZE_STAT_HEALED, &v);
+	r.sum.healed = (unsigned long)v;
+	bpf_map_sum_percpu_u64(stats_fd, FREEZE_STAT_UNSEEN, &v);
+	r.sum.unseen = (unsigned long)v;
 	freeze_sum_sort(&r.sum);
 	if (o.json) {
 		printf("{\"summary\":");

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* barebpf funclatency: kernel function latency histograms, bcc's options. */
+#include <errno.h>
 #include <getopt.h>
 #include <regex.h>
 #include <stdio.h>
@@ -10,8 +11,9 @@
 
 EMBEDDED_OBJ(funclatency);
 
-/* Each function costs a kprobe and a kretprobe; bcc stops at 1000 too. */
-#define FUNCLAT_MAX_FUNCS 1000
+/* Each function costs a kprobe, a kretprobe and two file descriptors
+ * (the limit is raised as far as allowed); attaching takes time too. */
+#define FUNCLAT_MAX_FUNCS 4000
 
 static const char usage[] =
 "usage: barebpf funclatency [-h] [-p PID] [-i INTERVAL] [-d DURATION] [-T]\n"
@@ -187,15 +189,22 @@ static int find_functions(struct tool_ctx *t, const struct funclat_opts *o,
 	return n;
 }
 
-static void print_stats(const struct funclat_opts *o, int fd)
+/*
+ * The stats are running totals, never reset: a reset after the read would
+ * lose what a CPU added in between. Shown is what they gained since the
+ * last read (prev).
+ */
+static void print_stats(const struct funclat_opts *o, int fd, uint64_t *prev)
 {
-	uint64_t v[FUNCLAT_NSTATS] = { 0 }, zero = 0;
+	uint64_t v[FUNCLAT_NSTATS] = { 0 }, now;
 	uint64_t total, count;
 	uint32_t k;
 
 	for (k = 0; k < FUNCLAT_NSTATS; k++) {
-		bpf_map_lookup_elem(fd, &k, &v[k]);
-		bpf_map_update_elem(fd, &k, &zero, BPF_ANY);
+		if (bpf_map_lookup_elem(fd, &k, &now) < 0)
+			continue;
+		v[k] = now - prev[k];
+		prev[k] = now;
 	}
 	total = v[FUNCLAT_TOTAL];
 	count = v[FUNCLAT_COUNT];
@@ -218,14 +227,100 @@ static void print_stats(const struct funclat_opts *o, int fd)
 	fflush(stdout);
 }
 
+/* Why functions of a glob could not be probed, by error. */
+struct attach_failures {
+	int refused, missing, ambiguous, other, last_err;
+	char other_msg[512];
+};
+
+static void count_failure(struct attach_failures *f, int ret,
+			  const struct bb_err *err)
+{
+	switch (ret) {
+	case -EINVAL: f->refused++; break;
+	case -ENOENT: f->missing++; break;
+	case -EADDRNOTAVAIL: f->ambiguous++; break;
+	default:
+		f->other++;
+		f->last_err = ret;
+		snprintf(f->other_msg, sizeof(f->other_msg), "%s", err->msg);
+	}
+}
+
+/*
+ * Both probes of a function or neither: its return first (the attach rule
+ * of loader/attach.c, function by function here: an entry without its
+ * return probe would fill the start map with calls that never end), then
+ * its entry; if the entry fails, the
+ * return goes too. With one function a failure is an error; with a glob,
+ * some matches (notrace, blacklisted) refuse: they are counted and said.
+ * Out of file descriptors, the rest cannot follow: stop and say how many
+ * it takes. Returns the number of functions traced, or -1.
+ */
+static int attach_all(struct tool_ctx *t, const struct funclat_opts *o,
+		      char **names, int n)
+{
+	struct bb_prog *ent = obj_prog(t->obj, "func_entry");
+	struct bb_prog *ret = obj_prog(t->obj, "func_return");
+	struct attach_failures f = { 0 };
+	struct bb_err err = { "" };
+	long nofile = bb_raise_nofile();
+	int i, r, attached = 0, quiet = n > 1 && !t->verbose;
+
+	if (t->verbose)
+		fprintf(stderr, "file descriptor limit %ld; %d functions need "
+			"about %d\n", nofile, n, 2 * n + 32);
+	for (i = 0; i < n && !bb_stop; i++) {
+		r = session_attach(&t->sess, ret, names[i], (int)o->maxactive,
+				   &err);
+		if (r == 0) {
+			r = session_attach(&t->sess, ent, names[i], 0, &err);
+			if (r < 0)
+				session_detach_newest(&t->sess);
+		}
+		if (t->verbose && t->sess.pmu_note[0])
+			fprintf(stderr, "%s\n", t->sess.pmu_note);
+		t->sess.pmu_note[0] = 0;
+		if (r == 0) {
+			attached++;
+			continue;
+		}
+		if (!quiet || r == -EMFILE || r == -ENFILE)
+			tool_error(t, "%s", err.msg);
+		if (n == 1)
+			return -1;
+		if (r == -EMFILE || r == -ENFILE) {
+			tool_error(t, "%d of %d functions could not be probed: "
+				   "%d take about %d file descriptors and the "
+				   "limit is %ld (raise it with `ulimit -n %d`, "
+				   "or narrow the pattern)", n - attached, n, n,
+				   2 * n + 32, nofile, 2 * n + 32);
+			break;
+		}
+		count_failure(&f, r, &err);
+	}
+	if (f.refused || f.missing || f.ambiguous || f.other)
+		tool_error(t, "%d of %d functions could not be probed: %d "
+			   "refused by the kernel (blacklisted for kprobes or "
+			   "not probeable), %d not found, %d with several "
+			   "definitions, %d for other reasons%s%s (-v names "
+			   "each)", f.refused + f.missing + f.ambiguous +
+			   f.other, n, f.refused, f.missing, f.ambiguous,
+			   f.other, f.other ? ", the last: " : "",
+			   f.other ? f.other_msg : "");
+	if (!attached && !bb_stop)
+		tool_error(t, "no function of '%s' could be probed", o->pattern);
+	return bb_stop ? -1 : attached;
+}
+
 static int funclatency_main(int argc, char **argv)
 {
 	struct funclat_opts o = { 0 };
 	struct tool_ctx t;
 	char **names = NULL;
+	uint64_t prev[FUNCLAT_NSTATS] = { 0 };
 	struct tool_timer tm;
-	struct bb_probe *probes = NULL;
-	int ret = 1, n = 0, i, attached = 0, stats_fd;
+	int ret = 1, n = 0, attached = 0, stats_fd;
 
 	tool_init(&t, "funclatency");
 	if (parse_args(&t, &o, argc, argv))
@@ -245,30 +340,9 @@ static int funclatency_main(int argc, char **argv)
 	obj_set_const(t.obj, "unit_div", o.unit_div);
 	if (tool_load(&t) < 0)
 		goto out;
-	probes = calloc(2 * n, sizeof(*probes));
-	if (!probes) {
-		tool_error(&t, "out of memory");
+	attached = attach_all(&t, &o, names, n);
+	if (attached <= 0)
 		goto out;
-	}
-	/* With one function, failing to probe it is an error; with a glob,
-	 * some matches (notrace, blacklisted) may refuse: skip them. The
-	 * start map is keyed by thread, not by function: every return closes
-	 * what any entry opens. */
-	for (i = 0; i < n; i++) {
-		probes[2 * i] = (struct bb_probe){ "func_entry", names[i], 0,
-						   "start", NULL, n > 1 };
-		probes[2 * i + 1] = (struct bb_probe){
-			"func_return", names[i], (int)o.maxactive, NULL,
-			"start", n > 1 };
-	}
-	if (tool_attach_probes(&t, probes, 2 * n) < 0)
-		goto out;
-	for (i = 0; i < n; i++)
-		attached += probes[2 * i].attached && probes[2 * i + 1].attached;
-	if (!attached) {
-		tool_error(&t, "no function of '%s' could be probed", o.pattern);
-		goto out;
-	}
 	stats_fd = obj_map(t.obj, "stats")->fd;
 	tool_tracing(&t, o.json ? stderr : stdout,
 		     "Tracing %d functions for \"%s\"... Hit Ctrl-C to end.\n",
@@ -282,7 +356,7 @@ static int funclatency_main(int argc, char **argv)
 			continue;
 		if (!o.json)
 			putchar('\n');
-		print_stats(&o, stats_fd);
+		print_stats(&o, stats_fd, prev);
 		if (tick == TOOL_TICK_LAST)
 			break;
 	}
@@ -291,7 +365,6 @@ static int funclatency_main(int argc, char **argv)
 	ret = 0;
 out:
 	tool_cleanup(&t);
-	free(probes);
 	bb_free_strv(names, n);
 	return ret;
 }

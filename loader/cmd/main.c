@@ -34,7 +34,10 @@ static void usage(FILE *f)
 		"\n"
 		"`barebpf TOOL --help` explains each tool. Environment:\n"
 		"  BAREBPF_KERN_VERSION  kernel version for kprobe programs, if\n"
-		"                        the detected one is wrong (e.g. 4.15.18)\n");
+		"                        the detected one is wrong (e.g. 4.15.18)\n"
+		"  BAREBPF_KPROBES=tracefs  make kprobes through tracefs\n"
+		"                        kprobe_events even where the perf kprobe\n"
+		"                        PMU (4.17+) would remove them by itself\n");
 }
 
 static const struct tool *find_tool(const char *name)
@@ -54,9 +57,10 @@ int main(int argc, char **argv)
 	int i;
 
 	base = base ? base + 1 : argv[0];
+	tool_stdio_init();
 	t = find_tool(base);
 	if (t) /* busybox style: called through a link named after the tool */
-		return t->main(argc, argv);
+		return tool_exit(t->name, t->main(argc, argv));
 	if (argc < 2) {
 		usage(stderr);
 		return 1;
@@ -81,5 +85,5 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
-	return t->main(argc - 1, argv + 1);
+	return tool_exit(t->name, t->main(argc - 1, argv + 1));
 }

@@ -313,7 +313,7 @@ static int run_main(int argc, char **argv)
 			perfbuf_poll(pb, (int)(left * 1000) + 1);
 		else
 			tool_sleep(left);
-		fflush(stdout);
+		tool_flush();
 	}
 	if (pb && perfbuf_lost(pb))
 		tool_error(&t, "warning: %llu samples lost (the reader fell "

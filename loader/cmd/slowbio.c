@@ -4,6 +4,7 @@
  * (the tool of ceph-latency-to-kernel-patch.txt).
  */
 #include <getopt.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,10 +271,17 @@ static void finish(struct tool_ctx *t, struct slowbio_run *r,
 
 	tool_detach(t);
 	perfbuf_poll(pb, 0);
-	tool_sleep(0.05); /* a program still running on another CPU */
+	/* a program still running on another CPU: close() does not wait
+	 * (tool_sleep would not: a signal has stopped us) */
+	poll(NULL, 0, 50);
 	perfbuf_poll(pb, 0);
 	fflush(stdout);
-	emitted = bpf_map_sum_percpu_u64(obj_map(t->obj, "stats")->fd, SLOWBIO_EMITTED);
+	if (bpf_map_sum_percpu_u64(obj_map(t->obj, "stats")->fd,
+				   SLOWBIO_EMITTED, &emitted) < 0) {
+		tool_error(t, "warning: cannot read how many records were "
+			   "sent: only the losses the kernel reported count");
+		emitted = r->received;
+	}
 	lost = emitted > r->received ? emitted - r->received : 0;
 	if (perfbuf_lost(pb) > lost)
 		lost = perfbuf_lost(pb);

@@ -37,8 +37,24 @@ struct tool_ctx {
 int tool_error(const struct tool_ctx *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void tool_init(struct tool_ctx *t, const char *name);
-/* SIGINT, SIGTERM, SIGHUP set bb_stop; system calls are not restarted. */
+/*
+ * SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE set bb_stop (and
+ * bb_stop_signal, the first of them); system calls are not restarted.
+ */
 void tool_signals(void);
+extern volatile int bb_stop_signal;
+/* Before anything is printed: a stdout or stderr left non-blocking by
+ * someone else is replaced by a blocking one (see common.c). */
+void tool_stdio_init(void);
+/* Flush stdout; on a write error, remember it and set bb_stop. 0 or
+ * -errno. tool_wait does this on every tick. */
+int tool_flush(void);
+/* The same without the flush: for output callbacks, after printing. */
+int tool_output_failed(void);
+/* The exit status of a tool that returned ret, after its cleanup: dies of
+ * SIGPIPE if its output pipe was closed; says so and fails if output was
+ * lost to another write error. */
+int tool_exit(const char *name, int ret);
 /* tracefs path (found or mounted once per run); NULL after printing why. */
 const char *tool_tracefs(struct tool_ctx *t);
 /* Fail with a plain message if this kernel has no kprobe_events; also

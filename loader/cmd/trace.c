@@ -85,7 +85,13 @@ struct trace_run {
 	const struct trace_opts *o;
 	struct bb_ksyms *ks;
 	struct bb_usyms *us;
-	int stacks_fd;
+	/* the two stack maps used in turn (trace.h), the one in use, its
+	 * stack ids seen, whether it fills, and when it last changed */
+	int stacks_fd[2], gen_fd;
+	uint32_t gen;
+	unsigned char seen[TRACE_STACK_ENTRIES / 8];
+	int nseen, collisions, full, drains;
+	double switched;
 	char **funcs; /* the kernel functions attached */
 	int nfuncs;
 	const char *tp_event[TRACE_TP_SLOTS];
@@ -323,15 +329,66 @@ static const char *stack_error(int id)
 
 /* The depth of stack id, or -errno (the id itself when BPF failed). A user
  * stack of -EFAULT means the task has no user space (a kernel thread). */
-static int read_stack(const struct trace_run *r, int id, uint64_t *ips)
+static int read_stack(const struct trace_run *r, const struct trace_event *e,
+		      int id, uint64_t *ips)
 {
-	return stack_read(r->stacks_fd, id, ips, BB_MAX_STACK);
+	return stack_read(r->stacks_fd[e->stack_map & 1], id, ips,
+			  BB_MAX_STACK);
+}
+
+/*
+ * Does the map in use fill? Its buckets taken (the stack ids seen): half
+ * of them, where half of the new stacks collide. Collisions themselves
+ * come early (two of 4096 buckets meet after about 80 stacks), so only
+ * many of them count.
+ */
+static void stack_seen(struct trace_run *r, const struct trace_event *e,
+		       int id)
+{
+	if ((e->stack_map & 1) != r->gen)
+		return;
+	if (id == -EEXIST) {
+		if (++r->collisions >= TRACE_STACK_ENTRIES / 8)
+			r->full = 1;
+	} else if (id >= 0 && id < TRACE_STACK_ENTRIES &&
+		   !(r->seen[id / 8] & (1 << (id % 8)))) {
+		r->seen[id / 8] |= 1 << (id % 8);
+		if (++r->nseen >= TRACE_STACK_ENTRIES / 2)
+			r->full = 1;
+	}
+}
+
+/*
+ * Between drains, once the map in use fills: empty the other one and
+ * switch to it. The other one's events were all sent before the last
+ * switch; a whole drain begun since (two tool_wait calls, each draining
+ * every ring) has read them. At most once a second.
+ */
+static void stack_maps_turn(struct trace_run *r, struct tool_ctx *t)
+{
+	uint32_t zero = 0, next = r->gen ^ 1;
+	double now = now_mono();
+
+	r->drains++;
+	if (!r->full || r->drains < 2 || now - r->switched < 1)
+		return;
+	stack_map_clear(r->stacks_fd[next], TRACE_STACK_ENTRIES);
+	if (bpf_map_update_elem(r->gen_fd, &zero, &next, BPF_ANY) < 0)
+		return;
+	if (t->verbose)
+		fprintf(stderr, "stack map %u filled (%d stacks, %d "
+			"collisions): now map %u\n", r->gen, r->nseen,
+			r->collisions, next);
+	r->gen = next;
+	memset(r->seen, 0, sizeof(r->seen));
+	r->nseen = r->collisions = r->full = r->drains = 0;
+	r->switched = now;
 }
 
 static int read_kstack(const struct trace_run *r, const struct trace_event *e,
 		       uint64_t *ips)
 {
-	return stack_add_entry_ret(ips, read_stack(r, e->kstack, ips),
+	return stack_add_entry_ret(ips, read_stack(r, e, e->kstack, ips),
 				   BB_MAX_STACK, e->entry_ret);
 }
 
@@ -350,7 +407,7 @@ static void print_text(struct trace_run *r, const struct trace_event *e,
 			printf(INDENT "[no kernel stack: %s]\n", stack_error(n));
 	}
 	if (r->o->ustack && e->ustack != -EFAULT) {
-		n = read_stack(r, e->ustack, ips);
+		n = read_stack(r, e, e->ustack, ips);
 		if (n >= 0)
 			stack_print_user(stdout, r->us, e->tgid, ips, n, INDENT);
 		else
@@ -380,7 +437,7 @@ static void print_json(struct trace_run *r, const struct trace_event *e,
 	}
 	if (r->o->ustack) {
 		printf(",\"ustack\":");
-		n = e->ustack == -EFAULT ? 0 : read_stack(r, e->ustack, ips);
+		n = e->ustack == -EFAULT ? 0 : read_stack(r, e, e->ustack, ips);
 		if (n >= 0)
 			stack_json_user(stdout, r->us, e->tgid, ips, n);
 		else
@@ -408,6 +465,10 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	 * this one's stack, is printed. */
 	if (r->us && e.ustack >= 0)
 		usyms_add_pid(r->us, (int)e.tgid);
+	if (r->o->kstack)
+		stack_seen(r, &e, e.kstack);
+	if (r->o->ustack)
+		stack_seen(r, &e, e.ustack);
 	memcpy(comm, e.comm, TRACE_COMM_LEN);
 	comm[TRACE_COMM_LEN] = 0;
 	if (e.probe == TRACE_PROBE_KPROBE)
@@ -421,16 +482,74 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	else
 		print_text(r, &e, comm, func);
 	r->printed++;
+	tool_output_failed();
 	if (r->o->max_events && r->printed >= r->o->max_events)
 		r->done = 1;
 }
 
-/* Events the programs sent (a per-CPU counter), or 0 if unknown. */
-static uint64_t count_emitted(struct tool_ctx *t)
+/* Events the programs sent (a per-CPU counter): 0 or -errno. */
+static int count_emitted(struct tool_ctx *t, uint64_t *emitted)
 {
 	struct bb_map *m = obj_map(t->obj, "counters");
 
-	return m ? bpf_map_sum_percpu_u64(m->fd, TRACE_CNT_EMITTED) : 0;
+	*emitted = 0;
+	return m ? bpf_map_sum_percpu_u64(m->fd, TRACE_CNT_EMITTED, emitted)
+		 : -ENOENT;
+}
+
+/* Calls the kernel did not run our programs for (see
+ * bpf_prog_recursion_misses): never sent, so never counted as emitted. */
+static uint64_t count_skipped(struct tool_ctx *t)
+{
+	uint64_t sum = 0, n;
+	int i;
+
+	for (i = 0; i < obj_nprogs(t->obj); i++) {
+		struct bb_prog *p = obj_prog_at(t->obj, i);
+
+		if (p->fd >= 0 && bpf_prog_recursion_misses(p->fd, &n) == 0)
+			sum += n;
+	}
+	return sum;
+}
+
+/*
+ * Every call is printed, or counted here: sent but not received (the ring
+ * was full: the kernel's own count of lost records shows only once a later
+ * record fits, the program's count does not wait), or never sent because
+ * the kernel skipped the program.
+ */
+static void report_losses(struct tool_ctx *t, const struct trace_run *r,
+			  struct bb_perfbuf *pb)
+{
+	uint64_t emitted, lost, skipped = count_skipped(t);
+	int ret = count_emitted(t, &emitted);
+
+	if (ret < 0) {
+		tool_error(t, "warning: cannot read how many events were sent "
+			   "(%s): only the losses the kernel reported count",
+			   strerror(-ret));
+		emitted = r->received;
+	}
+	lost = emitted > r->received ? emitted - r->received : 0;
+	if (perfbuf_lost(pb) > lost)
+		lost = perfbuf_lost(pb);
+	if (t->verbose)
+		fprintf(stderr, "events: %llu sent, %llu received, %llu "
+			"printed, %llu reported lost by the kernel, %llu "
+			"skipped\n", (unsigned long long)emitted,
+			(unsigned long long)r->received,
+			(unsigned long long)r->printed,
+			(unsigned long long)perfbuf_lost(pb),
+			(unsigned long long)skipped);
+	if (lost)
+		tool_error(t, "warning: %llu event(s) lost: the perf buffer "
+			   "was full (output too slow for the event rate)",
+			   (unsigned long long)lost);
+	if (skipped)
+		tool_error(t, "warning: %llu event(s) not seen: the kernel "
+			   "skipped our program because another BPF program "
+			   "was running on that CPU", (unsigned long long)skipped);
 }
 
 /* Every function and tracepoint; with -d the programs read the disk that
@@ -464,6 +583,11 @@ static int attach_all(struct tool_ctx *t, struct trace_run *r)
 		p[n++] = (struct bb_probe){ "taskdev_bio_queue", NULL, 0,
 					    "taskdev", NULL, 0, 0 };
 	ret = tool_attach_probes(t, p, n);
+	if (ret == -EMFILE || ret == -ENFILE)
+		tool_error(t, "%d functions take about %d file descriptors, "
+			   "more than this process may open (raise `ulimit "
+			   "-n`, or narrow the patterns)", r->nfuncs,
+			   r->nfuncs + 64);
 	free(p);
 	return ret;
 }
@@ -476,7 +600,6 @@ static int trace_main(int argc, char **argv)
 	struct bb_err err = { "" };
 	struct bb_perfbuf *pb = NULL;
 	struct tool_timer tm;
-	uint64_t emitted, lost;
 	int ret = 1, nfuncs;
 
 	memset(&o, 0, sizeof(o));
@@ -507,9 +630,17 @@ static int trace_main(int argc, char **argv)
 	} else {
 		obj_set_const(t.obj, "tpoff_bio_queue_dev", 0);
 	}
+	if (!o.kstack && !o.ustack) {
+		/* 2 x 4 MB of kernel memory for nothing */
+		obj_map(t.obj, "stacks")->def.max_entries = 1;
+		obj_map(t.obj, "stacks1")->def.max_entries = 1;
+	}
 	if (tool_load(&t) < 0)
 		goto out;
-	r.stacks_fd = obj_map(t.obj, "stacks")->fd;
+	r.stacks_fd[0] = obj_map(t.obj, "stacks")->fd;
+	r.stacks_fd[1] = obj_map(t.obj, "stacks1")->fd;
+	r.gen_fd = obj_map(t.obj, "stack_gen")->fd;
+	r.switched = now_mono();
 	/* kallsyms names the functions of kprobe events and kernel frames */
 	if (o.kstack || r.nfuncs > 1) {
 		if (ksyms_load(&r.ks, "/proc/kallsyms", &err) < 0) {
@@ -539,24 +670,20 @@ static int trace_main(int argc, char **argv)
 	while (!r.done) {
 		int tick = tool_wait(&tm, pb);
 
-		fflush(stdout);
 		if (tick == TOOL_TICK_LAST)
 			break;
+		if (o.kstack || o.ustack)
+			stack_maps_turn(&r, &t);
 	}
 
 	/* Stop the sources, then take what is still in the rings: a count
 	 * of lost records is only written once a later record fits. */
 	tool_detach(&t);
 	perfbuf_poll(pb, 0);
-	fflush(stdout);
-	emitted = count_emitted(&t);
-	lost = emitted > r.received ? emitted - r.received : 0;
-	if (perfbuf_lost(pb) > lost)
-		lost = perfbuf_lost(pb);
-	if (lost)
-		tool_error(&t, "warning: %llu event(s) lost: the perf buffer "
-			   "was full (output too slow for the event rate)",
-			   (unsigned long long)lost);
+	/* a program still running on another CPU: close() does not wait */
+	perfbuf_poll(pb, 50);
+	tool_flush();
+	report_losses(&t, &r, pb);
 	ret = 0;
 out:
 	tool_cleanup(&t);

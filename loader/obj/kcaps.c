@@ -19,7 +19,8 @@
 
 static int try_load(uint32_t type, const struct bpf_insn *insns, uint32_t n)
 {
-	int fd = bpf_prog_load(type, insns, n, "GPL", 0, "bb_probe", NULL);
+	int fd = bpf_prog_load(type, insns, n, "GPL", 0, "bb_probe", NULL,
+			       NULL);
 
 	if (fd < 0)
 		return 0;

@@ -356,10 +356,18 @@ static void auto_consts(struct bb_obj *obj)
 	}
 }
 
-static const char *prog_load_hint(const struct bb_obj *obj,
+static const char *prog_load_hint(struct bb_obj *obj,
 				  const struct bb_prog *p, int ret)
 {
 	const char *log = obj->log ? obj->log : "";
+
+	bpf_verifier_explain(ret, obj->log, obj->log_truncated,
+			     obj->hint + 2, sizeof(obj->hint) - 2);
+	if (obj->hint[2]) {
+		obj->hint[0] = ':';
+		obj->hint[1] = ' ';
+		return obj->hint;
+	}
 
 	if (strstr(log, "GPL"))
 		return obj->license[0] ?
@@ -485,7 +493,7 @@ int obj_load(struct bb_obj *obj, uint32_t kern_version, struct bb_err *err)
 
 		fd = bpf_prog_load(p->prog_type, p->insns, p->insn_cnt,
 				   obj->license, kern_version, p->name,
-				   &obj->log);
+				   &obj->log, &obj->log_truncated);
 		if (fd < 0) {
 			ret = bb_fail(err, fd,
 				      "%s: the kernel refused program %s "

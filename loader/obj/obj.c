@@ -98,6 +98,11 @@ const char *obj_verifier_log(const struct bb_obj *obj)
 	return obj && obj->log ? obj->log : "";
 }
 
+int obj_verifier_log_truncated(const struct bb_obj *obj)
+{
+	return obj && obj->log && obj->log_truncated;
+}
+
 int obj_nprogs(const struct bb_obj *obj)
 {
 	return obj->nprogs;

@@ -124,6 +124,8 @@ struct bb_obj {
 	int printk;
 	struct bb_kcaps caps;
 	char *log;
+	int log_truncated;
+	char hint[400]; /* bpf_verifier_explain's sentence, for err */
 	char *notes;
 	int loaded;
 	int bpffs_mounted;

@@ -16,7 +16,7 @@
 #include "bbtest.h"
 
 #define OBJDIR BB_BUILD_DIR "/tests/bpf/"
-#define SWITCH_EVENT "/sys/kernel/tracing/events/sched/sched_switch/"
+#define SWITCH_EVENT "events/sched/sched_switch/"
 
 static const char *load_requires(void)
 {
@@ -178,20 +178,16 @@ START_TEST(test_attached_counts)
 	struct perf_event_attr attr;
 	uint32_t pid = getpid(), slot;
 	uint64_t n = 0, total = 0, v;
-	int id, off, pfd, i;
-	FILE *f;
+	char tfs[256], path[400];
+	int id, off, pfd, i, mounted;
 
-	f = fopen(SWITCH_EVENT "id", "r");
-	if (!f || fscanf(f, "%d", &id) != 1) {
-		/* tracefs elsewhere or not mounted: tracefs.c's business */
-		if (f)
-			fclose(f);
-		obj_close(obj);
-		free(buf);
-		return;
-	}
-	fclose(f);
-	off = format_offset(SWITCH_EVENT "format", "prev_pid");
+	/* wherever tracefs is, mounted for the test if it is nowhere */
+	mounted = tracefs_find(tfs, sizeof(tfs), NULL);
+	ck_assert_int_ge(mounted, 0);
+	id = tracefs_event_id(tfs, "sched", "sched_switch");
+	ck_assert_msg(id > 0, "no sched:sched_switch in %s: %d", tfs, id);
+	snprintf(path, sizeof(path), "%s/" SWITCH_EVENT "format", tfs);
+	off = format_offset(path, "prev_pid");
 	ck_assert_int_gt(off, 0);
 	ck_assert_int_eq(obj_set_const(obj, "bb_tgid", pid), 0);
 	ck_assert_int_eq(obj_set_const(obj, "bb_prev_pid_off", off), 0);
@@ -223,6 +219,8 @@ START_TEST(test_attached_counts)
 					&v) == 0)
 			total += v;
 	ck_assert_uint_ge(total, n);
+	if (mounted > 0)
+		tracefs_unmount(mounted);
 	obj_close(obj);
 	free(buf);
 }
@@ -248,6 +246,27 @@ START_TEST(test_verifier_refuses)
 		      log);
 	/* no half-loaded state: the map it created is closed again */
 	ck_assert_int_eq(obj_map(obj, "unused")->fd, -1);
+	ck_assert_int_eq(count_fds(), before);
+	obj_close(obj);
+	free(buf);
+}
+END_TEST
+
+/* A program the verifier gives up on (E2BIG): its log, and why in words. */
+START_TEST(test_verifier_gives_up)
+{
+	unsigned char *buf;
+	struct bb_obj *obj = open_obj("bad_explode.bpf.o", &buf);
+	struct bb_err err = { "" };
+	const char *log;
+	int before = count_fds(), ret;
+
+	ret = obj_load(obj, 0, &err);
+	ck_assert_msg(ret == -E2BIG, "obj_load: %d: %s", ret, err.msg);
+	ck_assert_msg(strstr(err.msg, "the verifier gave up after "), "%s",
+		      err.msg);
+	log = obj_verifier_log(obj);
+	ck_assert_msg(strcasestr(log, "processed "), "%s", log);
 	ck_assert_int_eq(count_fds(), before);
 	obj_close(obj);
 	free(buf);
@@ -280,6 +299,7 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_load_kprobe);
 	tcase_add_test(tc, test_attached_counts);
 	tcase_add_test(tc, test_verifier_refuses);
+	tcase_add_test(tc, test_verifier_gives_up);
 	tcase_add_test(tc, test_unset_constant_creates_nothing);
 	suite_add_tcase(s, tc);
 	return s;

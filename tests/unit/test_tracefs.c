@@ -318,6 +318,19 @@ START_TEST(test_funcs_text)
 }
 END_TEST
 
+/* /sys/bus/event_source/devices/kprobe/format/retprobe */
+START_TEST(test_pmu_format_bit)
+{
+	ck_assert_int_eq(kprobe_pmu_format_bit("config:0\n"), 0);
+	ck_assert_int_eq(kprobe_pmu_format_bit("config:63"), 63);
+	ck_assert_int_eq(kprobe_pmu_format_bit("config:64"), -EINVAL);
+	ck_assert_int_eq(kprobe_pmu_format_bit("config:"), -EINVAL);
+	ck_assert_int_eq(kprobe_pmu_format_bit("config:52-63"), -EINVAL);
+	ck_assert_int_eq(kprobe_pmu_format_bit("config1:0"), -EINVAL);
+	ck_assert_int_eq(kprobe_pmu_format_bit(""), -EINVAL);
+}
+END_TEST
+
 static Suite *tracefs_suite(void)
 {
 	Suite *s = suite_create("tracefs");
@@ -331,6 +344,7 @@ static Suite *tracefs_suite(void)
 	tcase_add_test(tc, test_profile_line);
 	tcase_add_test(tc, test_match_text);
 	tcase_add_test(tc, test_funcs_text);
+	tcase_add_test(tc, test_pmu_format_bit);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -700,6 +700,23 @@ START_TEST(test_real_damaged)
 }
 END_TEST
 
+/* /proc/PID/stat: the start time is field 22, after a comm that may hold
+ * blanks and parentheses. */
+START_TEST(test_stat_start)
+{
+	unsigned long long st = 0;
+
+	ck_assert_int_eq(usym_parse_stat_start("1234 (bash) S 1 1234 1234 0 -1 "
+		"4194304 100 0 0 0 1 2 0 0 20 0 1 0 987654 123 4 5", &st), 0);
+	ck_assert_uint_eq(st, 987654);
+	ck_assert_int_eq(usym_parse_stat_start("7 (a (b) c) R 1 7 7 0 -1 0 0 "
+		"0 0 0 0 0 0 0 20 0 1 0 42 1", &st), 0);
+	ck_assert_uint_eq(st, 42);
+	ck_assert_int_eq(usym_parse_stat_start("7 (x) R 1 2 3", &st), -EINVAL);
+	ck_assert_int_eq(usym_parse_stat_start("no paren", &st), -EINVAL);
+}
+END_TEST
+
 static Suite *usym_suite(void)
 {
 	Suite *s = suite_create("usym");
@@ -717,6 +734,7 @@ static Suite *usym_suite(void)
 	tcase_add_test(tc, test_synthetic_mapped);
 	tcase_add_test(tc, test_not_elf);
 	tcase_add_test(tc, test_no_sections);
+	tcase_add_test(tc, test_stat_start);
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(fz, 60);
 	tcase_add_test(fz, test_damaged_fields);

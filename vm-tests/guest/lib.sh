@@ -140,10 +140,32 @@ kernel_version_code() {
 	echo "$v" | awk -F. '{ c = $3 + 0; if (c > 255) c = 255; print $1 * 65536 + $2 * 256 + c }'
 }
 
+# The perf kprobe PMU (4.17+): probes that vanish with their last fd.
+have_kprobe_pmu() { [ -e /sys/bus/event_source/devices/kprobe/type ]; }
+# Every kprobe of the kernel, PMU ones too: debugfs kprobes/list, one line a
+# probe ("<addr>  k  blk_mq_start_request+0x0 [FTRACE]", "r" a kretprobe).
+# Sets KLIST.
+need_kprobes_list() {
+	KLIST=/sys/kernel/debug/kprobes/list
+	[ -e $KLIST ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	[ -e $KLIST ] || fail "no $KLIST (CONFIG_DEBUG_FS?)"
+}
+# kprobes_on FN: how many kprobes and kretprobes sit on FN now.
+kprobes_on() { grep -c " $1+0x0" $KLIST; }
+# No tracefs or debugfs mount but those in $W/mounts (saved before).
+no_stray_mount() {
+	awk '$3 == "tracefs" || $3 == "debugfs" { print $3, $2 }' /proc/mounts >$W/mounts.now
+	cmp -s $W/mounts $W/mounts.now ||
+		fail "mounts after $1: $(tr '\n' ';' <$W/mounts.now), before: $(tr '\n' ';' <$W/mounts)"
+}
+save_mounts() { awk '$3 == "tracefs" || $3 == "debugfs" { print $3, $2 }' /proc/mounts >$W/mounts; }
+
 # Hygiene: start funclatency (a kprobe and a kretprobe), check that its
-# probes are in kprobe_events while it runs (kept in $W/probes).
+# probes are in kprobe_events while it runs (kept in $W/probes). Through
+# kprobe_events on every kernel (BAREBPF_KPROBES=tracefs): the path that a
+# SIGKILL can leave behind; the PMU's own cases are hygiene-pmu-*.
 start_traced_funclatency() {
-	start_tool barebpf funclatency "$@" blk_mq_start_request
+	start_tool env BAREBPF_KPROBES=tracefs barebpf funclatency "$@" blk_mq_start_request
 	wait_tracing 60
 	our_probes >$W/probes
 	[ -s $W/probes ] || fail "no barebpf probe in $T/kprobe_events while tracing"
@@ -195,7 +217,9 @@ pidns_start() { # pidns_start TAG MODE: sets PID_TAG (barebpf here), U_TAG
 	local p pre=
 	rm -f $W/out $W/err
 	[ $2 = ns ] && pre="unshare -p -f --mount-proc"
-	start_tool $pre barebpf funclatency -j blk_mq_start_request
+	# kprobe_events, which the namespaces share (the PMU's probes are
+	# the kernel's business)
+	start_tool $pre env BAREBPF_KPROBES=tracefs barebpf funclatency -j blk_mq_start_request
 	wait_tracing 60
 	eval PID_$1=$TOOL_PID U_$1=$TOOL_PID
 	if [ $2 = ns ]; then
@@ -217,6 +241,7 @@ pidns_stop() { # pidns_stop TAG: SIGINT to its barebpf, wait for it; sets RC
 pidns_pair() {
 	pidns_start a $1
 	our_probes >$W/probes.a
+	[ -s $W/probes.a ] || fail "the first run's probes are not in kprobe_events"
 	diag "first run ($1, pid $PID_a here): $(tr '\n' ';' <$W/probes.a)"
 	pidns_start b $2
 	diag "both: $(our_probes | tr '\n' ';')"
