@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include "bbtest.h"
 #include "httpd.h"
+#include "util.h"
 
 #define DOC_SIZE 65536
 #define TICK 0.01
@@ -34,30 +35,6 @@
  * seen while this ran: the timer was then 380 ms late once).
  */
 #define LATE_MAX_MS 1000
-
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int free_port(void)
-{
-	struct sockaddr_in a = { 0 };
-	socklen_t len = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM, 0), port;
-
-	ck_assert_int_ge(fd, 0);
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
-	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
-	port = ntohs(a.sin_port);
-	close(fd);
-	return port;
-}
 
 /* ---- the server, in a child ---- */
 
@@ -210,104 +187,19 @@ static void server_stop(struct server *s)
 
 /* ---- clients ---- */
 
-static int connect_to(int port, int nonblock)
-{
-	struct sockaddr_in a = { 0 };
-	int fd = socket(AF_INET, SOCK_STREAM | (nonblock ? SOCK_NONBLOCK : 0),
-			0);
-
-	ck_assert_int_ge(fd, 0);
-	a.sin_family = AF_INET;
-	a.sin_port = htons(port);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0 &&
-	    errno != EINPROGRESS) {
-		close(fd);
-		return -errno;
-	}
-	return fd;
-}
-
-struct reply {
-	int status;
-	long content_length;
-	size_t body;
-	char head[1024];
-	double secs;
-};
-
-/* Send req (len bytes), read the answer until EOF, within timeout. */
-static int request(int port, const char *req, size_t len, struct reply *r,
-		   double timeout)
-{
-	static char buf[DOC_SIZE * 2];
-	double t0 = mono();
-	size_t got = 0;
-	const char *end, *cl;
-	int fd = connect_to(port, 1);
-
-	memset(r, 0, sizeof(*r));
-	if (fd < 0)
-		return fd;
-	while (len) {
-		struct pollfd p = { fd, POLLOUT, 0 };
-		ssize_t n;
-
-		if (poll(&p, 1, (int)(timeout * 1000)) <= 0)
-			goto fail;
-		n = send(fd, req, len, MSG_NOSIGNAL);
-		if (n < 0 && errno == EAGAIN)
-			continue;
-		if (n < 0)
-			break; /* the server may refuse before reading it all */
-		req += n;
-		len -= n;
-	}
-	for (;;) {
-		struct pollfd p = { fd, POLLIN, 0 };
-		double left = timeout - (mono() - t0);
-		ssize_t n;
-
-		if (left <= 0 || poll(&p, 1, (int)(left * 1000) + 1) <= 0)
-			goto fail;
-		n = recv(fd, buf + got, sizeof(buf) - 1 - got, 0);
-		if (n < 0 && errno == EAGAIN)
-			continue;
-		if (n <= 0)
-			break;
-		got += n;
-	}
-	close(fd);
-	r->secs = mono() - t0;
-	buf[got] = 0;
-	if (sscanf(buf, "HTTP/1.1 %d ", &r->status) != 1)
-		return -EPROTO;
-	end = strstr(buf, "\r\n\r\n");
-	if (!end)
-		return -EPROTO;
-	snprintf(r->head, sizeof(r->head), "%.*s", (int)(end - buf), buf);
-	cl = strstr(r->head, "Content-Length: ");
-	r->content_length = cl ? atol(cl + 16) : -1;
-	r->body = got - (end + 4 - buf);
-	return 0;
-fail:
-	close(fd);
-	return -ETIMEDOUT;
-}
-
 #define GET_METRICS "GET /metrics HTTP/1.1\r\nHost: t\r\n\r\n"
 
 /* A scrape as Prometheus does one: answered whole within a second. */
 static double normal_scrape(int port, const char *when)
 {
-	struct reply r;
-	int ret = request(port, GET_METRICS, strlen(GET_METRICS), &r, 1.0);
+	struct http_reply r;
+	int ret = http_request(port, GET_METRICS, strlen(GET_METRICS), &r, 1.0);
 
 	ck_assert_msg(ret == 0, "%s: the normal client got no answer within "
 		      "1 s: %s", when, strerror(-ret));
 	ck_assert_msg(r.status == 200, "%s: status %d", when, r.status);
 	ck_assert_int_eq(r.content_length, DOC_SIZE);
-	ck_assert_int_eq(r.body, DOC_SIZE);
+	ck_assert_int_eq(r.body_len, DOC_SIZE);
 	return r.secs;
 }
 
@@ -326,16 +218,16 @@ static void raise_nofile(void)
 }
 
 /* request() of a C string, within 2 s */
-static int ask(int port, const char *req, struct reply *r)
+static int ask(int port, const char *req, struct http_reply *r)
 {
-	return request(port, req, strlen(req), r, 2);
+	return http_request(port, req, strlen(req), r, 2);
 }
 
 START_TEST(test_answers)
 {
 	static char big[20000];
 	struct server s;
-	struct reply r;
+	struct http_reply r;
 	const char garbage[] = "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03";
 
 	server_start(&s);
@@ -344,7 +236,7 @@ START_TEST(test_answers)
 			     &r), 0);
 	ck_assert_int_eq(r.status, 200);
 	ck_assert_int_eq(r.content_length, DOC_SIZE);
-	ck_assert_int_eq(r.body, 0);
+	ck_assert_int_eq(r.body_len, 0);
 	ck_assert_ptr_nonnull(strstr(r.head, "Connection: close"));
 	ck_assert_ptr_nonnull(strstr(r.head, "Content-Type: text/plain; "
 				     "version=0.0.4"));
@@ -358,19 +250,19 @@ START_TEST(test_answers)
 	ck_assert_int_eq(ask(s.port, "HEAD /x HTTP/1.1\r\nHost: t\r\n\r\n", &r),
 			 0);
 	ck_assert_int_eq(r.status, 404);
-	ck_assert_int_eq(r.body, 0);
+	ck_assert_int_eq(r.body_len, 0);
 	ck_assert_int_eq(ask(s.port, "GET / HTTP/1.0\r\n\r\n", &r), 0);
 	ck_assert_int_eq(r.status, 200);
-	ck_assert_int_eq(r.body, r.content_length);
+	ck_assert_int_eq(r.body_len, r.content_length);
 	ck_assert_int_eq(ask(s.port, "GET /metrics HTTP/1.1\r\n\r\n", &r), 0);
 	ck_assert_int_eq(r.status, 400); /* no Host */
-	ck_assert_int_eq(request(s.port, garbage, sizeof(garbage) - 1, &r, 2),
+	ck_assert_int_eq(http_request(s.port, garbage, sizeof(garbage) - 1, &r, 2),
 			 0);
 	ck_assert_int_eq(r.status, 400);
 	/* an oversized head: 431, delivered before the close */
 	memcpy(big, "GET /metrics HTTP/1.1\r\nX: ", 26);
 	memset(big + 26, 'a', sizeof(big) - 26);
-	ck_assert_int_eq(request(s.port, big, sizeof(big), &r, 2), 0);
+	ck_assert_int_eq(http_request(s.port, big, sizeof(big), &r, 2), 0);
 	ck_assert_int_eq(r.status, 431);
 	server_stop(&s);
 }
@@ -382,7 +274,7 @@ START_TEST(test_hostile_clients)
 	const char slow_head[] = "GET /metrics HTTP/1.1\r\nHost: t\r\nX-a: ";
 	struct server s;
 	struct figures f;
-	struct reply r;
+	struct http_reply r;
 	double t0, worst = 0, secs;
 	long rss0, rss1;
 	unsigned long n = 0;
@@ -408,7 +300,7 @@ START_TEST(test_hostile_clients)
 
 	/* 1,000 connections at once, left idle */
 	for (i = 0; i < 1000; i++) {
-		flood[i] = connect_to(port, 1);
+		flood[i] = tcp_connect(port, 1);
 		ck_assert_msg(flood[i] >= 0, "connect %d: %s", i,
 			      strerror(-flood[i]));
 	}
@@ -431,7 +323,7 @@ START_TEST(test_hostile_clients)
 	/* slowloris: 200 clients each send a byte every 100 ms, for 7 s,
 	 * past the 5 s read timeout; scrapes go on meanwhile */
 	for (i = 0; i < 200; i++) {
-		slow[i] = connect_to(port, 0);
+		slow[i] = tcp_connect(port, 0);
 		ck_assert_int_ge(slow[i], 0);
 		fcntl(slow[i], F_SETFL, O_NONBLOCK);
 		(void)!send(slow[i], slow_head, sizeof(slow_head) - 1,
@@ -477,11 +369,11 @@ START_TEST(test_hostile_clients)
 
 		memcpy(big, "GET /metrics HTTP/1.1\r\nX: ", 26);
 		memset(big + 26, 'b', sizeof(big) - 26);
-		ck_assert_int_eq(request(port, big, sizeof(big), &r, 2), 0);
+		ck_assert_int_eq(http_request(port, big, sizeof(big), &r, 2), 0);
 		ck_assert_int_eq(r.status, 431);
 		for (j = 0; j < (int)sizeof(junk); j++)
 			junk[j] = rand_r(&seed);
-		ck_assert_int_eq(request(port, junk, sizeof(junk), &r, 2), 0);
+		ck_assert_int_eq(http_request(port, junk, sizeof(junk), &r, 2), 0);
 		ck_assert_msg(r.status == 400 || r.status == 431,
 			      "garbage answered %d", r.status);
 	}
