@@ -27,7 +27,7 @@
 #define LINGER_DISCARD 65536
 #define ACCEPT_BURST 64      /* per httpd_serve: the loop stays ours */
 #define ACCEPT_BACKOFF 0.2   /* after EMFILE and the like */
-#define EVICT_MIN_AGE 0.05  /* a client sends its request with its ACK */
+#define EVICT_MIN_AGE 0.05
 
 /* ---- the parser ---- */
 
@@ -371,7 +371,7 @@ int httpd_open(struct httpd **hp, const char *addr)
 	/* a restart must not wait for the old connections' TIME_WAIT */
 	setsockopt(h->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(h->lfd, (struct sockaddr *)&ss, len) < 0 ||
-	    listen(h->lfd, 128) < 0) {
+	    listen(h->lfd, 512) < 0) {
 		ret = -errno;
 		close(h->lfd);
 		free(h);
@@ -614,26 +614,30 @@ static void do_read(struct httpd *h, struct conn *c, double now)
 }
 
 /*
- * The connection to close for a new one when all are taken: the oldest
- * one still reading its request, else the oldest; never one younger than
- * EVICT_MIN_AGE, so that a client that sends its request at once is
- * answered even while a flood of connections comes in (the flood's own
- * newcomers are refused instead). NULL: refuse the new one.
+ * The connection to close for a new one when all are taken: one still
+ * reading its request, idle ones (nothing received) first, else any; the
+ * oldest of those. A newcomer that has sent nothing yet may not evict a
+ * connection younger than EVICT_MIN_AGE, so that a client whose request
+ * is a moment behind its connection is answered while a flood of
+ * connections comes in; a newcomer whose request is there (the usual
+ * case: it came with the handshake's ACK) may. NULL: refuse the new one.
  */
-static struct conn *evictee(struct httpd *h, double now)
+static struct conn *evictee(struct httpd *h, double now, int has_data)
 {
 	struct conn *best = NULL;
-	int i;
+	int i, best_rank = 0;
 
 	for (i = 0; i < HTTPD_MAX_CONNS; i++) {
 		struct conn *c = &h->c[i];
-		int rb = best && best->state == C_READ;
+		int rank = c->state != C_READ ? 2 : c->inlen ? 1 : 0;
 
-		if (c->start > now - EVICT_MIN_AGE)
+		if (!has_data && c->start > now - EVICT_MIN_AGE)
 			continue;
-		if (!best || (c->state == C_READ && !rb) ||
-		    ((c->state == C_READ) == rb && c->start < best->start))
+		if (!best || rank < best_rank ||
+		    (rank == best_rank && c->start < best->start)) {
 			best = c;
+			best_rank = rank;
+		}
 	}
 	return best;
 }
@@ -661,7 +665,10 @@ static void do_accept(struct httpd *h, double now)
 			if (h->c[i].state == C_FREE)
 				c = &h->c[i];
 		if (!c) {
-			c = evictee(h, now);
+			char b;
+
+			c = evictee(h, now, recv(fd, &b, 1, MSG_PEEK |
+						 MSG_DONTWAIT) > 0);
 			if (!c) {
 				close(fd);
 				h->st.refused++;
@@ -676,6 +683,9 @@ static void do_accept(struct httpd *h, double now)
 		c->inlen = 0;
 		c->outlen = c->off = 0;
 		c->body = NULL;
+		/* the request usually came with the connection: answer it
+		 * now, before the next newcomers want the slot */
+		do_read(h, c, now);
 	}
 }
 

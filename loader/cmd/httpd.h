@@ -3,9 +3,9 @@
  * A small HTTP/1.1 server for one document, /metrics, that lives in the
  * caller's poll loop: every socket is non-blocking, nothing here sleeps,
  * and the caller's timer keeps running whatever clients do. Bounded by
- * design: at most HTTPD_MAX_CONNS connections (a new one evicts the oldest
- * when all are taken, unless all are younger than 50 ms: then the new
- * one is closed), a request head of at most HTTPD_MAX_HEAD bytes and
+ * design: at most HTTPD_MAX_CONNS connections (when all are taken, a new
+ * one evicts the oldest one still reading its request; see evictee() in
+ * httpd.c), a request head of at most HTTPD_MAX_HEAD bytes and
  * HTTPD_MAX_FIELDS header lines, HTTPD_READ_TIMEOUT seconds from accept to
  * the end of the head and HTTPD_LIFETIME seconds in all; one request per
  * connection (Connection: close). Prints nothing; errors are -errno.
