@@ -15,7 +15,8 @@
  * (blk_is_bio 0: 5.15+), it never asks.
  *
  * Constants: filter_dev (0: all), per_disk, need_dev (per_disk or
- * filter_dev), blk_is_bio, unit_div (1000: usecs, 1000000: msecs).
+ * filter_dev), blk_is_bio, unit_div (1000: usecs, 1000000: msecs),
+ * keep_sum (the exporter: add each wait to `sums`).
  */
 #include "bb_helpers.h"
 #include "qenter.h"
@@ -24,6 +25,7 @@
 BB_MAP(start, BPF_MAP_TYPE_HASH, sizeof(u32), sizeof(struct qenter_start),
        10240);
 BB_MAP(hist, BPF_MAP_TYPE_HASH, sizeof(struct qenter_key), sizeof(u64), 4096);
+BB_MAP(sums, BPF_MAP_TYPE_HASH, sizeof(struct qenter_key), sizeof(u64), 1024);
 
 static __always_inline u32 take_taskdev(void)
 {
@@ -80,7 +82,7 @@ int qenter_ret(struct pt_regs *ctx)
 	u32 tid = (u32)bpf_get_current_pid_tgid();
 	struct qenter_start *s = bpf_map_lookup_elem(&start, &tid);
 	struct qenter_key key = {};
-	u64 delta, *count, one = 1;
+	u64 delta, *count, *sum, one = 1;
 
 	if (!s)
 		return 0;
@@ -89,6 +91,13 @@ int qenter_ret(struct pt_regs *ctx)
 	bpf_map_delete_elem(&start, &tid);
 	if ((s64)delta < 0)
 		return 0;
+	if (BB_CONST(keep_sum)) {
+		sum = bpf_map_lookup_elem(&sums, &key);
+		if (sum)
+			__sync_fetch_and_add(sum, delta);
+		else
+			bpf_map_update_elem(&sums, &key, &delta, BPF_NOEXIST);
+	}
 	delta /= BB_CONST(unit_div);
 	key.slot = bb_log2l(delta);
 	if (key.slot >= QENTER_SLOTS)

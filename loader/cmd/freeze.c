@@ -16,8 +16,6 @@ EMBEDDED_OBJ(freeze);
 
 /* kretprobe instances: freezes are rare, but their calls sleep */
 #define FREEZE_MAXACTIVE 64
-/* A wrapper and the function it wraps are seen this close together. */
-#define FREEZE_DEDUP_NS 20000000ULL
 
 static const char usage[] =
 "usage: barebpf freeze [-h] [-j] [-d DISK] [--no-stack] [--correlate]\n"
@@ -100,23 +98,6 @@ static const char *const show_state_fns[] = { "queue_state_show", NULL };
 /* where a bio waits for a frozen queue: the slow path first (5.15+) */
 static const char *const learn_fns[] = {
 	"__bio_queue_enter", "blk_queue_enter", NULL
-};
-
-struct freeze_opts {
-	int json, no_stack, correlate;
-	const char *disk;
-	double duration;
-};
-
-struct freeze_run {
-	const struct freeze_opts *o;
-	struct tool_ctx *t;
-	struct bb_ksyms *ks;
-	struct freeze_sum sum;
-	int stacks_fd, qname_fd, qdev_fd, tasksysfs_fd;
-	const char *show_attr; /* queue/<attr> that queue_*_show serves */
-	int show_state;        /* queue_state_show is probed */
-	int oom;
 };
 
 /* ---- pure helpers (tests/unit/test_freeze.c) ---- */
@@ -407,7 +388,7 @@ static void learn_queue_names(struct freeze_run *r)
 	closedir(d);
 }
 
-static void queue_disk(struct freeze_run *r, const struct freeze_event *ev,
+void freeze_queue_disk(struct freeze_run *r, const struct freeze_event *ev,
 		       char *disk, size_t len)
 {
 	struct freeze_sysfs name;
@@ -497,7 +478,7 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	if (size < sizeof(ev))
 		return;
 	memcpy(&ev, data, sizeof(ev));
-	queue_disk(r, &ev, disk, sizeof(disk));
+	freeze_queue_disk(r, &ev, disk, sizeof(disk));
 	if (r->o->disk && strcmp(disk, r->o->disk))
 		return;
 	nips = stack_add_entry_ret(ips, stack_read(r->stacks_fd, ev.stackid,
@@ -530,7 +511,7 @@ static int print_still_frozen(struct freeze_run *r, int fd)
 		ev.q = key;
 		memcpy(ev.disk, st.disk, sizeof(ev.disk));
 		snprintf(comm, sizeof(comm), "%.*s", FREEZE_COMM_LEN, st.comm);
-		queue_disk(r, &ev, disk, sizeof(disk));
+		freeze_queue_disk(r, &ev, disk, sizeof(disk));
 		if (r->o->disk && strcmp(disk, r->o->disk))
 			continue;
 		if (r->o->json) {
@@ -643,7 +624,7 @@ static int attach_first(struct tool_ctx *t, const char *prog,
 	return i;
 }
 
-static int attach_probes(struct tool_ctx *t, struct freeze_run *r,
+int freeze_attach_probes(struct tool_ctx *t, struct freeze_run *r,
 			 char **avail, int n)
 {
 	const struct freeze_opts *o = r->o;
@@ -726,7 +707,7 @@ static int freeze_main(int argc, char **argv)
 	} else {
 		obj_set_const(t.obj, "tpoff_bio_queue_dev", 0);
 	}
-	if (tool_load(&t) < 0 || attach_probes(&t, &r, avail, n) < 0)
+	if (tool_load(&t) < 0 || freeze_attach_probes(&t, &r, avail, n) < 0)
 		goto out;
 	r.stacks_fd = obj_map(t.obj, "stacks")->fd;
 	r.qname_fd = obj_map(t.obj, "q_name")->fd;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "tool.h"
 #include "blkdisk.h"
+#include "freeze_lib.h"
 #include "../../bpf/slowbio.h"
 
 EMBEDDED_OBJ(slowbio);
@@ -23,8 +24,8 @@ EMBEDDED_OBJ(slowbio);
 
 /* The bio submission function, newest name first: generic_make_request
  * became submit_bio_noacct in 5.9. */
-static const char *const submit_fns[] = {
-	"submit_bio_noacct", "generic_make_request",
+const char *const slowbio_submit_fns[] = {
+	"submit_bio_noacct", "generic_make_request", NULL
 };
 
 static const char usage[] =
@@ -219,7 +220,7 @@ static int parse_args(struct tool_ctx *t, struct slowbio_opts *o, int argc,
 	return 0;
 }
 
-/* The first name of submit_fns that this kernel can probe. */
+/* The first name of slowbio_submit_fns that this kernel can probe. */
 static const char *find_submit_fn(struct tool_ctx *t)
 {
 	struct bb_err err = { "" };
@@ -228,9 +229,9 @@ static const char *find_submit_fn(struct tool_ctx *t)
 
 	if (!tfs)
 		return NULL;
-	for (i = 0; i < sizeof(submit_fns) / sizeof(submit_fns[0]); i++) {
+	for (i = 0; slowbio_submit_fns[i]; i++) {
 		char **names;
-		int n = kprobe_match(tfs, submit_fns[i], &names, &err);
+		int n = kprobe_match(tfs, slowbio_submit_fns[i], &names, &err);
 
 		if (n < 0) {
 			tool_error(t, "%s", err.msg);
@@ -238,7 +239,7 @@ static const char *find_submit_fn(struct tool_ctx *t)
 		}
 		bb_free_strv(names, n);
 		if (n > 0)
-			return submit_fns[i];
+			return slowbio_submit_fns[i];
 	}
 	tool_error(t, "neither submit_bio_noacct nor generic_make_request is "
 		   "in %s/available_filter_functions: cannot trace bio "
@@ -332,6 +333,8 @@ static int slowbio_main(int argc, char **argv)
 			   "tpoff_bio_queue_dev") < 0)
 		goto out;
 	obj_set_const(t.obj, "min_ns", (uint64_t)o.min_us * 1000);
+	obj_set_const(t.obj, "emit", 1);
+	obj_set_const(t.obj, "count", 0); /* the exporter's */
 	if (tool_load(&t) < 0)
 		goto out;
 	/*
