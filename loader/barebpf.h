@@ -63,6 +63,9 @@ int bb_read_file(const char *path, char **buf);
 int bb_read_small(const char *path, char *buf, size_t len);
 /* Sum over CPUs of a u64 in a per-CPU array at key (0 if unreadable). */
 uint64_t bpf_map_sum_percpu_u64(int fd, uint32_t key);
+/* How often the kernel skipped the program because another BPF program
+ * was running on that CPU (6.7+): 0, or -EOPNOTSUPP on older kernels. */
+int bpf_prog_recursion_misses(int prog_fd, uint64_t *misses);
 /* Number of possible CPUs (per-CPU map values come in this many slots). */
 int bb_ncpus_possible(void);
 /*

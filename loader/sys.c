@@ -310,6 +310,38 @@ int bb_read_small(const char *path, char *buf, size_t len)
 	return n;
 }
 
+/*
+ * The kernel skips a program that fires on a CPU where a BPF program (ours
+ * or another tool's) is already running (trace_call_bpf's bpf_prog_active),
+ * and since 6.7 counts the skips in bpf_prog_info.recursion_misses (a field
+ * of 5.12, counting only trampoline programs until then). Before, they are
+ * not counted anywhere.
+ */
+#define BB_OBJ_GET_INFO_BY_FD 15
+#define PROG_INFO_RECURSION_MISSES 208 /* offsetof(struct bpf_prog_info, ..) */
+int bpf_prog_recursion_misses(int prog_fd, uint64_t *misses)
+{
+	uint64_t info[32] = { 0 }; /* the first 256 bytes of bpf_prog_info */
+	struct {
+		uint32_t bpf_fd, info_len;
+		uint64_t info;
+	} attr = { 0 };
+	int ret;
+
+	*misses = 0;
+	attr.bpf_fd = prog_fd;
+	attr.info_len = sizeof(info);
+	attr.info = (uintptr_t)info;
+	/* the kernel fills what it knows and says how much in info_len */
+	ret = sys_bpf(BB_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
+	if (ret < 0)
+		return ret;
+	if (attr.info_len < PROG_INFO_RECURSION_MISSES + 8)
+		return -EOPNOTSUPP;
+	*misses = info[PROG_INFO_RECURSION_MISSES / 8];
+	return 0;
+}
+
 int bb_ncpus_possible(void)
 {
 	char buf[256];
