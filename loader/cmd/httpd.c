@@ -371,7 +371,7 @@ int httpd_open(struct httpd **hp, const char *addr)
 	/* a restart must not wait for the old connections' TIME_WAIT */
 	setsockopt(h->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(h->lfd, (struct sockaddr *)&ss, len) < 0 ||
-	    listen(h->lfd, 512) < 0) {
+	    listen(h->lfd, 1024) < 0) {
 		ret = -errno;
 		close(h->lfd);
 		free(h);
@@ -614,13 +614,15 @@ static void do_read(struct httpd *h, struct conn *c, double now)
 }
 
 /*
- * The connection to close for a new one when all are taken: one still
- * reading its request, idle ones (nothing received) first, else any; the
- * oldest of those. A newcomer that has sent nothing yet may not evict a
- * connection younger than EVICT_MIN_AGE, so that a client whose request
- * is a moment behind its connection is answered while a flood of
- * connections comes in; a newcomer whose request is there (the usual
- * case: it came with the handshake's ACK) may. NULL: refuse the new one.
+ * The connection to close for a new one when all are taken, the oldest of
+ * the first kind there is: one that sent part of a request (a whole one
+ * comes in one segment: this is a slow client), one that sent nothing for
+ * EVICT_MIN_AGE, any other one that old. A newcomer whose request is there
+ * (the usual case: it came with the handshake's last ACK) may also take
+ * the place of a younger idle one; one that has sent nothing yet may not,
+ * so that a client whose request is a moment behind its connection is
+ * answered while a flood of connections comes in. NULL: refuse the new
+ * one.
  */
 static struct conn *evictee(struct httpd *h, double now, int has_data)
 {
@@ -629,9 +631,15 @@ static struct conn *evictee(struct httpd *h, double now, int has_data)
 
 	for (i = 0; i < HTTPD_MAX_CONNS; i++) {
 		struct conn *c = &h->c[i];
-		int rank = c->state != C_READ ? 2 : c->inlen ? 1 : 0;
+		int rank;
 
-		if (!has_data && c->start > now - EVICT_MIN_AGE)
+		if (c->state == C_READ && c->inlen)
+			rank = 0;
+		else if (c->start <= now - EVICT_MIN_AGE)
+			rank = c->state == C_READ ? 1 : 2;
+		else if (has_data)
+			rank = 3;
+		else
 			continue;
 		if (!best || rank < best_rank ||
 		    (rank == best_rank && c->start < best->start)) {

@@ -4,8 +4,7 @@
  * caller's poll loop: every socket is non-blocking, nothing here sleeps,
  * and the caller's timer keeps running whatever clients do. Bounded by
  * design: at most HTTPD_MAX_CONNS connections (when all are taken, a new
- * one evicts the oldest one still reading its request; see evictee() in
- * httpd.c), a request head of at most HTTPD_MAX_HEAD bytes and
+ * one evicts a slow or idle one; see evictee() in httpd.c), a request head of at most HTTPD_MAX_HEAD bytes and
  * HTTPD_MAX_FIELDS header lines, HTTPD_READ_TIMEOUT seconds from accept to
  * the end of the head and HTTPD_LIFETIME seconds in all; one request per
  * connection (Connection: close). Prints nothing; errors are -errno.

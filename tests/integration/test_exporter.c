@@ -351,7 +351,7 @@ START_TEST(test_hostile_clients_exporter)
 	struct http_reply r;
 	struct proc ex;
 	long rss0, rss1;
-	double t0;
+	double t0, worst = 0;
 	int port, i, k;
 
 	loop_setup();
@@ -375,22 +375,31 @@ START_TEST(test_hostile_clients_exporter)
 		(void)!send(fds[i], "GET /metrics HTTP/1.1\r\nX: ", 26,
 			    MSG_NOSIGNAL);
 	}
+	/* the flood's handshakes done first: a scrape whose SYN meets a
+	 * full accept queue is retried by its kernel a second later */
+	usleep(300000);
 	reads(300);
 	s1 = completed(loopdev);
 	for (t0 = mono(), k = 0; mono() - t0 < 6; k++) {
 		for (i = 1000; i < 1200; i++)
 			(void)!send(fds[i], "a", 1, MSG_NOSIGNAL);
 		if (k % 5 == 0) {
-			ck_assert_msg(http_get(port, "/metrics", &r, 1) == 200,
-				      "no scrape within 1 s under attack");
+			/* 2 s: a server that blocked on a client would
+			 * lose its 5 s read timeout; the machine is shared
+			 * (a 1 s bound failed once under load) */
+			ck_assert_msg(http_get(port, "/metrics", &r, 2) == 200,
+				      "no scrape within 2 s under attack");
+			if (r.secs > worst)
+				worst = r.secs;
 		}
 		usleep(100000);
 	}
 	c1 = scraped_count(r.body);
 	rss1 = rss_kib(ex.pid);
 	printf("exporter under attack (1,000 idle, 200 slowloris for 6 s): "
-	       "counted %llu of %llu I/Os; RSS %ld KiB before, %ld KiB "
-	       "after\n", c1 - c0, s1 - s0, rss0, rss1);
+	       "scrapes answered in %.1f ms at most; counted %llu of %llu "
+	       "I/Os; RSS %ld KiB before, %ld KiB after\n", worst * 1000,
+	       c1 - c0, s1 - s0, rss0, rss1);
 	ck_assert_uint_eq(c1 - c0, s1 - s0);
 	ck_assert_int_le(rss1 - rss0, 4096);
 	for (i = 0; i < 1200; i++)
