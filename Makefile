@@ -183,17 +183,26 @@ FUZZ_TIMEOUT ?= 10
 FUZZ ?= $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all $(WARN) -Wno-unused-parameter -std=gnu11 \
-	-D_GNU_SOURCE -Iloader -Iloader/obj -Iasm -Ibpf
+	-D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/cmd -Iasm -Ibpf
 FUZZ_LIB_OBJS := $(patsubst loader/%.c,$(O)/fuzz/lib/%.o,$(LIB_SRCS))
+# parsers of outside input on the command-line side: files of their own,
+# with nothing but libc below them
+FUZZ_CMD_SRCS := loader/cmd/httpd.c
+FUZZ_CMD_OBJS := $(patsubst loader/cmd/%.c,$(O)/fuzz/cmd/%.o,$(FUZZ_CMD_SRCS))
 
 $(O)/fuzz/lib/%.o: loader/%.c $(HDRS)
 	$(call msg,FUZZCC,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-$(O)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_LIB_OBJS)
+$(O)/fuzz/cmd/%.o: loader/cmd/%.c $(HDRS)
+	$(call msg,FUZZCC,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(O)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_LIB_OBJS) $(FUZZ_CMD_OBJS)
 	$(call msg,FUZZLD,$@)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS) $(FUZZ_CMD_OBJS)
 
 # A generator of large objects (tests/unit/bigobj.h), for measuring.
 $(O)/fuzz/mkbigobj: tests/fuzz/mkbigobj.c tests/unit/bigobj.h
@@ -206,7 +215,7 @@ fuzz: $(patsubst %,$(O)/fuzz/fuzz_%,$(FUZZ)) $(O)/fuzz/mkbigobj
 		$(FUZZ_TIMEOUT) $(FUZZ)
 
 .PHONY: fuzz
-.SECONDARY: $(FUZZ_LIB_OBJS)
+.SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_CMD_OBJS)
 
 demo: $(O)/barebpf
 	scripts/demo.sh $(O)/barebpf

@@ -9,7 +9,9 @@
  * Constants: tpoff_<event>_<field> (offsets), filter_dev (0: all disks),
  * per_disk, per_flags, unit_div (1000: usecs, 1000000: msecs),
  * issue_update_flags (BPF_ANY; BPF_NOEXIST with -Q so that the insert
- * time is kept when a request was inserted before it was issued).
+ * time is kept when a request was inserted before it was issued);
+ * for the exporter, per_op (split by operation, BIOLAT_OP_*) and keep_sum
+ * (add each latency to `sums`, for a histogram's _sum).
  */
 #include "bb_helpers.h"
 #include "biolatency.h"
@@ -17,6 +19,32 @@
 BB_MAP(start, BPF_MAP_TYPE_HASH, sizeof(struct biolat_rq), sizeof(u64), 10240);
 BB_MAP(hist, BPF_MAP_TYPE_HASH, sizeof(struct biolat_key), sizeof(u64), 4096);
 BB_DROPS_MAP();
+BB_MAP(sums, BPF_MAP_TYPE_HASH, sizeof(struct biolat_key), sizeof(u64), 1024);
+
+/*
+ * The operation in rwbs (blk_fill_rwbs, 4.15 to 7.x): an optional 'F' for
+ * a preflush, then the operation: R, W, D (DE: secure erase), F (a flush
+ * request: "FF" with its preflush), N (anything else).
+ */
+static __always_inline char rwbs_op(const char *r)
+{
+	char c = r[0];
+
+	if (c == 'F' && (r[1] == 'R' || r[1] == 'W' || r[1] == 'D' ||
+			 r[1] == 'F' || r[1] == 'N'))
+		c = r[1];
+	if (c == 'R' || c == 'W' || c == 'D' || c == 'F')
+		return c;
+	return BIOLAT_OP_OTHER;
+}
+
+static __always_inline void add_sum(struct biolat_key *key, u64 ns)
+{
+	struct biolat_key k = *key;
+
+	k.slot = 0;
+	bb_hist_add(&sums, &k, ns, &drops);
+}
 
 static __always_inline int rq_start(struct biolat_rq *rq, u64 flags)
 {
@@ -54,7 +82,7 @@ int rq_complete(void *ctx)
 {
 	struct biolat_rq rq = {};
 	struct biolat_key key = {};
-	u64 *tsp, delta;
+	u64 *tsp, delta, ns;
 
 	BB_TP_READ(rq.dev, ctx, tpoff_complete_dev);
 	BB_TP_READ(rq.sector, ctx, tpoff_complete_sector);
@@ -65,14 +93,21 @@ int rq_complete(void *ctx)
 	bpf_map_delete_elem(&start, &rq);
 	if ((s64)delta < 0)
 		return 0;
+	ns = delta;
 	delta /= BB_CONST(unit_div);
 	key.slot = bb_log2l(delta);
 	if (key.slot >= BIOLAT_SLOTS)
 		key.slot = BIOLAT_SLOTS - 1;
 	if (BB_CONST(per_disk))
 		key.dev = rq.dev;
-	if (BB_CONST(per_flags))
+	if (BB_CONST(per_flags) || BB_CONST(per_op))
 		BB_TP_READ(key.rwbs, ctx, tpoff_complete_rwbs);
+	if (BB_CONST(per_op)) {
+		key.rwbs[0] = rwbs_op(key.rwbs);
+		__builtin_memset(key.rwbs + 1, 0, sizeof(key.rwbs) - 1);
+	}
+	if (BB_CONST(keep_sum))
+		add_sum(&key, ns);
 	bb_hist_add(&hist, &key, 1, &drops);
 	return 0;
 }

@@ -16,7 +16,30 @@ struct biolat_rq {
 struct biolat_key {
 	unsigned int dev;
 	unsigned int slot;
-	char rwbs[8]; /* zeroed unless -F */
+	char rwbs[8]; /* zeroed unless -F; with per_op, rwbs[0] = BIOLAT_OP_* */
 };
+
+/* per_op (the exporter): the operation of the request, from rwbs */
+#define BIOLAT_OP_READ 'R'
+#define BIOLAT_OP_WRITE 'W'
+#define BIOLAT_OP_DISCARD 'D'
+#define BIOLAT_OP_FLUSH 'F'
+#define BIOLAT_OP_OTHER 'N'
+
+/* sums (keep_sum): nanoseconds of latency in all, by the hist key with
+ * slot 0, for a histogram's _sum */
+
+/*
+ * The tracepoint fields the program reads: the user side sets each
+ * constant to the field's offset in events/block/<event>/format.
+ */
+#define BIOLAT_TP_FIELDS                                                       \
+	{ "block_rq_insert", "dev", "tpoff_insert_dev" },                      \
+	{ "block_rq_insert", "sector", "tpoff_insert_sector" },                \
+	{ "block_rq_issue", "dev", "tpoff_issue_dev" },                        \
+	{ "block_rq_issue", "sector", "tpoff_issue_sector" },                  \
+	{ "block_rq_complete", "dev", "tpoff_complete_dev" },                  \
+	{ "block_rq_complete", "sector", "tpoff_complete_sector" },            \
+	{ "block_rq_complete", "rwbs", "tpoff_complete_rwbs" }
 
 #endif

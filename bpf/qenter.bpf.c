@@ -15,7 +15,8 @@
  * (blk_is_bio 0: 5.15+), it never asks.
  *
  * Constants: filter_dev (0: all), per_disk, need_dev (per_disk or
- * filter_dev), blk_is_bio, unit_div (1000: usecs, 1000000: msecs).
+ * filter_dev), blk_is_bio, unit_div (1000: usecs, 1000000: msecs),
+ * keep_sum (the exporter: add each wait to `sums`).
  */
 #include "bb_helpers.h"
 #include "qenter.h"
@@ -25,6 +26,7 @@ BB_MAP(start, BPF_MAP_TYPE_HASH, sizeof(u32), sizeof(struct qenter_start),
        10240);
 BB_MAP(hist, BPF_MAP_TYPE_HASH, sizeof(struct qenter_key), sizeof(u64), 4096);
 BB_DROPS_MAP();
+BB_MAP(sums, BPF_MAP_TYPE_HASH, sizeof(struct qenter_key), sizeof(u64), 1024);
 
 static __always_inline u32 take_taskdev(void)
 {
@@ -90,6 +92,8 @@ int qenter_ret(struct pt_regs *ctx)
 	bpf_map_delete_elem(&start, &tid);
 	if ((s64)delta < 0)
 		return 0;
+	if (BB_CONST(keep_sum))
+		bb_hist_add(&sums, &key, delta, &drops);
 	delta /= BB_CONST(unit_div);
 	key.slot = bb_log2l(delta);
 	if (key.slot >= QENTER_SLOTS)

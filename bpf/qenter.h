@@ -18,4 +18,7 @@ struct qenter_key {
 	unsigned int slot;
 };
 
+/* sums (keep_sum): nanoseconds waited in all, by the hist key with slot 0,
+ * for a histogram's _sum */
+
 #endif

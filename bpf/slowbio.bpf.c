@@ -19,7 +19,8 @@
  * stale entry behind: a stale entry must not swallow later calls.
  *
  * Constants: min_ns (report calls at least this slow),
- * tpoff_bio_queue_dev (taskdev.h).
+ * tpoff_bio_queue_dev (taskdev.h), emit (send a record of each: the
+ * tool), count (count them per disk in `counts`: the exporter).
  */
 #include "bb_helpers.h"
 #include "taskdev.h"
@@ -29,6 +30,8 @@ BB_MAP(calls, BPF_MAP_TYPE_HASH, sizeof(u32), sizeof(struct slowbio_call),
        10240);
 BB_MAP(stats, BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(u32), sizeof(u64),
        SLOWBIO_NSTATS);
+/* slow calls by disk (kernel dev_t, 0: unknown), with count */
+BB_MAP(counts, BPF_MAP_TYPE_HASH, sizeof(u32), sizeof(u64), 1024);
 /* one slot per possible CPU: perfbuf_open fails plainly beyond that */
 BB_MAP(events, BPF_MAP_TYPE_PERF_EVENT_ARRAY, sizeof(u32), sizeof(u32), 1024);
 
@@ -58,7 +61,7 @@ int submit_return(struct pt_regs *ctx)
 	u32 tid = (u32)id, key = SLOWBIO_EMITTED;
 	struct slowbio_event ev = {};
 	struct slowbio_call *cp;
-	u64 *emitted;
+	u64 *emitted, *count, one = 1;
 
 	cp = bpf_map_lookup_elem(&calls, &tid);
 	if (!cp)
@@ -75,6 +78,16 @@ int submit_return(struct pt_regs *ctx)
 	ev.pid = id >> 32;
 	ev.tid = tid;
 	ev.dev = taskdev_get();
+	if (BB_CONST(count)) {
+		count = bpf_map_lookup_elem(&counts, &ev.dev);
+		if (count)
+			__sync_fetch_and_add(count, 1);
+		else
+			bpf_map_update_elem(&counts, &ev.dev, &one,
+					    BPF_NOEXIST);
+	}
+	if (!BB_CONST(emit))
+		return 0;
 	bpf_get_current_comm(&ev.comm, sizeof(ev.comm));
 	emitted = bpf_map_lookup_elem(&stats, &key);
 	if (emitted)

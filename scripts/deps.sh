@@ -3,6 +3,10 @@
 # The binary it builds needs none of this on the target.
 set -e
 export DEBIAN_FRONTEND=noninteractive
+# prometheus (and its promtool) and prometheus-node-exporter: the exporter's
+# integration tests run them on loopback, on ports of their own; their
+# packages' services are not needed (a container without systemd does not
+# start them).
 # arm64: musl for the cross-built binary (make ARCH=aarch64) comes as the
 # arm64 package musl-dev:arm64, beside the host's own.
 dpkg --add-architecture arm64
@@ -15,5 +19,6 @@ apt-get install -y -qq --no-install-recommends \
 	gcc-aarch64-linux-gnu musl-dev:arm64 \
 	qemu-system-x86 qemu-system-arm busybox-static cpio xz-utils \
 	debian-archive-keyring \
+	prometheus prometheus-node-exporter \
 	>/dev/null
 echo "deps: build and test dependencies installed"

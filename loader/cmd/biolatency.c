@@ -140,15 +140,7 @@ static int configure(struct tool_ctx *t, const struct biolat_opts *o)
 {
 	static const struct {
 		const char *event, *field, *cname;
-	} offs[] = {
-		{ "block_rq_insert", "dev", "tpoff_insert_dev" },
-		{ "block_rq_insert", "sector", "tpoff_insert_sector" },
-		{ "block_rq_issue", "dev", "tpoff_issue_dev" },
-		{ "block_rq_issue", "sector", "tpoff_issue_sector" },
-		{ "block_rq_complete", "dev", "tpoff_complete_dev" },
-		{ "block_rq_complete", "sector", "tpoff_complete_sector" },
-		{ "block_rq_complete", "rwbs", "tpoff_complete_rwbs" },
-	};
+	} offs[] = { BIOLAT_TP_FIELDS };
 	size_t i;
 
 	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
@@ -158,6 +150,8 @@ static int configure(struct tool_ctx *t, const struct biolat_opts *o)
 	obj_set_const(t->obj, "filter_dev", o->kdev);
 	obj_set_const(t->obj, "per_disk", o->per_disk);
 	obj_set_const(t->obj, "per_flags", o->per_flags);
+	obj_set_const(t->obj, "per_op", 0);   /* the exporter's */
+	obj_set_const(t->obj, "keep_sum", 0);
 	obj_set_const(t->obj, "unit_div", o->ms ? 1000000 : 1000);
 	obj_set_const(t->obj, "issue_update_flags",
 		      o->queued ? BPF_NOEXIST : BPF_ANY);

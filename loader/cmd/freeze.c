@@ -16,18 +16,6 @@ EMBEDDED_OBJ(freeze);
 
 /* kretprobe instances: freezes are rare, but their calls sleep */
 #define FREEZE_MAXACTIVE 64
-/*
- * A wrapper and the function it wraps are seen within this time (and the
- * latter no shallower on the stack: see seen_in_wrapper). Microseconds
- * apart natively; under emulation on a busy host the guest can stall far
- * longer between the two, and a bound of 20 ms could count one freeze
- * twice: the queue would stay "frozen" for good.
- */
-#define FREEZE_DEDUP_NS 1000000000ULL
-/* blk_freeze_queue_start runs the hardware queues this soon after the
- * freeze began (microseconds; a busy emulated CPU may stall for more, and
- * then a stale state just does not heal at that freeze) */
-#define FREEZE_CONFIRM_NS 10000000ULL
 
 static const char usage[] =
 "usage: barebpf freeze [-h] [-j] [-d DISK] [--no-stack] [--correlate]\n"
@@ -122,25 +110,6 @@ static const char *const newq_fns[] = {
 /* where a bio waits for a frozen queue: the slow path first (5.15+) */
 static const char *const learn_fns[] = {
 	"__bio_queue_enter", "blk_queue_enter", NULL
-};
-
-struct freeze_opts {
-	int json, no_stack, correlate;
-	const char *disk;
-	double duration;
-};
-
-struct freeze_run {
-	const struct freeze_opts *o;
-	struct tool_ctx *t;
-	struct bb_ksyms *ks;
-	struct freeze_sum sum;
-	int stacks_fd, qname_fd, qdev_fd, tasksysfs_fd, fstate_fd;
-	const char *show_attr; /* queue/<attr> that queue_*_show serves */
-	int show_state;        /* queue_state_show is probed */
-	uint64_t received;
-	int ks_tried, oom;
-	int nstacks; /* stack ids read since the stack map was emptied */
 };
 
 /*
@@ -478,7 +447,7 @@ static void learn_queue_names(struct freeze_run *r)
 	closedir(d);
 }
 
-static void queue_disk(struct freeze_run *r, const struct freeze_event *ev,
+void freeze_queue_disk(struct freeze_run *r, const struct freeze_event *ev,
 		       char *disk, size_t len)
 {
 	struct freeze_sysfs name;
@@ -587,7 +556,7 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 		return;
 	memcpy(&ev, data, sizeof(ev));
 	r->received++;
-	queue_disk(r, &ev, disk, sizeof(disk));
+	freeze_queue_disk(r, &ev, disk, sizeof(disk));
 	if (r->o->disk && strcmp(disk, r->o->disk))
 		return;
 	nips = stack_add_entry_ret(ips, stack_read(r->stacks_fd, ev.stackid,
@@ -621,7 +590,7 @@ static int print_still_frozen(struct freeze_run *r, int fd)
 		ev.q = key;
 		memcpy(ev.disk, st.disk, sizeof(ev.disk));
 		snprintf(comm, sizeof(comm), "%.*s", FREEZE_COMM_LEN, st.comm);
-		queue_disk(r, &ev, disk, sizeof(disk));
+		freeze_queue_disk(r, &ev, disk, sizeof(disk));
 		if (r->o->disk && strcmp(disk, r->o->disk))
 			continue;
 		if (r->o->json) {
@@ -741,7 +710,7 @@ static int chain_error(struct tool_ctx *t, const char *const *chain)
  * (see freeze.bpf.c): "frozen" (fstate), "start" (cand), "drain"
  * (waitq), "ret" (retq), "sysfs" (task_sysfs), "taskdev" (taskdev.h).
  */
-static int attach_probes(struct tool_ctx *t, struct freeze_run *r,
+int freeze_attach_probes(struct tool_ctx *t, struct freeze_run *r,
 			 char **avail, int n)
 {
 	const struct freeze_opts *o = r->o;
@@ -900,7 +869,7 @@ static int freeze_main(int argc, char **argv)
 	if (o.correlate)
 		r.qdev_fd = obj_map(t.obj, "qdev")->fd;
 	if (tool_ring(&t, "events", 64, on_event, &r, &pb) < 0 ||
-	    attach_probes(&t, &r, avail, n) < 0)
+	    freeze_attach_probes(&t, &r, avail, n) < 0)
 		goto out;
 
 	tool_tracing(&t, o.json ? stderr : stdout,

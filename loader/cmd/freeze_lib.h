@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "barebpf.h"
+#include "tool.h"
 
 /*
  * Function names across kernels. `avail` is sorted (as kprobe_match returns
@@ -24,9 +25,10 @@ int fn_pick_all(const char *const *chain, char *const *avail, int navail,
 		const char **out, int max);
 
 /* The chains the tools use (NULL-terminated): every name of the first two
- * that exists is probed; the first of the third that exists. */
+ * that exists is probed; the first of the others that exists. */
 extern const char *const freeze_start_fns[], *const freeze_end_fns[];
 extern const char *const qenter_slow_fns[];
+extern const char *const slowbio_submit_fns[];
 
 /* One line of the summary: a disk, or a kernel stack. */
 struct freeze_agg {
@@ -60,5 +62,52 @@ void freeze_sum_print(FILE *f, const struct freeze_sum *s,
 		      const struct bb_ksyms *ks);
 void freeze_sum_json(FILE *f, const struct freeze_sum *s,
 		     const struct bb_ksyms *ks);
+
+/* ---- the freeze tool's probes and queue names, for the exporter too ---- */
+struct freeze_event;
+
+/*
+ * A wrapper and the function it wraps are seen within this time (and the
+ * latter no shallower on the stack: see seen_in_wrapper). Microseconds
+ * apart natively; under emulation on a busy host the guest can stall far
+ * longer between the two, and a bound of 20 ms could count one freeze
+ * twice: the queue would stay "frozen" for good.
+ */
+#define FREEZE_DEDUP_NS 1000000000ULL
+/* blk_freeze_queue_start runs the hardware queues this soon after the
+ * freeze began (microseconds; a busy emulated CPU may stall for more, and
+ * then a stale state just does not heal at that freeze) */
+#define FREEZE_CONFIRM_NS 10000000ULL
+
+struct freeze_opts {
+	int json, no_stack, correlate;
+	const char *disk;
+	double duration;
+};
+
+struct freeze_run {
+	const struct freeze_opts *o;
+	struct tool_ctx *t;
+	struct bb_ksyms *ks;
+	struct freeze_sum sum;
+	int stacks_fd, qname_fd, qdev_fd, tasksysfs_fd, fstate_fd;
+	const char *show_attr; /* queue/<attr> that queue_*_show serves */
+	int show_state;        /* queue_state_show is probed */
+	uint64_t received;
+	int ks_tried, oom;
+	int nstacks; /* stack ids read since the stack map was emptied */
+};
+
+/*
+ * Attach the freeze object's programs (loaded, in t) to every function of
+ * their roles this kernel has (avail: kprobe_match's sorted list); sets
+ * r->show_attr and r->show_state. -1 after printing why.
+ */
+int freeze_attach_probes(struct tool_ctx *t, struct freeze_run *r,
+			 char **avail, int n);
+/* The disk of the queue a freeze record is about, "?" if none knows;
+ * needs r's qname_fd, tasksysfs_fd, qdev_fd (-1 without --correlate). */
+void freeze_queue_disk(struct freeze_run *r, const struct freeze_event *ev,
+		       char *disk, size_t len);
 
 #endif

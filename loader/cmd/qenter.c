@@ -174,6 +174,7 @@ static int qenter_main(int argc, char **argv)
 	/* without the slow path function, bios enter via blk_queue_enter */
 	obj_set_const(t.obj, "blk_is_bio", slow < 0);
 	obj_set_const(t.obj, "unit_div", o.ms ? 1000000 : 1000);
+	obj_set_const(t.obj, "keep_sum", 0); /* the exporter's */
 	if (tool_load(&t) < 0)
 		goto out;
 	if (slow >= 0) {

@@ -25,8 +25,8 @@ EMBEDDED_OBJ(slowbio);
 
 /* The bio submission function, newest name first: generic_make_request
  * became submit_bio_noacct in 5.9. */
-static const char *const submit_fns[] = {
-	"submit_bio_noacct", "generic_make_request",
+const char *const slowbio_submit_fns[] = {
+	"submit_bio_noacct", "generic_make_request", NULL
 };
 
 static const char usage[] =
@@ -221,20 +221,21 @@ static int parse_args(struct tool_ctx *t, struct slowbio_opts *o, int argc,
 	return 0;
 }
 
-/* The first name of submit_fns that this kernel can probe. */
+/* The first name of slowbio_submit_fns that this kernel can probe. */
 static const char *find_submit_fn(struct tool_ctx *t)
 {
-	size_t n = sizeof(submit_fns) / sizeof(submit_fns[0]);
+	size_t n = 2; /* slowbio_submit_fns without its NULL */
 	char **avail;
-	int k = tool_funcs(t, BB_FUNCS_FTRACE, submit_fns, n, 1, &avail);
+	int k = tool_funcs(t, BB_FUNCS_FTRACE, slowbio_submit_fns, n, 1,
+			   &avail);
 	const char *fn = NULL;
 	size_t i;
 
 	if (k < 0)
 		return NULL;
 	for (i = 0; i < n && !fn; i++)
-		if (fn_available(avail, k, submit_fns[i]))
-			fn = submit_fns[i];
+		if (fn_available(avail, k, slowbio_submit_fns[i]))
+			fn = slowbio_submit_fns[i];
 	bb_free_strv(avail, k);
 	if (!fn)
 		tool_error(t, "neither submit_bio_noacct nor "
@@ -329,6 +330,8 @@ static int slowbio_main(int argc, char **argv)
 			   "tpoff_bio_queue_dev") < 0)
 		goto out;
 	obj_set_const(t.obj, "min_ns", (uint64_t)o.min_us * 1000);
+	obj_set_const(t.obj, "emit", 1);
+	obj_set_const(t.obj, "count", 0); /* the exporter's */
 	if (tool_load(&t) < 0)
 		goto out;
 	/*

@@ -150,5 +150,6 @@ extern const struct tool tool_biolatency, tool_funclatency, tool_features,
 extern const struct tool tool_trace;
 extern const struct tool tool_freeze, tool_qenter;
 extern const struct tool tool_slowbio, tool_biosnoop;
+extern const struct tool tool_exporter;
 
 #endif

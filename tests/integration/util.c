@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include "bbtest.h"
 #include "barebpf.h"
 #include "util.h"
@@ -165,3 +169,121 @@ void loop_teardown(void)
 	unlink(backing);
 }
 
+
+double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int free_port(void)
+{
+	struct sockaddr_in a = { 0 };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0), port;
+
+	ck_assert_int_ge(fd, 0);
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	port = ntohs(a.sin_port);
+	close(fd);
+	return port;
+}
+
+int tcp_connect(int port, int nonblock)
+{
+	struct sockaddr_in a = { 0 };
+	int fd = socket(AF_INET, SOCK_STREAM | (nonblock ? SOCK_NONBLOCK : 0),
+			0);
+
+	ck_assert_int_ge(fd, 0);
+	a.sin_family = AF_INET;
+	a.sin_port = htons(port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0 &&
+	    errno != EINPROGRESS) {
+		int ret = -errno;
+
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+int http_request(int port, const char *req, size_t len, struct http_reply *r,
+		 double timeout)
+{
+	static char buf[4 << 20];
+	double t0 = mono();
+	size_t got = 0;
+	const char *end, *cl;
+	int fd = tcp_connect(port, 1);
+
+	memset(r, 0, sizeof(*r));
+	r->body = "";
+	if (fd < 0)
+		return fd;
+	while (len) {
+		struct pollfd p = { fd, POLLOUT, 0 };
+		double left = timeout - (mono() - t0);
+		ssize_t n;
+
+		if (left <= 0 || poll(&p, 1, (int)(left * 1000) + 1) <= 0)
+			goto timeout;
+		n = send(fd, req, len, MSG_NOSIGNAL);
+		if (n < 0 && errno == EAGAIN)
+			continue;
+		if (n < 0)
+			break; /* the server may answer before reading it all */
+		req += n;
+		len -= n;
+	}
+	for (;;) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		double left = timeout - (mono() - t0);
+		ssize_t n;
+
+		if (left <= 0 || poll(&p, 1, (int)(left * 1000) + 1) <= 0)
+			goto timeout;
+		n = recv(fd, buf + got, sizeof(buf) - 1 - got, 0);
+		if (n < 0 && errno == EAGAIN)
+			continue;
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	close(fd);
+	r->secs = mono() - t0;
+	buf[got] = 0;
+	if (sscanf(buf, "HTTP/1.%*d %d ", &r->status) != 1)
+		return -EPROTO;
+	end = strstr(buf, "\r\n\r\n");
+	if (!end)
+		return -EPROTO;
+	snprintf(r->head, sizeof(r->head), "%.*s", (int)(end - buf), buf);
+	cl = strstr(r->head, "Content-Length: ");
+	r->content_length = cl ? atol(cl + 16) : -1;
+	r->body = end + 4;
+	r->body_len = got - (end + 4 - buf);
+	return 0;
+timeout:
+	close(fd);
+	return -ETIMEDOUT;
+}
+
+int http_get(int port, const char *path, struct http_reply *r,
+	     double timeout)
+{
+	char req[512];
+	int ret;
+
+	/* 1.0: an answer delimited by the close, never chunked (Go) */
+	snprintf(req, sizeof(req), "GET %s HTTP/1.0\r\nHost: 127.0.0.1:%d"
+		 "\r\nConnection: close\r\n\r\n", path, port);
+	ret = http_request(port, req, strlen(req), r, timeout);
+	return ret < 0 ? ret : r->status;
+}

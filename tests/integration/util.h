@@ -35,6 +35,31 @@ unsigned long long completed(const char *dev);
 /* NULL, or why the tool tests cannot run here */
 const char *need_root_and_tools(void);
 
+/* ---- HTTP over loopback (tests of the exporter) ---- */
+/* Monotonic seconds. */
+double mono(void);
+/* A TCP port on 127.0.0.1 that was free a moment ago. */
+int free_port(void);
+/* A TCP connection to 127.0.0.1:port (non-blocking: connect may be in
+ * progress); the fd or -errno. */
+int tcp_connect(int port, int nonblock);
+
+struct http_reply {
+	int status;
+	long content_length;  /* -1 without the field */
+	size_t body_len;
+	const char *body;     /* NUL-terminated; valid until the next call */
+	char head[1024];      /* status line and fields */
+	double secs;          /* connect to EOF */
+};
+/* Send len bytes of req, read the answer until EOF, all within timeout
+ * seconds: 0, -ETIMEDOUT, -EPROTO (no HTTP/1.x answer), or -errno. */
+int http_request(int port, const char *req, size_t len, struct http_reply *r,
+		 double timeout);
+/* GET path; the status (or -errno), the body in r. */
+int http_get(int port, const char *path, struct http_reply *r,
+	     double timeout);
+
 /* A 64 MiB loop device on a file in /tmp: "loopN" in loopdev. */
 extern char loopdev[64];
 void loop_setup(void);
