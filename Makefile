@@ -119,16 +119,26 @@ $(O)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h)
 	@mkdir -p $(dir $@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
 
-$(O)/embed/%.o: $(O)/bpf/%.bpf.o asm/embed.S
+# Embedded objects are stored compressed (loader/lz.c; about a third of
+# their size), decoded by tool_open: lzpack is a build tool, for this host.
+$(O)/lzpack: scripts/lzpack.c loader/lz.c loader/barebpf.h
+	$(call msg,HOSTCC,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -O2 $(WARN) -std=gnu11 -Iloader -Iloader/obj -Iasm -Ibpf -o $@ scripts/lzpack.c loader/lz.c
+
+$(O)/bpf/%.bpf.lz: $(O)/bpf/%.bpf.o $(O)/lzpack
+	$(Q)$(O)/lzpack $< $@
+
+$(O)/embed/%.o: $(O)/bpf/%.bpf.lz asm/embed.S
 	$(call msg,EMBED,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(MUSL_CC) -c -DOBJ_NAME=$* -DOBJ_PATH='"$<"' -o $@ asm/embed.S
 
-$(O)/host/embed/%.o: $(O)/bpf/%.bpf.o asm/embed.S
+$(O)/host/embed/%.o: $(O)/bpf/%.bpf.lz asm/embed.S
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -c -DOBJ_NAME=$* -DOBJ_PATH='"$<"' -o $@ asm/embed.S
 
-$(O)/tests/unit: $(UNIT_SRCS) tests/bbtest.h $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(BPF_OBJS) $(TEST_BPF_OBJS)
+$(O)/tests/unit: $(UNIT_SRCS) tests/bbtest.h $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(BPF_OBJS) $(TEST_BPF_OBJS) $(O)/lzpack
 	$(call msg,TEST,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(TEST_CFLAGS) -Itests -DBB_BUILD_DIR='"$(O)"' -o $@ $(UNIT_SRCS) $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(CHECK_LIBS) -lelf
@@ -215,7 +225,7 @@ fuzz: $(patsubst %,$(O)/fuzz/fuzz_%,$(FUZZ)) $(O)/fuzz/mkbigobj
 		$(FUZZ_TIMEOUT) $(FUZZ)
 
 .PHONY: fuzz
-.SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_CMD_OBJS)
+.SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_CMD_OBJS) $(patsubst %,$(O)/bpf/%.bpf.lz,$(BPF_NAMES))
 
 demo: $(O)/barebpf
 	scripts/demo.sh $(O)/barebpf

@@ -120,6 +120,13 @@ int kver_parse_vdso_note(const void *vdso, size_t len, uint32_t *code);
 int kver_detect(const char *override, uint32_t *code, char *source,
 		size_t srclen, struct bb_err *err);
 
+/* ---- the embedded objects' compression (lz.c; encoder scripts/lzpack.c) ---- */
+/* The size a stream decodes to, from its header; -EINVAL if too short. */
+long lz_size(const void *src, size_t len);
+/* Decode src into dst (cap bytes): the decoded size, or -EINVAL if src is
+ * not a whole valid stream or does not fit. Pure; checks every length. */
+long lz_decode(void *dst, size_t cap, const void *src, size_t len);
+
 /* ---- BPF ELF objects (loader/obj/) ---- */
 enum bb_prog_kind {
 	BB_PROG_KPROBE,
