@@ -592,12 +592,10 @@ int parse_ulong(const char *s, unsigned long *v)
 
 int parse_seconds(const char *s, double *v)
 {
-	char *end;
+	const char *end;
 
-	if (!s || !*s)
-		return -EINVAL;
-	*v = strtod(s, &end);
-	if (*end || !(*v > 0) || *v > 1e9)
+	if (!s || bb_parse_double(s, &end, v) < 0 || *end || !(*v > 0) ||
+	    *v > 1e9)
 		return -EINVAL;
 	return 0;
 }
