@@ -1,6 +1,7 @@
 /*
- * Embeds one BPF ELF object in the binary. Built once per object with
- *   -DOBJ_NAME=<name> -DOBJ_PATH="<path to .bpf.o>"
+ * Embeds one BPF ELF object in the binary, compressed (scripts/lzpack.c;
+ * tool_open decodes it with lz_decode). Built once per object with
+ *   -DOBJ_NAME=<name> -DOBJ_PATH="<path to .bpf.lz>"
  * and gives the symbols bpfobj_<name> and bpfobj_<name>_end.
  */
 #define CAT2(a, b) a##b

@@ -120,6 +120,24 @@ int kver_parse_vdso_note(const void *vdso, size_t len, uint32_t *code);
 int kver_detect(const char *override, uint32_t *code, char *source,
 		size_t srclen, struct bb_err *err);
 
+/* ---- numbers (num.c) ---- */
+/*
+ * The decimal number "[+-]digits[.digits][(e|E)[+-]digits]" at the start of
+ * s (at least one digit; no space, hex, inf or nan): its value in *v and
+ * where it ends in *end. Returns 1 if *v is the correctly rounded value
+ * (up to 15 significant digits and an exponent within 10^+-22, where one
+ * exact operation gives it), 0 if it may be off (relative error under
+ * 1e-14 in the normal range), -EINVAL if s does not start with a number.
+ */
+int bb_parse_double(const char *s, const char **end, double *v);
+
+/* ---- the embedded objects' compression (lz.c; encoder scripts/lzpack.c) ---- */
+/* The size a stream decodes to, from its header; -EINVAL if too short. */
+long lz_size(const void *src, size_t len);
+/* Decode src into dst (cap bytes): the decoded size, or -EINVAL if src is
+ * not a whole valid stream or does not fit. Pure; checks every length. */
+long lz_decode(void *dst, size_t cap, const void *src, size_t len);
+
 /* ---- BPF ELF objects (loader/obj/) ---- */
 enum bb_prog_kind {
 	BB_PROG_KPROBE,

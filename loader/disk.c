@@ -8,14 +8,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "barebpf.h"
 
 static int read_kdev(const char *name, uint32_t *kdev)
 {
-	char path[300], buf[32];
-	unsigned int maj, min;
+	char path[300], buf[32], *end, *end2;
+	unsigned long maj, min;
 	int n;
 
 	if (!*name || strchr(name, '/') || !strcmp(name, ".") ||
@@ -25,7 +26,13 @@ static int read_kdev(const char *name, uint32_t *kdev)
 	n = bb_read_small(path, buf, sizeof(buf));
 	if (n <= 0)
 		return n < 0 ? n : -EIO;
-	if (sscanf(buf, "%u:%u", &maj, &min) != 2)
+	/* "8:16\n"; strtoul, not sscanf, which would pull musl's vfscanf
+	 * (4 KiB) into the binary for this and bb_pidns_ino alone */
+	maj = strtoul(buf, &end, 10);
+	if (end == buf || *end != ':')
+		return -EINVAL;
+	min = strtoul(end + 1, &end2, 10);
+	if (end2 == end + 1 || maj > 0xfff || min > 0xfffff)
 		return -EINVAL;
 	*kdev = maj << 20 | min;
 	return 0;

@@ -551,8 +551,8 @@ static int pid_alive(int pid)
 
 unsigned long bb_pidns_ino(const char *pid)
 {
-	char path[64], link[64];
-	unsigned long ino = 0;
+	char path[64], link[64], *end;
+	unsigned long ino;
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%s/ns/pid", pid);
@@ -560,9 +560,11 @@ unsigned long bb_pidns_ino(const char *pid)
 	if (n <= 0)
 		return 0;
 	link[n] = 0;
-	if (sscanf(link, "pid:[%lu]", &ino) != 1)
+	/* "pid:[4026531836]" */
+	if (strncmp(link, "pid:[", 5))
 		return 0;
-	return ino;
+	ino = strtoul(link + 5, &end, 10);
+	return end > link + 5 && *end == ']' ? ino : 0;
 }
 
 /* Is any process (that we can see) in pid namespace ino? */

@@ -176,11 +176,28 @@ int tool_need_kprobes(struct tool_ctx *t)
 int tool_open(struct tool_ctx *t, const void *buf, size_t len)
 {
 	struct bb_err err = { "" };
-	int ret = obj_open(&t->obj, buf, len, t->name, &err);
+	long size = lz_size(buf, len);
+	void *obj = size >= 0 ? malloc(size + 1) : NULL;
+	int ret;
 
-	if (ret < 0)
+	if (size >= 0 && !obj) {
+		tool_error(t, "out of memory");
+		return -ENOMEM;
+	}
+	if (size < 0 || lz_decode(obj, size, buf, len) != size) {
+		free(obj);
+		tool_error(t, "the embedded BPF object is damaged (a bug in "
+			   "the build: scripts/lzpack.c)");
+		return -EINVAL;
+	}
+	ret = obj_open(&t->obj, obj, size, t->name, &err);
+	if (ret < 0) {
+		free(obj);
 		tool_error(t, "%s", err.msg);
-	return ret;
+		return ret;
+	}
+	t->objbuf = obj;
+	return 0;
 }
 
 static int cmp_strp(const void *a, const void *b)
@@ -473,6 +490,8 @@ void tool_cleanup(struct tool_ctx *t)
 	tool_detach(t);
 	obj_close(t->obj);
 	t->obj = NULL;
+	free(t->objbuf);
+	t->objbuf = NULL;
 }
 
 void tool_timer_init(struct tool_timer *tm, double interval, double duration)
@@ -573,12 +592,10 @@ int parse_ulong(const char *s, unsigned long *v)
 
 int parse_seconds(const char *s, double *v)
 {
-	char *end;
+	const char *end;
 
-	if (!s || !*s)
-		return -EINVAL;
-	*v = strtod(s, &end);
-	if (*end || !(*v > 0) || *v > 1e9)
+	if (!s || bb_parse_double(s, &end, v) < 0 || *end || !(*v > 0) ||
+	    *v > 1e9)
 		return -EINVAL;
 	return 0;
 }

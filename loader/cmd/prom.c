@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "barebpf.h"
 #include "prom.h"
 
 static int is_alpha_(int c)
@@ -166,10 +167,15 @@ void prom_format_double(char *buf, size_t len, double v)
 		snprintf(buf, len, v > 0 ? "+Inf" : "-Inf");
 		return;
 	}
-	/* 17 significant digits always read back exactly; fewer usually do */
+	/* 17 significant digits always read back exactly; fewer usually do
+	 * (checked where bb_parse_double is exact: a value that needs 16
+	 * digits, or beyond 1e+-22, may get 17 where 16 would do) */
 	for (prec = 1; prec < 17; prec++) {
+		const char *end;
+		double x;
+
 		snprintf(buf, len, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
+		if (bb_parse_double(buf, &end, &x) == 1 && !*end && x == v)
 			return;
 	}
 	snprintf(buf, len, "%.17g", v);

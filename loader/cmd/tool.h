@@ -21,6 +21,7 @@ struct tool {
 struct tool_ctx {
 	const char *name;
 	struct bb_obj *obj;
+	void *objbuf;         /* the decoded object, which obj points into */
 	struct bb_session sess;
 	const char *kver_override;
 	int verbose;
@@ -60,6 +61,8 @@ const char *tool_tracefs(struct tool_ctx *t);
 /* Fail with a plain message if this kernel has no kprobe_events; also
  * removes probes left by barebpf processes that were killed. */
 int tool_need_kprobes(struct tool_ctx *t);
+/* Open an embedded object: [buf, buf + len) as asm/embed.S stores it,
+ * compressed (decoded here; freed by tool_cleanup). */
 int tool_open(struct tool_ctx *t, const void *buf, size_t len);
 /*
  * The names of names[0..n-1] that this kernel has (kprobe_funcs_find: one
@@ -141,7 +144,7 @@ const char *now_hms(void);
 /* Every embedded BPF object (generated: build/embed_list.c). */
 struct embedded_obj {
 	const char *name;
-	const unsigned char *buf, *end; /* the object is [buf, end) */
+	const unsigned char *buf, *end; /* [buf, end), compressed (lz.c) */
 };
 extern const struct embedded_obj embedded_objs[];
 

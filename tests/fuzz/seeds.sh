@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm -rf "$c"
 mkdir -p "$c/obj" "$c/elfsyms" "$c/kallsyms" "$c/tpformat" "$c/kver" \
-	"$c/perfbuf" "$c/procfs" "$c/kprobe" "$c/btf"
+	"$c/perfbuf" "$c/procfs" "$c/kprobe" "$c/btf" "$c/lz"
 
 # BPF objects: every embedded one, the test ones (bad ones too: they reach
 # the error paths), and a small generated one with overlapping maps.
@@ -26,6 +26,8 @@ for f in "$o"/tests/bpf/btf_*.bpf.o; do
 		"$f" "$tmp/discard"
 done
 "$o/fuzz/mkbigobj" 3 8 1 2 1 >"$c/obj/gen_overlap.o"
+# The embedded objects as they are stored (compressed), for lz_decode.
+cp "$o"/bpf/*.bpf.lz "$c/lz/"
 
 # The vDSO (ET_DYN with .dynsym and the version note), for both ELF readers.
 python3 - "$c/elfsyms/vdso.so" <<'PY'

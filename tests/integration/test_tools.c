@@ -171,7 +171,13 @@ START_TEST(test_embedded_programs_verify)
 		struct bb_obj *obj;
 		int i, n, ret;
 
-		ck_assert_int_eq(obj_open(&obj, e->buf, e->end - e->buf, e->name, &err), 0);
+		long size = lz_size(e->buf, e->end - e->buf);
+		void *buf = malloc(size > 0 ? size : 1);
+
+		ck_assert_int_gt(size, 0);
+		ck_assert_int_eq(lz_decode(buf, size, e->buf, e->end - e->buf),
+				 size);
+		ck_assert_int_eq(obj_open(&obj, buf, size, e->name, &err), 0);
 		n = obj_consts(obj, &consts);
 		for (i = 0; i < n; i++)
 			/* a plausible value: offsets 8, divisors 1000 */
@@ -183,6 +189,7 @@ START_TEST(test_embedded_programs_verify)
 		for (i = 0; i < obj_nprogs(obj); i++)
 			ck_assert_int_ge(obj_prog_at(obj, i)->fd, 0);
 		obj_close(obj);
+		free(buf);
 		nobj++;
 	}
 	ck_assert_int_ge(nobj, 2);
