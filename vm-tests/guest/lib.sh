@@ -152,7 +152,7 @@ need_kprobes_list() {
 }
 # kprobes_on FN: how many kprobes and kretprobes sit on FN now (at its
 # entry: +0x0, or +0x4 past the endbr64 of kernels built with IBT, 7.x).
-kprobes_on() { grep -cE " $1\+0x[0-4] " $KLIST; }
+kprobes_on() { grep -cE " $1\+0x[0-4]( |$)" $KLIST; }
 # No tracefs or debugfs mount but those in $W/mounts (saved before).
 no_stray_mount() {
 	awk '$3 == "tracefs" || $3 == "debugfs" { print $3, $2 }' /proc/mounts >$W/mounts.now
