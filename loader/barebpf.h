@@ -169,6 +169,7 @@ int tracefs_event_id(const char *tracefs, const char *category,
 
 struct bb_tp_field {
 	char name[64];
+	char type[64]; /* the declaration without the name: "char[16]" */
 	int offset;
 	int size;
 	int is_signed;
