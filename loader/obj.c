@@ -54,6 +54,9 @@ struct bb_obj {
 	char license[128];
 	char *log;
 	int loaded;
+	uint32_t kern_version;
+	struct bb_prog **copies; /* obj_prog_load_copy */
+	int ncopies;
 };
 
 /*
@@ -1028,6 +1031,11 @@ static void close_fds(struct bb_obj *obj)
 {
 	int i;
 
+	for (i = 0; i < obj->ncopies; i++) {
+		if (obj->copies[i]->fd >= 0)
+			close(obj->copies[i]->fd);
+		obj->copies[i]->fd = -1;
+	}
 	for (i = 0; i < obj->nprogs; i++) {
 		if (obj->progs[i].p.fd >= 0)
 			close(obj->progs[i].p.fd);
@@ -1076,11 +1084,81 @@ int obj_load(struct bb_obj *obj, uint32_t kern_version, struct bb_err *err)
 		p->fd = fd;
 	}
 	obj->loaded = 1;
+	obj->kern_version = kern_version;
 	return 0;
 
 err_close_fds:
 	close_fds(obj);
 	return ret;
+}
+
+/* The program type of a kind: what the kernel checks the code against. */
+static uint32_t kind_prog_type(enum bb_prog_kind kind)
+{
+	return kind == BB_PROG_TRACEPOINT ? BPF_PROG_TYPE_TRACEPOINT
+					  : BPF_PROG_TYPE_KPROBE;
+}
+
+int obj_prog_load_copy(struct bb_obj *obj, const char *name,
+		       enum bb_prog_kind kind, struct bb_prog **copyp,
+		       struct bb_err *err)
+{
+	struct obj_prog *src = NULL;
+	struct bb_prog *c, **cc;
+	size_t j;
+	int i, fd;
+
+	*copyp = NULL;
+	if (!obj->loaded)
+		return bb_fail(err, -EINVAL, "%s: load the object before "
+			       "copying program %s", obj->name, name);
+	for (i = 0; i < obj->nprogs && !src; i++)
+		if (!strcmp(obj->progs[i].p.name, name))
+			src = &obj->progs[i];
+	if (!src)
+		return bb_fail(err, -ENOENT, "%s: no program %s", obj->name,
+			       name);
+	cc = realloc(obj->copies, (obj->ncopies + 1) * sizeof(*cc));
+	if (!cc)
+		return bb_fail(err, -ENOMEM, "%s: out of memory", obj->name);
+	obj->copies = cc;
+	c = malloc(sizeof(*c));
+	if (c)
+		*c = src->p;
+	if (!c || !(c->insns = malloc(c->insn_cnt * sizeof(*c->insns)))) {
+		free(c);
+		return bb_fail(err, -ENOMEM, "%s: out of memory", obj->name);
+	}
+	/* the maps are relocated already (obj_load): only the constants */
+	memcpy(c->insns, src->p.insns, c->insn_cnt * sizeof(*c->insns));
+	for (j = 0; j < src->nrelocs; j++) {
+		const struct obj_reloc *r = &src->relocs[j];
+		uint64_t v = obj->consts[r->idx].value;
+
+		if (r->kind != RELOC_CONST)
+			continue;
+		c->insns[r->insn].imm = (uint32_t)v;
+		c->insns[r->insn + 1].imm = (uint32_t)(v >> 32);
+	}
+	c->kind = kind;
+	c->prog_type = kind_prog_type(kind);
+	free(obj->log);
+	obj->log = NULL;
+	fd = bpf_prog_load(c->prog_type, c->insns, c->insn_cnt, obj->license,
+			   obj->kern_version, c->name, &obj->log);
+	free(c->insns);
+	c->insns = NULL;
+	if (fd < 0) {
+		free(c);
+		return bb_fail(err, fd, "%s: the kernel refused a copy of "
+			       "program %s (%zu instructions): %s%s",
+			       obj->name, name, src->p.insn_cnt, strerror(-fd),
+			       prog_load_hint(obj, &src->p, fd));
+	}
+	c->fd = fd;
+	obj->copies[obj->ncopies++] = c;
+	*copyp = c;
+	return 0;
 }
 
 const char *obj_verifier_log(const struct bb_obj *obj)
@@ -1147,6 +1225,9 @@ void obj_close(struct bb_obj *obj)
 		free(obj->progs[i].p.insns);
 		free(obj->progs[i].relocs);
 	}
+	for (i = 0; i < obj->ncopies; i++)
+		free(obj->copies[i]);
+	free(obj->copies);
 	free(obj->progs);
 	free(obj->maps);
 	free(obj->consts);
