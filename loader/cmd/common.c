@@ -307,15 +307,12 @@ int tool_load(struct tool_ctx *t)
 	return ret;
 }
 
-int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
-		int maxactive)
+static int attach_prog(struct tool_ctx *t, struct bb_prog *p,
+		       const char *target, int maxactive)
 {
 	struct bb_err err = { "" };
-	struct bb_prog *p = obj_prog(t->obj, prog);
 	int ret;
 
-	if (!p)
-		return tool_error(t, "internal: no program %s", prog), -ENOENT;
 	ret = session_attach(&t->sess, p, target, maxactive, &err);
 	if (t->verbose && t->sess.pmu_note[0])
 		fprintf(stderr, "%s\n", t->sess.pmu_note);
@@ -323,6 +320,16 @@ int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
 	if (ret < 0)
 		tool_error(t, "%s", err.msg);
 	return ret;
+}
+
+int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
+		int maxactive)
+{
+	struct bb_prog *p = obj_prog(t->obj, prog);
+
+	if (!p)
+		return tool_error(t, "internal: no program %s", prog), -ENOENT;
+	return attach_prog(t, p, target, maxactive);
 }
 
 static int ring_open(const struct tool_ctx *t, int map_fd)
@@ -364,6 +371,12 @@ void tool_ring_unread(struct tool_ctx *t, int map_fd)
 
 int tool_attach_probes(struct tool_ctx *t, struct bb_probe *p, int n)
 {
+	return tool_attach_probe_progs(t, p, NULL, n);
+}
+
+int tool_attach_probe_progs(struct tool_ctx *t, struct bb_probe *p,
+			    struct bb_prog **progs, int n)
+{
 	int *order, i, ret = 0;
 
 	for (i = 0; i < obj_nmaps(t->obj); i++) {
@@ -391,7 +404,10 @@ int tool_attach_probes(struct tool_ctx *t, struct bb_probe *p, int n)
 			ret = -EINTR;
 			break;
 		}
-		ret = tool_attach(t, q->prog, q->target, q->maxactive);
+		ret = progs && progs[order[i]] ?
+		      attach_prog(t, progs[order[i]], q->target,
+				  q->maxactive) :
+		      tool_attach(t, q->prog, q->target, q->maxactive);
 		if (ret < 0) {
 			if (!q->optional)
 				break;
