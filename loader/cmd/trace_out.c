@@ -76,11 +76,16 @@ static void stack_seen(struct trace_run *r, const struct trace_event *e,
 	}
 }
 
+/* At a return, x30 (arm64) holds the kretprobe trampoline, not a caller:
+ * only an entry's stack gets its return address back. */
 static int read_kstack(const struct trace_run *r, const struct trace_event *e,
 		       uint64_t *ips)
 {
+	const struct trace_probe *p = &r->o->probes[e->probe];
+
 	return stack_add_entry_ret(ips, read_stack(r, e, e->kstack, ips),
-				   BB_MAX_STACK, e->entry_ret);
+				   BB_MAX_STACK, p->spec.type == TRACE_ENTRY ?
+				   e->entry_ret : 0);
 }
 
 static void print_stacks(struct trace_run *r, const struct trace_event *e)
