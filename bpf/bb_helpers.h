@@ -50,6 +50,7 @@ static u64 (*bpf_ktime_get_ns)(void) = (void *)5;
 static long (*bpf_trace_printk)(const char *fmt, u32 fmt_size, ...) = (void *)6;
 static u32 (*bpf_get_smp_processor_id)(void) = (void *)8;
 static u64 (*bpf_get_current_pid_tgid)(void) = (void *)14;
+static u64 (*bpf_get_current_uid_gid)(void) = (void *)15;
 static long (*bpf_get_current_comm)(void *buf, u32 size) = (void *)16;
 static long (*bpf_perf_event_output)(void *ctx, void *map, u64 flags,
 				     void *data, u64 size) = (void *)25;
@@ -63,6 +64,18 @@ static long (*bpf_probe_read_user)(void *dst, u32 size,
 				   const void *src) = (void *)112;
 static long (*bpf_probe_read_kernel)(void *dst, u32 size,
 				     const void *src) = (void *)113;
+
+/*
+ * 5.5+ only: a program that calls them does not load on older kernels, so
+ * call them only behind a load-time constant that is 0 there: the verifier
+ * never walks a branch a known register decides against, and rewrites what
+ * it did not walk (sanitize_dead_code, 4.15 on), so an unknown helper in
+ * such a branch is never looked up.
+ */
+static long (*bpf_probe_read_user_str)(void *dst, u32 size,
+				       const void *src) = (void *)114;
+static long (*bpf_probe_read_kernel_str)(void *dst, u32 size,
+					 const void *src) = (void *)115;
 
 /*
  * A load-time constant: an ld_imm64 against the undefined symbol `name`,

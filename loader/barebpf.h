@@ -77,6 +77,12 @@ int bpf_prog_load(uint32_t type, const struct bpf_insn *insns, uint32_t cnt,
  * up after N instructions; a truncated log), or "". */
 void bpf_verifier_explain(int err, const char *log, int truncated,
 			  char *buf, size_t len);
+/*
+ * Does this kernel give programs of prog_type helper number `helper`? It
+ * loads helper(stack buffer, 8, 0): for helpers of that shape (the
+ * probe_read family). 1 or 0; -errno if bpf() itself fails (EPERM).
+ */
+int bpf_helper_available(uint32_t prog_type, int32_t helper);
 /* Read a whole file (pseudo files too) into a malloc'ed NUL-terminated
  * buffer; returns its length. */
 int bb_read_fd(int fd, char **buf);
@@ -264,6 +270,18 @@ int obj_load(struct bb_obj *obj, uint32_t kern_version, struct bb_err *err);
 const char *obj_verifier_log(const struct bb_obj *obj);
 /* Did that log not fit whole (the kernel kept only part of it)? */
 int obj_verifier_log_truncated(const struct bb_obj *obj);
+/*
+ * Load program `name` of a loaded object once more, with the load-time
+ * constants as they are set now (obj_set_const after obj_load), as a
+ * program of `kind`: one program serves several probes, each with
+ * constants of its own. kind may differ from the section's (a kprobe
+ * program attached as a kretprobe, or loaded as a tracepoint program if
+ * its constants keep it from reading pt_regs). The copy belongs to obj:
+ * obj_close closes it. Its insns are not kept (NULL).
+ */
+int obj_prog_load_copy(struct bb_obj *obj, const char *name,
+		       enum bb_prog_kind kind, struct bb_prog **copy,
+		       struct bb_err *err);
 int obj_nprogs(const struct bb_obj *obj);
 struct bb_prog *obj_prog_at(struct bb_obj *obj, int i);
 struct bb_prog *obj_prog(struct bb_obj *obj, const char *name);
@@ -300,6 +318,7 @@ int tracefs_event_id(const char *tracefs, const char *category,
 
 struct bb_tp_field {
 	char name[64];
+	char type[64]; /* the declaration without the name: "char[16]" */
 	int offset;
 	int size;
 	int is_signed;

@@ -268,6 +268,29 @@ int bpf_prog_load(uint32_t type, const struct bpf_insn *insns, uint32_t cnt,
 	return fd;
 }
 
+int bpf_helper_available(uint32_t prog_type, int32_t helper)
+{
+	/* helper(r10 - 8, 8, 0): a stack buffer, its size, any value */
+	const struct bpf_insn insns[] = {
+		{ .code = 0xbf, .dst_reg = 1, .src_reg = 10 }, /* r1 = r10 */
+		{ .code = 0x07, .dst_reg = 1, .imm = -8 },     /* r1 += -8 */
+		{ .code = 0xb7, .dst_reg = 2, .imm = 8 },      /* r2 = 8 */
+		{ .code = 0xb7, .dst_reg = 3, .imm = 0 },      /* r3 = 0 */
+		{ .code = BPF_CALL_CODE, .imm = helper },
+		{ .code = 0xb7, .dst_reg = 0, .imm = 0 },      /* r0 = 0 */
+		{ .code = 0x95 },                              /* exit */
+	};
+	int fd = bpf_prog_load(prog_type, insns, sizeof(insns) / sizeof(insns[0]),
+			       "GPL", 0, "bb_helper", NULL, NULL);
+
+	if (fd == -EINVAL)
+		return 0;
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 1;
+}
+
 /* The count in "Processed 131073 insn" (4.15+) or "processed 1000001
  * insns" (the summary line of 5.2+), or 0. */
 static long processed_insns(const char *log)

@@ -233,6 +233,39 @@ static int format_name(const char *decl, size_t dlen, char *name, size_t len)
 	return 0;
 }
 
+/*
+ * "field:<type> <name>[N];" -> "<type>[N]": what the declaration says
+ * beside the name ("__data_loc char[]", "char[16]", "const char *").
+ * Best effort: a type that does not fit is cut.
+ */
+static void format_type(const char *decl, size_t dlen, const char *name,
+			char *type, size_t len)
+{
+	const char *end = decl + dlen, *at = NULL, *p;
+	size_t nlen = strlen(name), n;
+
+	type[0] = 0;
+	for (p = decl; p + nlen <= end; p++)
+		if (!memcmp(p, name, nlen) &&
+		    (p == decl || p[-1] == ' ' || p[-1] == '\t' ||
+		     p[-1] == '*') &&
+		    (p + nlen == end || p[nlen] == '[' || p[nlen] == ' '))
+			at = p; /* the last one: the name comes last */
+	if (!at)
+		return;
+	for (p = at; p > decl && (p[-1] == ' ' || p[-1] == '\t'); p--)
+		;
+	while (decl < p && (*decl == ' ' || *decl == '\t'))
+		decl++;
+	n = p > decl ? (size_t)(p - decl) : 0;
+	snprintf(type, len, "%.*s%.*s", (int)n, decl,
+		 (int)(end - (at + nlen)), at + nlen);
+	/* the rest after the name is "[N]" and maybe blanks */
+	n = strlen(type);
+	while (n && (type[n - 1] == ' ' || type[n - 1] == '\t'))
+		type[--n] = 0;
+}
+
 int tp_format_parse(const char *text, struct bb_tp_field *fields, int max)
 {
 	const char *line = text;
@@ -265,6 +298,7 @@ int tp_format_parse(const char *text, struct bb_tp_field *fields, int max)
 		    format_value(semi, "offset:", &f.offset) < 0 ||
 		    format_value(semi, "size:", &f.size) < 0)
 			return -EINVAL;
+		format_type(p, semi - p, f.name, f.type, sizeof(f.type));
 		/* "signed:" came in 2.6.32; before it, assume unsigned. */
 		if (format_value(semi, "signed:", &f.is_signed) < 0)
 			f.is_signed = 0;

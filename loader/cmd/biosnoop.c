@@ -448,6 +448,7 @@ static int biosnoop_main(int argc, char **argv)
 	};
 
 	tool_init(&t, "biosnoop");
+	t.skips_own = 1; /* in its loss report */
 	if (parse_args(&t, &o, argc, argv))
 		return 1;
 	r.o = &o;

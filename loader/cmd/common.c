@@ -324,15 +324,12 @@ int tool_load(struct tool_ctx *t)
 	return ret;
 }
 
-int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
-		int maxactive)
+static int attach_prog(struct tool_ctx *t, struct bb_prog *p,
+		       const char *target, int maxactive)
 {
 	struct bb_err err = { "" };
-	struct bb_prog *p = obj_prog(t->obj, prog);
 	int ret;
 
-	if (!p)
-		return tool_error(t, "internal: no program %s", prog), -ENOENT;
 	ret = session_attach(&t->sess, p, target, maxactive, &err);
 	if (t->verbose && t->sess.pmu_note[0])
 		fprintf(stderr, "%s\n", t->sess.pmu_note);
@@ -340,6 +337,16 @@ int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
 	if (ret < 0)
 		tool_error(t, "%s", err.msg);
 	return ret;
+}
+
+int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
+		int maxactive)
+{
+	struct bb_prog *p = obj_prog(t->obj, prog);
+
+	if (!p)
+		return tool_error(t, "internal: no program %s", prog), -ENOENT;
+	return attach_prog(t, p, target, maxactive);
 }
 
 static int ring_open(const struct tool_ctx *t, int map_fd)
@@ -381,6 +388,12 @@ void tool_ring_unread(struct tool_ctx *t, int map_fd)
 
 int tool_attach_probes(struct tool_ctx *t, struct bb_probe *p, int n)
 {
+	return tool_attach_probe_progs(t, p, NULL, n);
+}
+
+int tool_attach_probe_progs(struct tool_ctx *t, struct bb_probe *p,
+			    struct bb_prog **progs, int n)
+{
 	int *order, i, ret = 0;
 
 	for (i = 0; i < obj_nmaps(t->obj); i++) {
@@ -408,7 +421,10 @@ int tool_attach_probes(struct tool_ctx *t, struct bb_probe *p, int n)
 			ret = -EINTR;
 			break;
 		}
-		ret = tool_attach(t, q->prog, q->target, q->maxactive);
+		ret = progs && progs[order[i]] ?
+		      attach_prog(t, progs[order[i]], q->target,
+				  q->maxactive) :
+		      tool_attach(t, q->prog, q->target, q->maxactive);
 		if (ret < 0) {
 			if (!q->optional)
 				break;
@@ -466,6 +482,29 @@ static void report_drops(struct tool_ctx *t)
 			   "the BPF program was full", (unsigned long long)n);
 }
 
+/*
+ * Runs of the object's programs the kernel skipped because another BPF
+ * program was running on that CPU (6.7+ counts them): events never seen.
+ */
+static void report_skips(struct tool_ctx *t)
+{
+	uint64_t sum = 0, n;
+	int i;
+
+	if (t->skips_own || !t->obj)
+		return;
+	for (i = 0; i < obj_nprogs(t->obj); i++) {
+		struct bb_prog *p = obj_prog_at(t->obj, i);
+
+		if (p->fd >= 0 && bpf_prog_recursion_misses(p->fd, &n) == 0)
+			sum += n;
+	}
+	if (sum)
+		tool_error(t, "warning: %llu event(s) not seen: the kernel "
+			   "skipped our programs because another BPF program "
+			   "was running on that CPU", (unsigned long long)sum);
+}
+
 void tool_detach(struct tool_ctx *t)
 {
 	long missed;
@@ -475,6 +514,7 @@ void tool_detach(struct tool_ctx *t)
 		return;
 	}
 	report_drops(t);
+	report_skips(t);
 	missed = session_kretprobe_misses(&t->sess);
 	if (missed > 0)
 		tool_error(t, "warning: %ld call(s) entered without their "

@@ -28,6 +28,7 @@ struct tool_ctx {
 	double t0;            /* when the tool started (now_mono) */
 	int ring_fds[8];      /* perf event arrays with an open ring */
 	int nrings;
+	int skips_own;        /* the tool reports recursion skips itself */
 };
 
 #define EMBEDDED_OBJ(n)                                                        \
@@ -88,6 +89,10 @@ int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
  * that fails leaves its `attached` 0. -EINTR once a signal asked to stop.
  */
 int tool_attach_probes(struct tool_ctx *t, struct bb_probe *p, int n);
+/* The same, where progs[i] (if not NULL) is the program of p[i], instead
+ * of p[i].prog by name: copies of a program (obj_prog_load_copy). */
+int tool_attach_probe_progs(struct tool_ctx *t, struct bb_probe *p,
+			    struct bb_prog **progs, int n);
 /* Open the ring of perf event array `map` (before any attach). */
 int tool_ring(struct tool_ctx *t, const char *map, int pages,
 	      perfbuf_sample_fn fn, void *ctx, struct bb_perfbuf **pb);

@@ -1,22 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * barebpf trace: one line per call of kernel functions or tracepoints, with
- * kernel (-K) and user (-U) stacks, in bcc trace's format:
+ * barebpf trace: bcc's trace, the parts people use. One line per call of
+ * a kernel function, its return or a tracepoint, with a message made of
+ * its arguments, return value or fields, if a filter holds; kernel (-K)
+ * and user (-U) stacks:
  *
- *   PID     TID     COMM            FUNC
- *   3809642 3809642 systemd-udevd   blk_freeze_queue
- *           blk_freeze_queue+0x1 [kernel]
- *           elevator_switch+0x29 [kernel]
- *           ...
- *           __write_nocancel+0x7 [libc.so.6]
+ *   PID     TID     COMM            FUNC             -
+ *   1712    1712    cat             do_sys_openat2   /etc/passwd
+ *
+ * Each probe is compiled into the constants of one embedded program
+ * (trace_spec.c, trace_prog.c), loaded once per probe.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tool.h"
-#include "../../bpf/trace.h"
+#include <time.h>
+#include <unistd.h>
+#include "trace_tool.h"
 
 EMBEDDED_OBJ(trace);
 
@@ -24,127 +26,104 @@ EMBEDDED_OBJ(trace);
 /* one kprobe each: bcc's funccount stops at 1000 too */
 #define TRACE_MAX_FUNCS 1000
 #define TRACE_PAGES_PER_CPU 64
-#define INDENT "        "
+/* helpers 114 and 115: bpf_probe_read_{user,kernel}_str, 5.5+ */
+#define HELPER_READ_USER_STR 114
+#define HELPER_READ_KERNEL_STR 115
+
+static const char usage_line[] =
+"usage: barebpf trace [-h] [-p PID] [-L TID] [-v] [-Z STRING_SIZE] [-S]\n"
+"                     [-M MAX_EVENTS] [-t] [-T] [-C] [-n NAME] [-f MSG]\n"
+"                     [-K] [-U] [-d DISK] [-j] [--duration SECS]\n"
+"                     [--maxactive N] probe [probe ...]\n";
 
 static const char usage[] =
-"usage: barebpf trace [-h] [-K] [-U] [-p PID] [-d DISK] [-j]\n"
-"                     [--duration SECS] [-M MAXEVENTS] probe [probe ...]\n"
 "\n"
-"Print one line per call of kernel functions or tracepoints, optionally\n"
-"with the kernel and user stacks of the caller (bcc trace's output).\n"
+"Attach to kernel functions and tracepoints and print a line per call,\n"
+"with a message made of arguments, return values or fields, if a filter\n"
+"holds (bcc's trace, without LLVM: the probes set the constants of one\n"
+"embedded BPF program).\n"
 "\n"
-"positional arguments:\n"
-"  probe                 a kernel function: NAME, p:NAME or p::NAME (bcc's\n"
-"                        syntax), or a glob over available_filter_functions\n"
-"                        ('blk_*freeze*'); needs kprobes (see `barebpf\n"
-"                        features`).\n"
-"                        a tracepoint: t:CATEGORY:EVENT (at most 8)\n"
+"probe:  TYPE:FUNCTION [(FILTER)] [\"FORMAT\"[, VALUE]...]\n"
+"  p::FUNC, FUNC       a kernel function's entry (FUNC may be a glob,\n"
+"                      'blk_*freeze*'); needs kprobes\n"
+"  r::FUNC             its return\n"
+"  t:CATEGORY:EVENT    a tracepoint (see /sys/kernel/tracing/events)\n"
+"  VALUE               arg1..arg6 (p:), retval (r:), args->FIELD (t:),\n"
+"                      $pid (thread), $tgid (process), $uid, $gid, $cpu;\n"
+"                      an integer cast may come first: (int)retval.\n"
+"                      argN and retval are signed longs; for a function\n"
+"                      that returns int, filter on (int)retval.\n"
+"                      argN@user: a pointer to user memory (%s)\n"
+"  FILTER              comparisons of a value with a number (== != < <=\n"
+"                      > >=, value & MASK in parentheses), a bare value\n"
+"                      (true if not 0), STRCMP(\"text\", value) (the\n"
+"                      whole string, up to 62 characters), !; at most 4,\n"
+"                      joined by && or by ||\n"
+"  FORMAT              %d %u %x %ld %lu %lx %lld %llu %llx %hd %hu %c %p\n"
+"                      %s (a string: the value points to it, or a char[]\n"
+"                      or __data_loc field holds it) %K (kernel symbol)\n"
+"                      %U (user symbol), with flags - 0 and a width\n"
+"  A %s is read from kernel or user memory: user first for arguments of\n"
+"  system calls and syscalls:* tracepoints and argN@user, kernel first\n"
+"  otherwise, and the other if that fails (5.5+; older kernels read both\n"
+"  with one helper).\n"
 "\n"
 "options:\n"
 "  -h, --help            show this help message and exit\n"
-"  -K, --kernel-stack    print the kernel stack of each call\n"
-"  -U, --user-stack      print the user stack of each call (symbols from the\n"
-"                        process's ELF symbol tables; the program must keep\n"
-"                        frame pointers for more than its first frames)\n"
-"  -p, --pid PID         trace this process (thread group) only\n"
+"  -p, --pid PID         id of the process to trace\n"
+"  -L, --tid TID         id of the thread to trace\n"
+"  -v, --verbose         say what was detected, compiled and attached\n"
+"  -Z, --string-size N   bytes to read of each string (default 80, max 256)\n"
+"  -S, --include-self    do not leave out trace's own calls\n"
+"  -M, --max-events N    stop after printing N events\n"
+"  -t, --timestamp       print a timestamp column (seconds since start)\n"
+"  -T, --time            print a time column (HH:MM:SS)\n"
+"  -C, --print_cpu       print the CPU column\n"
+"  -n, --name NAME       only processes whose name contains NAME\n"
+"  -f, --msg-filter MSG  only events whose message contains MSG\n"
+"  -K, --kernel-stack    print the kernel stack of each event\n"
+"  -U, --user-stack      print the user stack of each event (symbols from\n"
+"                        the process's ELF symbol tables; the program must\n"
+"                        keep frame pointers for more than its first frames)\n"
 "  -d, --disk DISK       only calls by tasks whose latest bio went to DISK\n"
 "                        (learned from the block_bio_queue tracepoint)\n"
-"  -j, --json            one JSON object per call\n"
+"  -j, --json            one JSON object per event\n"
 "      --duration SECS   stop after this many seconds\n"
-"  -M, --max-events N    stop after printing N calls\n"
+"      --maxactive N     return probes: calls in flight at once (default:\n"
+"                        the kernel's); raise it if returns are missed\n"
 "      --kern-version V  override the detected kernel version (a.b.c)\n"
-"  -v, --verbose         say what was detected and attached\n"
 "\n"
 "examples:\n"
-"  barebpf trace -K blk_freeze_queue_start   # who freezes block queues\n"
-"  barebpf trace -K -U do_sys_open           # with kernel and user stacks\n"
-"  barebpf trace -p 181 vfs_read vfs_write   # two functions, one process\n"
-"  barebpf trace -K -d sdb generic_make_request  # submissions to sdb\n"
-"  barebpf trace -U t:syscalls:sys_enter_getppid\n"
-"  barebpf trace -M 10 -K t:block:block_rq_issue\n";
+"  barebpf trace do_sys_open\n"
+"        the open syscall, a line per call\n"
+"  barebpf trace 'do_sys_open \"%s\", arg2@user'\n"
+"        and the file name opened (do_sys_openat2 from 5.6)\n"
+"  barebpf trace 'vfs_read (arg3 > 20000) \"read %d bytes\", arg3'\n"
+"        reads of more than 20000 bytes\n"
+"  barebpf trace 'r::do_sys_open (retval < 0) \"failed: %d\", retval'\n"
+"        opens that fail, with the error\n"
+"  barebpf trace 'r::__kmalloc (retval == 0) \"kmalloc failed!\"'\n"
+"        allocations that return NULL\n"
+"  barebpf trace 't:block:block_rq_complete \"sectors=%d\", args->nr_sector'\n"
+"        block requests completed, with their size\n"
+"  barebpf trace 't:syscalls:sys_enter_openat (STRCMP(\"/etc/passwd\", "
+"args->filename)) \"flags=%x\", args->flags'\n"
+"        opens of one file\n"
+"  barebpf trace 't:sched:sched_switch \"%s -> %s\", args->prev_comm, "
+"args->next_comm'\n"
+"        context switches\n"
+"  barebpf trace -K blk_freeze_queue_start\n"
+"        who freezes block queues, with kernel stacks\n"
+"  barebpf trace -U -p 181 vfs_read vfs_write\n"
+"        two functions, one process, user stacks\n"
+"  barebpf trace -t -M 10 'r::vfs_read \"%ld\", retval'\n"
+"        timestamps; stop after 10 events\n";
 
-struct trace_probe {
-	const char *arg;
-	int is_tp;
-	char target[128]; /* function (or glob), or "category/event" */
-	const char *event; /* tracepoint: what FUNC shows */
-};
-
-struct trace_opts {
-	unsigned long pid, max_events;
-	const char *disk;
-	uint32_t kdev;
-	double duration;
-	int kstack, ustack, json;
-	struct trace_probe probes[TRACE_MAX_PROBES];
-	int nprobes, ntp;
-};
-
-/* What the event callback needs. */
-struct trace_run {
-	const struct trace_opts *o;
-	struct bb_ksyms *ks;
-	struct bb_usyms *us;
-	/* the two stack maps used in turn (trace.h), the one in use, its
-	 * stack ids seen, whether it fills, and when it last changed */
-	int stacks_fd[2], gen_fd;
-	uint32_t gen;
-	unsigned char seen[TRACE_STACK_ENTRIES / 8];
-	int nseen, collisions, full, drains;
-	double switched;
-	char **funcs; /* the kernel functions attached */
-	int nfuncs;
-	const char *tp_event[TRACE_TP_SLOTS];
-	uint64_t received, printed;
-	int done;
-};
-
-static int is_glob(const char *s)
+static int parse_num(struct tool_ctx *t, const char *opt, const char *what,
+		     const char *arg, unsigned long max, unsigned long *v)
 {
-	return strpbrk(s, "*?[") != NULL;
-}
-
-/* NAME | p:NAME | p::NAME | t:CAT:EVENT */
-static int parse_probe(struct tool_ctx *t, struct trace_probe *p,
-		       const char *arg)
-{
-	const char *fn = arg, *colon;
-
-	p->arg = arg;
-	if (strpbrk(arg, " \t\"(")) /* bcc: 'func "fmt", arg1' */
-		return tool_error(t, "'%s': arguments and format strings are "
-				  "not supported; give only the probe", arg);
-	if (!strncmp(arg, "t:", 2)) {
-		const char *cat = arg + 2, *ev = strchr(cat, ':');
-
-		if (!ev || ev == cat || !ev[1] || strchr(ev + 1, ':') ||
-		    strlen(arg) >= sizeof(p->target))
-			return tool_error(t, "'%s': a tracepoint is "
-					  "t:CATEGORY:EVENT", arg);
-		p->is_tp = 1;
-		snprintf(p->target, sizeof(p->target), "%.*s/%s",
-			 (int)(ev - cat), cat, ev + 1);
-		p->event = ev + 1;
-		return 0;
-	}
-	if (!strncmp(arg, "p:", 2)) {
-		fn = arg + 2;
-		colon = strchr(fn, ':');
-		if (colon) {
-			if (colon != fn)
-				return tool_error(t, "'%s': user-space probes "
-						  "(uprobes) are not supported; "
-						  "kernel functions are p::NAME "
-						  "or NAME", arg);
-			fn = colon + 1;
-		}
-	} else if (strlen(arg) > 1 && arg[1] == ':') {
-		return tool_error(t, "'%s': only p: (kernel function) and t: "
-				  "(tracepoint) probes are supported", arg);
-	}
-	if (!*fn || strchr(fn, ':') || strlen(fn) >= sizeof(p->target))
-		return tool_error(t, "'%s' is not a kernel function name", arg);
-	snprintf(p->target, sizeof(p->target), "%s", fn);
+	if (parse_ulong(arg, v) < 0 || !*v || *v > max)
+		return tool_error(t, "%s needs %s, not '%s'", opt, what, arg);
 	return 0;
 }
 
@@ -153,338 +132,242 @@ static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 'L' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "string-size", required_argument, NULL, 'Z' },
+		{ "include-self", no_argument, NULL, 'S' },
+		{ "max-events", required_argument, NULL, 'M' },
+		{ "timestamp", no_argument, NULL, 't' },
+		{ "time", no_argument, NULL, 'T' },
+		{ "print_cpu", no_argument, NULL, 'C' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "msg-filter", required_argument, NULL, 'f' },
 		{ "kernel-stack", no_argument, NULL, 'K' },
 		{ "user-stack", no_argument, NULL, 'U' },
-		{ "pid", required_argument, NULL, 'p' },
 		{ "disk", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "duration", required_argument, NULL, 3 },
-		{ "max-events", required_argument, NULL, 'M' },
+		{ "maxactive", required_argument, NULL, 4 },
 		{ "kern-version", required_argument, NULL, 2 },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ 0 }
 	};
 	int c, i, j;
 
-	while ((c = getopt_long(argc, argv, "hKUp:d:jM:v", longopts,
-				NULL)) != -1) {
+	o->strsize = TRACE_STR_DEFAULT;
+	while ((c = getopt_long(argc, argv, "hp:L:vZ:SM:tTCn:f:KUd:j",
+				longopts, NULL)) != -1) {
 		switch (c) {
-		case 'h': fputs(usage, stdout); exit(0);
+		case 'h':
+			fputs(usage_line, stdout);
+			fputs(usage, stdout);
+			exit(0);
+		case 'p':
+			if (parse_num(t, "-p", "a process id", optarg,
+				      0x7fffffff, &o->pid))
+				return 1;
+			break;
+		case 'L':
+			if (parse_num(t, "-L", "a thread id", optarg,
+				      0x7fffffff, &o->tid))
+				return 1;
+			break;
+		case 'v': t->verbose = 1; break;
+		case 'Z':
+			if (parse_num(t, "-Z", "a string size from 1 to 256",
+				      optarg, TRACE_STR_MAX, &o->strsize))
+				return 1;
+			break;
+		case 'S': o->include_self = 1; break;
+		case 'M':
+			if (parse_num(t, "-M", "a number of events > 0",
+				      optarg, ~0UL, &o->max_events))
+				return 1;
+			break;
+		case 't': o->timestamp = 1; break;
+		case 'T': o->time = 1; break;
+		case 'C': o->cpu = 1; break;
+		case 'n': o->name = optarg; break;
+		case 'f': o->msg = optarg; break;
 		case 'K': o->kstack = 1; break;
 		case 'U': o->ustack = 1; break;
-		case 'p':
-			if (parse_ulong(optarg, &o->pid) < 0 || !o->pid ||
-			    o->pid > 0x7fffffff)
-				return tool_error(t, "-p needs a process id, "
-						  "not '%s'", optarg);
-			break;
 		case 'd': o->disk = optarg; break;
 		case 'j': o->json = 1; break;
 		case 3:
 			if (opt_seconds(t, "--duration", optarg, &o->duration))
 				return 1;
 			break;
-		case 'M':
-			if (parse_ulong(optarg, &o->max_events) < 0 ||
-			    !o->max_events)
-				return tool_error(t, "-M needs a number of "
-						  "events > 0, not '%s'", optarg);
+		case 4:
+			if (opt_maxactive(t, optarg, &o->maxactive))
+				return 1;
 			break;
 		case 2: t->kver_override = optarg; break;
-		case 'v': t->verbose = 1; break;
 		default:
-			fputs(usage, stderr);
+			fputs(usage_line, stderr);
 			return 1;
 		}
 	}
+	if (o->pid && o->tid)
+		return tool_error(t, "only one of -p and -L may be given");
 	if (o->disk && disk_kdev(o->disk, &o->kdev) < 0)
 		return tool_unknown_disk(t, o->disk);
 	if (optind >= argc) {
-		fputs(usage, stderr);
+		fputs(usage_line, stderr);
 		return tool_error(t, "a probe is needed (a kernel function or "
 				  "t:CATEGORY:EVENT)");
 	}
 	if (argc - optind > TRACE_MAX_PROBES)
 		return tool_error(t, "at most %d probes", TRACE_MAX_PROBES);
+	o->probes = calloc(argc - optind, sizeof(*o->probes));
+	if (!o->probes)
+		return tool_error(t, "out of memory");
 	for (i = optind; i < argc; i++) {
 		struct trace_probe *p = &o->probes[o->nprobes];
+		struct bb_err err = { "" };
 
-		if (parse_probe(t, p, argv[i]))
-			return 1;
+		if (trace_spec_parse(argv[i], &p->spec, &err) < 0)
+			return tool_error(t, "%s", err.msg);
+		p->arg = argv[i];
 		for (j = 0; j < o->nprobes; j++)
-			if (o->probes[j].is_tp == p->is_tp &&
-			    !strcmp(o->probes[j].target, p->target))
+			if (!strcmp(o->probes[j].arg, argv[i]))
 				return tool_error(t, "'%s' is given twice",
 						  argv[i]);
-		o->ntp += p->is_tp;
 		o->nprobes++;
 	}
-	if (o->ntp > TRACE_TP_SLOTS)
-		return tool_error(t, "at most %d tracepoints at once",
-				  TRACE_TP_SLOTS);
 	return 0;
 }
 
-/* Every kernel function to probe: the names as given, globs expanded. */
-static int find_functions(struct tool_ctx *t, const struct trace_opts *o,
-			  char ***namesp)
+/* The kernel functions of probe p: its name, or its glob's matches. */
+static int find_functions(struct tool_ctx *t, struct trace_probe *p,
+			  int *total)
 {
 	struct bb_err err = { "" };
 	const char *tfs = tool_tracefs(t);
-	char **names = NULL, **m;
-	int n = 0, i, k, nm;
+	char **m;
+	int nm;
 
-	*namesp = NULL;
 	if (!tfs)
 		return -1;
-	for (i = 0; i < o->nprobes; i++) {
-		const struct trace_probe *p = &o->probes[i];
-		char **nn;
-
-		if (p->is_tp)
-			continue;
-		if (is_glob(p->target)) {
-			nm = kprobe_match(tfs, p->target, &m, &err);
-			if (nm < 0) {
-				tool_error(t, "%s", err.msg);
-				goto err;
-			}
-			if (!nm) {
-				free(m);
-				tool_error(t, "no kernel function matches '%s' "
-					   "in %s/available_filter_functions",
-					   p->target, tfs);
-				goto err;
-			}
-		} else {
-			m = malloc(sizeof(*m));
-			if (!m || !(m[0] = strdup(p->target))) {
-				free(m);
-				tool_error(t, "out of memory");
-				goto err;
-			}
-			nm = 1;
+	if (trace_spec_is_glob(&p->spec)) {
+		nm = kprobe_match(tfs, p->spec.func, &m, &err);
+		if (nm < 0)
+			return tool_error(t, "%s", err.msg), -1;
+		if (!nm) {
+			free(m);
+			return tool_error(t, "no kernel function matches '%s' "
+					  "in %s/available_filter_functions",
+					  p->spec.func, tfs), -1;
 		}
-		nn = n + nm <= TRACE_MAX_FUNCS ?
-			realloc(names, (n + nm) * sizeof(*names)) : NULL;
-		if (!nn) {
-			bb_free_strv(m, nm);
-			tool_error(t, "more than %d functions to probe: narrow "
-				   "the patterns", TRACE_MAX_FUNCS);
-			goto err;
+	} else {
+		m = malloc(sizeof(*m));
+		if (!m || !(m[0] = strdup(p->spec.func))) {
+			free(m);
+			return tool_error(t, "out of memory"), -1;
 		}
-		names = nn;
-		/* a glob may match a function named elsewhere too */
-		for (k = 0; k < nm; k++) {
-			int j, dup = 0;
+		nm = 1;
+	}
+	p->funcs = m;
+	p->nfuncs = nm;
+	*total += nm;
+	if (*total > TRACE_MAX_FUNCS)
+		return tool_error(t, "more than %d functions to probe: narrow "
+				  "the patterns", TRACE_MAX_FUNCS), -1;
+	return 0;
+}
 
-			for (j = 0; j < n && !dup; j++)
-				dup = !strcmp(names[j], m[k]);
-			if (dup)
-				free(m[k]);
-			else
-				names[n++] = m[k];
+/* Compile probe p against this kernel: its tracepoint's fields. */
+static int compile_probe(struct tool_ctx *t, const struct trace_opts *o,
+			 struct trace_probe *p)
+{
+	struct bb_err err = { "" };
+	struct bb_tp_field *fields = NULL;
+	const char *tfs;
+	char rel[256], *text = NULL;
+	int n = 0, ret;
+
+	if (p->spec.type == TRACE_TP) {
+		tfs = tool_tracefs(t);
+		if (!tfs)
+			return -1;
+		snprintf(rel, sizeof(rel), "events/%s/%s/format", p->spec.cat,
+			 p->spec.event);
+		ret = tracefs_read(tfs, rel, &text);
+		if (ret < 0)
+			return tool_error(t, "tracepoint %s:%s not found on "
+					  "this kernel (%s/%s: %s)",
+					  p->spec.cat, p->spec.event, tfs, rel,
+					  strerror(-ret)), -1;
+		n = tp_format_parse(text, NULL, 0);
+		if (n > 0 && (fields = calloc(n, sizeof(*fields))))
+			n = tp_format_parse(text, fields, n);
+		free(text);
+		if (n < 0 || (n > 0 && !fields)) {
+			free(fields);
+			return tool_error(t, "cannot parse %s/%s", tfs, rel),
+			       -1;
 		}
-		free(m);
 	}
-	*namesp = names;
-	return n;
-
-err:
-	bb_free_strv(names, n);
-	return -1;
+	ret = trace_spec_compile(&p->spec, trace_arch_native(), fields, n,
+				 (int)o->strsize, &p->prog, &err);
+	free(fields);
+	if (ret < 0)
+		return tool_error(t, "%s", err.msg), -1;
+	return 0;
 }
 
-/* FUNC of a kprobe event: the function regs->ip is in (x86 reports the
- * probed address + 1, the int3 that trapped; kprobes through ftrace fake
- * the same). */
-static const char *kfunc_name(const struct trace_run *r, uint64_t ip,
-			      char *buf, size_t len)
+static void set_const(void *obj, const char *name, uint64_t v)
 {
-	const struct bb_ksym *s;
-
-	if (r->nfuncs == 1)
-		return r->funcs[0];
-	s = r->ks ? ksyms_find(r->ks, ip, NULL) : NULL;
-	if (s)
-		return s->name;
-	snprintf(buf, len, "0x%llx", (unsigned long long)ip);
-	return buf;
+	obj_set_const(obj, name, v);
 }
 
-static const char *stack_error(int id)
+/* The kernel's verdict on a probe's copy of the program. */
+static int load_probe(struct tool_ctx *t, struct trace_probe *p, int id)
 {
-	switch (id) {
-	case -EEXIST:
-		return "another stack holds its slot of the stack map (hash "
-		       "collision)";
-	case -ENOMEM:
-		return "the stack map is full";
-	case -EFAULT:
-		return "no stack could be read";
-	default:
-		return strerror(-id);
+	static const enum bb_prog_kind kinds[] = {
+		[TRACE_ENTRY] = BB_PROG_KPROBE,
+		[TRACE_RETURN] = BB_PROG_KRETPROBE,
+		[TRACE_TP] = BB_PROG_TRACEPOINT,
+	};
+	struct bb_err err = { "" };
+	const char *log;
+
+	trace_prog_consts(&p->prog, id, set_const, t->obj);
+	if (obj_prog_load_copy(t->obj, "trace_kprobe", kinds[p->spec.type],
+			       &p->bprog, &err) == 0)
+		return 0;
+	log = obj_verifier_log(t->obj);
+	if (log && *log)
+		fprintf(stderr, "--- verifier log ---\n%s--- end of verifier "
+			"log ---\n", log);
+	return tool_error(t, "probe '%s': %s", p->arg, err.msg), -1;
+}
+
+static void say_probe(const struct trace_probe *p, int split)
+{
+	static const char *const space[] = { "", "kernel", "user", "inline",
+					     "__data_loc" };
+	const struct trace_prog *pr = &p->prog;
+	int i;
+
+	fprintf(stderr, "probe '%s': %d function%s, %d value%s, %d "
+		"condition%s, %llu-byte records\n", p->arg, p->nfuncs,
+		p->nfuncs == 1 ? "" : "s", pr->nslots,
+		pr->nslots == 1 ? "" : "s", p->spec.nterms,
+		p->spec.nterms == 1 ? "" : "s",
+		(unsigned long long)pr->rec_size);
+	for (i = 0; i < pr->nslots; i++) {
+		const struct trace_slot_c *s = &pr->slots[i];
+
+		fprintf(stderr, "  value %d: base %llu + %llu, %llu bytes", i,
+			(unsigned long long)s->base, (unsigned long long)s->off,
+			(unsigned long long)s->size);
+		if (s->str)
+			fprintf(stderr, ", string (%s%s) of %llu bytes",
+				space[s->str], s->str > 2 ? "" : split ?
+				" memory first" : "/user: bpf_probe_read_str",
+				(unsigned long long)s->strsize);
+		fputc('\n', stderr);
 	}
-}
-
-/* The depth of stack id, or -errno (the id itself when BPF failed). A user
- * stack of -EFAULT means the task has no user space (a kernel thread). */
-static int read_stack(const struct trace_run *r, const struct trace_event *e,
-		      int id, uint64_t *ips)
-{
-	return stack_read(r->stacks_fd[e->stack_map & 1], id, ips,
-			  BB_MAX_STACK);
-}
-
-/*
- * Does the map in use fill? Its buckets taken (the stack ids seen): half
- * of them, where half of the new stacks collide. Collisions themselves
- * come early (two of 4096 buckets meet after about 80 stacks), so only
- * many of them count.
- */
-static void stack_seen(struct trace_run *r, const struct trace_event *e,
-		       int id)
-{
-	if ((e->stack_map & 1) != r->gen)
-		return;
-	if (id == -EEXIST) {
-		if (++r->collisions >= TRACE_STACK_ENTRIES / 8)
-			r->full = 1;
-	} else if (id >= 0 && id < TRACE_STACK_ENTRIES &&
-		   !(r->seen[id / 8] & (1 << (id % 8)))) {
-		r->seen[id / 8] |= 1 << (id % 8);
-		if (++r->nseen >= TRACE_STACK_ENTRIES / 2)
-			r->full = 1;
-	}
-}
-
-/*
- * Between drains, once the map in use fills: empty the other one and
- * switch to it. The other one's events were all sent before the last
- * switch; a whole drain begun since (two tool_wait calls, each draining
- * every ring) has read them. At most once a second.
- */
-static void stack_maps_turn(struct trace_run *r, struct tool_ctx *t)
-{
-	uint32_t zero = 0, next = r->gen ^ 1;
-	double now = now_mono();
-
-	r->drains++;
-	if (!r->full || r->drains < 2 || now - r->switched < 1)
-		return;
-	stack_map_clear(r->stacks_fd[next], TRACE_STACK_ENTRIES);
-	if (bpf_map_update_elem(r->gen_fd, &zero, &next, BPF_ANY) < 0)
-		return;
-	if (t->verbose)
-		fprintf(stderr, "stack map %u filled (%d stacks, %d "
-			"collisions): now map %u\n", r->gen, r->nseen,
-			r->collisions, next);
-	r->gen = next;
-	memset(r->seen, 0, sizeof(r->seen));
-	r->nseen = r->collisions = r->full = r->drains = 0;
-	r->switched = now;
-}
-
-static int read_kstack(const struct trace_run *r, const struct trace_event *e,
-		       uint64_t *ips)
-{
-	return stack_add_entry_ret(ips, read_stack(r, e, e->kstack, ips),
-				   BB_MAX_STACK, e->entry_ret);
-}
-
-static void print_text(struct trace_run *r, const struct trace_event *e,
-		       const char *comm, const char *func)
-{
-	uint64_t ips[BB_MAX_STACK];
-	int n;
-
-	printf("%-7u %-7u %-15s %s\n", e->tgid, e->tid, comm, func);
-	if (r->o->kstack) {
-		n = read_kstack(r, e, ips);
-		if (n >= 0)
-			stack_print_kernel(stdout, r->ks, ips, n, INDENT);
-		else
-			printf(INDENT "[no kernel stack: %s]\n", stack_error(n));
-	}
-	if (r->o->ustack && e->ustack != -EFAULT) {
-		n = read_stack(r, e, e->ustack, ips);
-		if (n >= 0)
-			stack_print_user(stdout, r->us, e->tgid, ips, n, INDENT);
-		else
-			printf(INDENT "[no user stack: %s]\n", stack_error(n));
-	}
-	if (r->o->kstack || r->o->ustack)
-		putchar('\n');
-}
-
-static void print_json(struct trace_run *r, const struct trace_event *e,
-		       const char *comm, const char *func)
-{
-	uint64_t ips[BB_MAX_STACK];
-	int n;
-
-	printf("{\"pid\":%u,\"tid\":%u,\"comm\":", e->tgid, e->tid);
-	json_str(stdout, comm);
-	printf(",\"func\":");
-	json_str(stdout, func);
-	if (r->o->kstack) {
-		printf(",\"kstack\":");
-		n = read_kstack(r, e, ips);
-		if (n >= 0)
-			stack_json_kernel(stdout, r->ks, ips, n);
-		else
-			json_str(stdout, stack_error(n));
-	}
-	if (r->o->ustack) {
-		printf(",\"ustack\":");
-		n = e->ustack == -EFAULT ? 0 : read_stack(r, e, e->ustack, ips);
-		if (n >= 0)
-			stack_json_user(stdout, r->us, e->tgid, ips, n);
-		else
-			json_str(stdout, stack_error(n));
-	}
-	printf("}\n");
-}
-
-static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
-{
-	struct trace_run *r = ctx;
-	struct trace_event e;
-	char comm[TRACE_COMM_LEN + 1], buf[32];
-	const char *func;
-
-	(void)cpu;
-	/* the raw sample is padded to 8 bytes: at least our record */
-	if (size < sizeof(e))
-		return;
-	memcpy(&e, data, sizeof(e));
-	r->received++;
-	if (r->done)
-		return;
-	/* Its maps now: it may be gone by the time a later event of it, or
-	 * this one's stack, is printed. */
-	if (r->us && e.ustack >= 0)
-		usyms_add_pid(r->us, (int)e.tgid);
-	if (r->o->kstack)
-		stack_seen(r, &e, e.kstack);
-	if (r->o->ustack)
-		stack_seen(r, &e, e.ustack);
-	memcpy(comm, e.comm, TRACE_COMM_LEN);
-	comm[TRACE_COMM_LEN] = 0;
-	if (e.probe == TRACE_PROBE_KPROBE)
-		func = kfunc_name(r, e.ip, buf, sizeof(buf));
-	else if (e.probe < TRACE_TP_SLOTS && r->tp_event[e.probe])
-		func = r->tp_event[e.probe];
-	else
-		func = "?";
-	if (r->o->json)
-		print_json(r, &e, comm, func);
-	else
-		print_text(r, &e, comm, func);
-	r->printed++;
-	tool_output_failed();
-	if (r->o->max_events && r->printed >= r->o->max_events)
-		r->done = 1;
 }
 
 /* Events the programs sent (a per-CPU counter): 0 or -errno. */
@@ -499,15 +382,16 @@ static int count_emitted(struct tool_ctx *t, uint64_t *emitted)
 
 /* Calls the kernel did not run our programs for (see
  * bpf_prog_recursion_misses): never sent, so never counted as emitted. */
-static uint64_t count_skipped(struct tool_ctx *t)
+static uint64_t count_skipped(const struct trace_opts *o)
 {
 	uint64_t sum = 0, n;
 	int i;
 
-	for (i = 0; i < obj_nprogs(t->obj); i++) {
-		struct bb_prog *p = obj_prog_at(t->obj, i);
+	for (i = 0; i < o->nprobes; i++) {
+		struct bb_prog *p = o->probes[i].bprog;
 
-		if (p->fd >= 0 && bpf_prog_recursion_misses(p->fd, &n) == 0)
+		if (p && p->fd >= 0 &&
+		    bpf_prog_recursion_misses(p->fd, &n) == 0)
 			sum += n;
 	}
 	return sum;
@@ -522,7 +406,7 @@ static uint64_t count_skipped(struct tool_ctx *t)
 static void report_losses(struct tool_ctx *t, const struct trace_run *r,
 			  struct bb_perfbuf *pb)
 {
-	uint64_t emitted, lost, skipped = count_skipped(t);
+	uint64_t emitted, lost, skipped = count_skipped(r->o);
 	int ret = count_emitted(t, &emitted);
 
 	if (ret < 0) {
@@ -552,84 +436,200 @@ static void report_losses(struct tool_ctx *t, const struct trace_run *r,
 			   "was running on that CPU", (unsigned long long)skipped);
 }
 
-/* Every function and tracepoint; with -d the programs read the disk that
- * block_bio_queue leaves (taskdev.h), so that one goes last. */
-static int attach_all(struct tool_ctx *t, struct trace_run *r)
+/*
+ * Between drains, once the map in use fills: empty the other one and
+ * switch to it. The other one's events were all sent before the last
+ * switch; a whole drain begun since (two tool_wait calls, each draining
+ * every ring) has read them. At most once a second.
+ */
+static void stack_maps_turn(struct trace_run *r, struct tool_ctx *t)
 {
-	static const char *const tp_progs[TRACE_TP_SLOTS] = {
-		"trace_tp0", "trace_tp1", "trace_tp2", "trace_tp3",
-		"trace_tp4", "trace_tp5", "trace_tp6", "trace_tp7",
-	};
-	const char *needs = r->o->disk ? "taskdev" : NULL;
+	uint32_t zero = 0, next = r->gen ^ 1;
+	double now = now_mono();
+
+	r->drains++;
+	if (!r->full || r->drains < 2 || now - r->switched < 1)
+		return;
+	stack_map_clear(r->stacks_fd[next], TRACE_STACK_ENTRIES);
+	if (bpf_map_update_elem(r->gen_fd, &zero, &next, BPF_ANY) < 0)
+		return;
+	if (t->verbose)
+		fprintf(stderr, "stack map %u filled (%d stacks, %d "
+			"collisions): now map %u\n", r->gen, r->nseen,
+			r->collisions, next);
+	r->gen = next;
+	memset(r->seen, 0, sizeof(r->seen));
+	r->nseen = r->collisions = r->full = r->drains = 0;
+	r->switched = now;
+}
+
+/*
+ * Every probe's copy of the program, on each of its functions or its
+ * tracepoint; with -d the copies read the disk that block_bio_queue
+ * leaves (taskdev.h), so that one goes last.
+ */
+static int attach_all(struct tool_ctx *t, const struct trace_opts *o,
+		      int nfuncs)
+{
+	const char *needs = o->disk ? "taskdev" : NULL;
 	struct bb_probe *p;
-	int i, n = 0, slot = 0, ret;
+	struct bb_prog **progs;
+	char (*tp)[160];
+	int i, j, n = 0, ntp = 0, ret;
 
-	p = calloc(r->nfuncs + r->o->nprobes + 1, sizeof(*p));
-	if (!p)
-		return tool_error(t, "out of memory"), -ENOMEM;
-	for (i = 0; i < r->nfuncs; i++)
-		p[n++] = (struct bb_probe){ "trace_kprobe", r->funcs[i], 0,
-					    NULL, needs, 0, 0 };
-	for (i = 0; i < r->o->nprobes; i++) {
-		const struct trace_probe *tp = &r->o->probes[i];
-
-		if (!tp->is_tp)
-			continue;
-		p[n++] = (struct bb_probe){ tp_progs[slot], tp->target, 0,
-					    NULL, needs, 0, 0 };
-		r->tp_event[slot++] = tp->event;
+	p = calloc(nfuncs + o->nprobes + 1, sizeof(*p));
+	progs = calloc(nfuncs + o->nprobes + 1, sizeof(*progs));
+	tp = calloc(o->nprobes, sizeof(*tp));
+	if (!p || !progs || !tp) {
+		ret = -ENOMEM;
+		tool_error(t, "out of memory");
+		goto out;
 	}
-	if (r->o->disk)
+	for (i = 0; i < o->nprobes; i++) {
+		struct trace_probe *q = &o->probes[i];
+
+		if (q->spec.type == TRACE_TP) {
+			snprintf(tp[ntp], sizeof(tp[ntp]), "%s/%s",
+				 q->spec.cat, q->spec.event);
+			progs[n] = q->bprog;
+			p[n++] = (struct bb_probe){ "trace_kprobe", tp[ntp++],
+						    0, NULL, needs, 0, 0 };
+		}
+		for (j = 0; j < q->nfuncs; j++) {
+			progs[n] = q->bprog;
+			p[n++] = (struct bb_probe){ "trace_kprobe",
+						    q->funcs[j],
+						    (int)o->maxactive, NULL,
+						    needs, 0, 0 };
+		}
+	}
+	if (o->disk)
 		p[n++] = (struct bb_probe){ "taskdev_bio_queue", NULL, 0,
 					    "taskdev", NULL, 0, 0 };
-	ret = tool_attach_probes(t, p, n);
+	ret = tool_attach_probe_progs(t, p, progs, n);
 	if (ret == -EMFILE || ret == -ENFILE)
 		tool_error(t, "%d functions take about %d file descriptors, "
 			   "more than this process may open (raise `ulimit "
-			   "-n`, or narrow the patterns)", r->nfuncs,
-			   r->nfuncs + 64);
+			   "-n`, or narrow the patterns)", nfuncs,
+			   nfuncs + 64);
+out:
 	free(p);
+	free(progs);
+	free(tp);
 	return ret;
+}
+
+/* What every copy shares, and an empty probe for the object's own load. */
+static int configure(struct tool_ctx *t, const struct trace_opts *o,
+		     int *split)
+{
+	struct trace_prog none;
+
+	*split = bpf_helper_available(BPF_PROG_TYPE_TRACEPOINT,
+				      HELPER_READ_USER_STR) == 1 &&
+		 bpf_helper_available(BPF_PROG_TYPE_TRACEPOINT,
+				      HELPER_READ_KERNEL_STR) == 1;
+	if (t->verbose)
+		fprintf(stderr, "strings: %s\n", *split ?
+			"bpf_probe_read_{user,kernel}_str (5.5+)" :
+			"bpf_probe_read_str (before 5.5: reads either space)");
+	obj_set_const(t->obj, "split_helpers", *split);
+	obj_set_const(t->obj, "filter_tgid", o->pid);
+	obj_set_const(t->obj, "filter_tid", o->tid);
+	/* bcc leaves itself out; in a PID namespace getpid() is not the id
+	 * BPF sees, and trace's own calls show */
+	obj_set_const(t->obj, "self_tgid", o->include_self ? 0 : getpid());
+	obj_set_const(t->obj, "kstack", o->kstack);
+	obj_set_const(t->obj, "ustack", o->ustack);
+	obj_set_const(t->obj, "filter_dev", o->kdev);
+	if (o->disk) {
+		if (tool_tp_offset(t, "block", "block_bio_queue", "dev",
+				   "tpoff_bio_queue_dev") < 0)
+			return -1;
+	} else {
+		obj_set_const(t->obj, "tpoff_bio_queue_dev", 0);
+	}
+	memset(&none, 0, sizeof(none));
+	trace_prog_consts(&none, 0, set_const, t->obj);
+	return 0;
+}
+
+static int needs_conv(const struct trace_opts *o, char type)
+{
+	int i, j;
+
+	for (i = 0; i < o->nprobes; i++)
+		for (j = 0; j < o->probes[i].spec.nconv; j++)
+			if (o->probes[i].spec.conv[j].type == type)
+				return 1;
+	return 0;
+}
+
+/* Kernel symbols name the functions of globs, kernel frames and %K. */
+static int load_symbols(struct tool_ctx *t, const struct trace_opts *o,
+			struct trace_run *r)
+{
+	struct bb_err err = { "" };
+	int i, globs = 0;
+
+	for (i = 0; i < o->nprobes; i++)
+		globs |= o->probes[i].nfuncs > 1;
+	if ((o->kstack || globs || needs_conv(o, 'K')) &&
+	    ksyms_load(&r->ks, "/proc/kallsyms", &err) < 0)
+		return tool_error(t, "%s", err.msg), -1;
+	if (o->ustack || needs_conv(o, 'U')) {
+		if (usyms_new(&r->us) < 0)
+			return tool_error(t, "out of memory"), -1;
+		if (o->pid) /* while it surely lives */
+			usyms_add_pid(r->us, (int)o->pid);
+	}
+	return 0;
+}
+
+static void free_probes(struct trace_opts *o)
+{
+	int i;
+
+	for (i = 0; o->probes && i < o->nprobes; i++)
+		bb_free_strv(o->probes[i].funcs, o->probes[i].nfuncs);
+	free(o->probes);
 }
 
 static int trace_main(int argc, char **argv)
 {
-	static struct trace_opts o; /* 8 KiB of probes: not on the stack */
+	struct trace_opts o;
 	struct trace_run r;
 	struct tool_ctx t;
-	struct bb_err err = { "" };
 	struct bb_perfbuf *pb = NULL;
 	struct tool_timer tm;
-	int ret = 1, nfuncs;
+	struct timespec now;
+	int ret = 1, i, nfuncs = 0, split, kprobes = 0;
 
 	memset(&o, 0, sizeof(o));
 	memset(&r, 0, sizeof(r));
 	r.o = &o;
 	tool_init(&t, "trace");
+	t.skips_own = 1; /* in its loss report */
 	if (parse_args(&t, &o, argc, argv))
-		return 1;
+		goto out;
 	tool_signals();
-	if (o.nprobes > o.ntp) {
-		if (tool_need_kprobes(&t) < 0)
+	for (i = 0; i < o.nprobes; i++)
+		kprobes |= o.probes[i].spec.type != TRACE_TP;
+	if (kprobes && tool_need_kprobes(&t) < 0)
+		goto out;
+	for (i = 0; i < o.nprobes; i++) {
+		struct trace_probe *p = &o.probes[i];
+
+		if (p->spec.type != TRACE_TP &&
+		    find_functions(&t, p, &nfuncs) < 0)
 			goto out;
-		nfuncs = find_functions(&t, &o, &r.funcs);
-		if (nfuncs < 0)
+		if (compile_probe(&t, &o, p) < 0)
 			goto out;
-		r.nfuncs = nfuncs;
 	}
 	if (tool_open(&t, EMBEDDED_ARGS(trace)) < 0)
 		goto out;
-	obj_set_const(t.obj, "filter_tgid", o.pid);
-	obj_set_const(t.obj, "kstack", o.kstack);
-	obj_set_const(t.obj, "ustack", o.ustack);
-	obj_set_const(t.obj, "filter_dev", o.kdev);
-	if (o.disk) {
-		if (tool_tp_offset(&t, "block", "block_bio_queue", "dev",
-				   "tpoff_bio_queue_dev") < 0)
-			goto out;
-	} else {
-		obj_set_const(t.obj, "tpoff_bio_queue_dev", 0);
-	}
+	if (configure(&t, &o, &split) < 0)
+		goto out;
 	if (!o.kstack && !o.ustack) {
 		/* 2 x 4 MB of kernel memory for nothing */
 		obj_map(t.obj, "stacks")->def.max_entries = 1;
@@ -637,34 +637,34 @@ static int trace_main(int argc, char **argv)
 	}
 	if (tool_load(&t) < 0)
 		goto out;
+	for (i = 0; i < o.nprobes; i++) {
+		if (load_probe(&t, &o.probes[i], i) < 0)
+			goto out;
+		if (t.verbose)
+			say_probe(&o.probes[i], split);
+	}
 	r.stacks_fd[0] = obj_map(t.obj, "stacks")->fd;
 	r.stacks_fd[1] = obj_map(t.obj, "stacks1")->fd;
 	r.gen_fd = obj_map(t.obj, "stack_gen")->fd;
 	r.switched = now_mono();
-	/* kallsyms names the functions of kprobe events and kernel frames */
-	if (o.kstack || r.nfuncs > 1) {
-		if (ksyms_load(&r.ks, "/proc/kallsyms", &err) < 0) {
-			tool_error(&t, "%s", err.msg);
-			goto out;
-		}
-	}
-	if (o.ustack) {
-		if (usyms_new(&r.us) < 0) {
-			tool_error(&t, "out of memory");
-			goto out;
-		}
-		if (o.pid) /* while it surely lives */
-			usyms_add_pid(r.us, (int)o.pid);
-	}
-	if (tool_ring(&t, "events", TRACE_PAGES_PER_CPU, on_event, &r,
-		      &pb) < 0 ||
-	    attach_all(&t, &r) < 0)
+	if (load_symbols(&t, &o, &r) < 0)
+		goto out;
+	if (tool_ring(&t, "events", TRACE_PAGES_PER_CPU, trace_on_event, &r,
+		      &pb) < 0)
+		goto out;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	r.t0_mono = now.tv_sec + now.tv_nsec / 1e9;
+	clock_gettime(CLOCK_REALTIME, &now);
+	r.t0_real = now.tv_sec + now.tv_nsec / 1e9;
+	if (attach_all(&t, &o, nfuncs) < 0)
 		goto out;
 
+	for (i = 0; i < o.nprobes; i++)
+		nfuncs += o.probes[i].spec.type == TRACE_TP;
 	tool_tracing(&t, stderr, "Tracing %d probe%s... Hit Ctrl-C to end.\n",
-		     r.nfuncs + o.ntp, r.nfuncs + o.ntp == 1 ? "" : "s");
+		     nfuncs, nfuncs == 1 ? "" : "s");
 	if (!o.json)
-		printf("%-7s %-7s %-15s %s\n", "PID", "TID", "COMM", "FUNC");
+		trace_print_header(&o);
 	fflush(stdout);
 	tool_timer_init(&tm, 0, o.duration);
 	while (!r.done) {
@@ -688,7 +688,7 @@ static int trace_main(int argc, char **argv)
 out:
 	tool_cleanup(&t);
 	perfbuf_close(pb);
-	bb_free_strv(r.funcs, r.nfuncs);
+	free_probes(&o);
 	ksyms_free(r.ks);
 	usyms_free(r.us);
 	return ret;
@@ -696,5 +696,5 @@ out:
 
 const struct tool tool_trace = {
 	"trace", trace_main,
-	"one line per call, with kernel/user stacks (bcc's trace -K -U)"
+	"functions and tracepoints: arguments, filters, stacks (bcc's trace)"
 };

@@ -398,6 +398,11 @@ void obj_close_fds(struct bb_obj *obj)
 {
 	int i;
 
+	for (i = 0; i < obj->ncopies; i++) {
+		if (obj->copies[i]->fd >= 0)
+			close(obj->copies[i]->fd);
+		obj->copies[i]->fd = -1;
+	}
 	for (i = 0; obj->progs && i < obj->nprogs; i++) {
 		if (obj->progs[i].p.fd >= 0)
 			close(obj->progs[i].p.fd);
@@ -513,10 +518,70 @@ int obj_load(struct bb_obj *obj, uint32_t kern_version, struct bb_err *err)
 		goto err_close_fds;
 	bpffs_release(obj, pinned);
 	obj->loaded = 1;
+	obj->kern_version = kern_version;
 	return 0;
 
 err_close_fds:
 	obj_close_fds(obj);
 	bpffs_release(obj, 0);
 	return ret;
+}
+
+int obj_prog_load_copy(struct bb_obj *obj, const char *name,
+		       enum bb_prog_kind kind, struct bb_prog **copyp,
+		       struct bb_err *err)
+{
+	struct obj_prog *src = NULL, tmp;
+	struct bb_prog *c, **cc;
+	int i, fd, ret;
+
+	*copyp = NULL;
+	if (!obj->loaded)
+		return bb_fail(err, -EINVAL, "%s: load the object before "
+			       "copying program %s", obj->name, name);
+	for (i = 0; i < obj->nprogs && !src; i++)
+		if (!strcmp(obj->progs[i].p.name, name))
+			src = &obj->progs[i];
+	if (!src)
+		return bb_fail(err, -ENOENT, "%s: no program %s", obj->name,
+			       name);
+	cc = realloc(obj->copies, (obj->ncopies + 1) * sizeof(*cc));
+	if (!cc)
+		return bb_fail(err, -ENOMEM, "%s: out of memory", obj->name);
+	obj->copies = cc;
+	c = malloc(sizeof(*c));
+	if (!c)
+		return bb_fail(err, -ENOMEM, "%s: out of memory", obj->name);
+	/* linked again from its functions: the maps as created, the
+	 * constants as they are now */
+	tmp = *src;
+	tmp.p.insns = NULL;
+	ret = obj_link(obj, &tmp, err);
+	if (ret < 0) {
+		free(c);
+		return ret;
+	}
+	*c = tmp.p;
+	c->kind = kind;
+	c->prog_type = kind == BB_PROG_TRACEPOINT ? BPF_PROG_TYPE_TRACEPOINT
+						  : BPF_PROG_TYPE_KPROBE;
+	free(obj->log);
+	obj->log = NULL;
+	fd = bpf_prog_load(c->prog_type, c->insns, c->insn_cnt, obj->license,
+			   obj->kern_version, c->name, &obj->log,
+			   &obj->log_truncated);
+	free(c->insns);
+	c->insns = NULL;
+	if (fd < 0) {
+		ret = bb_fail(err, fd, "%s: the kernel refused a copy of "
+			      "program %s (%zu instructions): %s%s",
+			      obj->name, name, src->p.insn_cnt, strerror(-fd),
+			      prog_load_hint(obj, &src->p, fd));
+		free(c);
+		return ret;
+	}
+	c->fd = fd;
+	obj->copies[obj->ncopies++] = c;
+	*copyp = c;
+	return 0;
 }

@@ -181,6 +181,9 @@ void obj_close(struct bb_obj *obj)
 	}
 	for (i = 0; obj->data && i < obj->ndata; i++)
 		free(obj->data[i].image);
+	for (i = 0; i < obj->ncopies; i++)
+		free(obj->copies[i]);
+	free(obj->copies);
 	free(obj->code);
 	free(obj->funcs);
 	free(obj->progs);

@@ -129,6 +129,9 @@ struct bb_obj {
 	char *notes;
 	int loaded;
 	int bpffs_mounted;
+	uint32_t kern_version;
+	struct bb_prog **copies; /* obj_prog_load_copy */
+	int ncopies;
 };
 
 /* One slot of a map of maps or program array the object fills. */

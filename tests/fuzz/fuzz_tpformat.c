@@ -15,7 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(n == m);
 	for (i = 0; i < m && i < 8; i++)
 		FUZZ_ASSERT(fields[i].name[0] &&
-			    strlen(fields[i].name) < sizeof(fields[i].name));
+			    strlen(fields[i].name) < sizeof(fields[i].name) &&
+			    strlen(fields[i].type) < sizeof(fields[i].type));
 	free(text);
 	return 0;
 }

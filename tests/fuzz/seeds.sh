@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm -rf "$c"
 mkdir -p "$c/obj" "$c/elfsyms" "$c/kallsyms" "$c/tpformat" "$c/kver" \
-	"$c/perfbuf" "$c/procfs" "$c/kprobe" "$c/btf" "$c/lz"
+	"$c/perfbuf" "$c/procfs" "$c/kprobe" "$c/btf" "$c/lz" "$c/tracespec"
 
 # BPF objects: every embedded one, the test ones (bad ones too: they reach
 # the error paths), and a small generated one with overlapping maps.
@@ -116,4 +116,23 @@ cat >"$c/kprobe/profile" <<'TXT'
 TXT
 awk '$2 ~ /^[tT]$/ { print $4 ? $3 " " $4 : $3 }' /proc/kallsyms |
 	grep -E '^(blk_|vfs_)' | head -n 200 >"$c/kprobe/filter_functions"
+# trace's probes (the fields are the harness's own format), and a probe
+# followed by a record (struct trace_event of bpf/trace.h) after a newline.
+t=$c/tracespec
+printf '%s' 'do_sys_open' >"$t/bare"
+printf '%s' 'r::do_sys_open (retval < 0) "failed: %d", retval' >"$t/retval"
+printf '%s' 'p::vfs_read (arg3 > 20000 && $pid != 1) "read %d bytes %s", arg3, arg2@user' >"$t/filter_and"
+printf '%s' 't:syscalls:sys_enter_openat (STRCMP("/etc/passwd", args->filename) || ((args->flags & 0x40) == 0x40)) "%s %x %-5d %c", args->filename, args->flags, args->dfd, args->small' >"$t/tp_or"
+printf '%s' 't:x:y "%s %s %s %K %U %p %hd %llx", args->comm, args->name, args->rel, args->dfd, args->dfd, args->filename, (short)args->dfd, args->__syscall_nr' >"$t/tp_strings"
+printf '%s' 'p::__x64_sys_openat (!STRCMP("x", arg2) && (int)arg1 == -100) "%s %d", arg2, arg1' >"$t/syscall"
+printf '%s' 'p:c:malloc "%d", arg1->f' >"$t/bad"
+python3 - "$t/record" <<'PY'
+import struct, sys
+spec = b't:x:y "%s|%d|%c|%s", args->name, args->dfd, args->small, args->comm'
+hdr = struct.pack("<QQQIIIIIIii16s", 1000, 0, 0, 10, 11, 0, 0, 1, 0, -1, -1, b"proc")
+vals = struct.pack("<8Q", 0x00050030, (1 << 64) - 100, 0x41, 0, 0, 0, 0, 0)
+rets = struct.pack("<8i", 6, 0, 0, 17, 0, 0, 0, 0)
+strs = b"hello\x00".ljust(80, b"\x00") + b"comm\tname\n".ljust(16, b"\x00")
+open(sys.argv[1], "wb").write(spec + b"\n" + hdr + vals + rets + strs)
+PY
 du -sh "$c"

@@ -165,6 +165,28 @@ START_TEST(test_load_kprobe)
 }
 END_TEST
 
+/* Run prog_fd on trace event id while we sleep 20 times (20 switches). */
+static void attach_and_sleep(int id, int prog_fd)
+{
+	struct perf_event_attr attr;
+	int pfd, i;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.size = sizeof(attr);
+	attr.config = id;
+	attr.sample_period = 1;
+	attr.wakeup_events = 1;
+	pfd = sys_perf_event_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	ck_assert_msg(pfd >= 0, "perf_event_open: %s", strerror(-pfd));
+	ck_assert_int_eq(sys_ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog_fd), 0);
+	ck_assert_int_eq(sys_ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	for (i = 0; i < 20; i++)
+		usleep(1000);
+	sys_ioctl(pfd, PERF_EVENT_IOC_DISABLE, 0);
+	close(pfd);
+}
+
 /*
  * The tracepoint program counts context switches of one process (bb_tgid)
  * by prev_pid, read at an offset that is a constant: attach it and sleep,
@@ -175,11 +197,10 @@ START_TEST(test_attached_counts)
 	unsigned char *buf;
 	struct bb_obj *obj = open_obj("good_tp.bpf.o", &buf);
 	struct bb_err err = { "" };
-	struct perf_event_attr attr;
 	uint32_t pid = getpid(), slot;
 	uint64_t n = 0, total = 0, v;
 	char tfs[256], path[400];
-	int id, off, pfd, i, mounted;
+	int id, off, mounted;
 
 	/* wherever tracefs is, mounted for the test if it is nowhere */
 	mounted = tracefs_find(tfs, sizeof(tfs), NULL);
@@ -195,21 +216,7 @@ START_TEST(test_attached_counts)
 	ck_assert_msg(obj_load(obj, 0, &err) == 0, "%s\n%s", err.msg,
 		      obj_verifier_log(obj));
 
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_TRACEPOINT;
-	attr.size = sizeof(attr);
-	attr.config = id;
-	attr.sample_period = 1;
-	attr.wakeup_events = 1;
-	pfd = sys_perf_event_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
-	ck_assert_msg(pfd >= 0, "perf_event_open: %s", strerror(-pfd));
-	ck_assert_int_eq(sys_ioctl(pfd, PERF_EVENT_IOC_SET_BPF,
-				   obj_prog_at(obj, 0)->fd), 0);
-	ck_assert_int_eq(sys_ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0), 0);
-	for (i = 0; i < 20; i++)
-		usleep(1000);
-	sys_ioctl(pfd, PERF_EVENT_IOC_DISABLE, 0);
-	close(pfd);
+	attach_and_sleep(id, obj_prog_at(obj, 0)->fd);
 
 	ck_assert_int_eq(bpf_map_lookup_elem(obj_map(obj, "counts")->fd, &pid,
 					     &n), 0);
@@ -223,6 +230,70 @@ START_TEST(test_attached_counts)
 		tracefs_unmount(mounted);
 	obj_close(obj);
 	free(buf);
+}
+END_TEST
+
+/*
+ * A copy of a loaded program with other constants (obj_prog_load_copy):
+ * it shares the object's maps and counts with its own step, and it closes
+ * with the object.
+ */
+START_TEST(test_copy_with_other_constants)
+{
+	unsigned char *buf;
+	struct bb_obj *obj = open_obj("good_tp.bpf.o", &buf);
+	struct bb_err err = { "" };
+	struct bb_prog *copy;
+	uint32_t pid = getpid();
+	uint64_t n = 0;
+	char tfs[256], path[400];
+	int id, off, mounted, before = count_fds();
+
+	ck_assert_int_eq(obj_prog_load_copy(obj, "tp_switch",
+					    BB_PROG_TRACEPOINT, &copy, &err),
+			 -EINVAL);
+	ck_assert_msg(strstr(err.msg, "load the object"), "%s", err.msg);
+	mounted = tracefs_find(tfs, sizeof(tfs), NULL);
+	ck_assert_int_ge(mounted, 0);
+	id = tracefs_event_id(tfs, "sched", "sched_switch");
+	ck_assert_msg(id > 0, "no sched:sched_switch in %s: %d", tfs, id);
+	snprintf(path, sizeof(path), "%s/" SWITCH_EVENT "format", tfs);
+	off = format_offset(path, "prev_pid");
+	ck_assert_int_gt(off, 0);
+	ck_assert_int_eq(obj_set_const(obj, "bb_tgid", pid), 0);
+	ck_assert_int_eq(obj_set_const(obj, "bb_prev_pid_off", off), 0);
+	ck_assert_int_eq(obj_set_const(obj, "bb_step", 1), 0);
+	ck_assert_int_eq(obj_load(obj, 0, &err), 0);
+	ck_assert_int_eq(obj_prog_load_copy(obj, "nope", BB_PROG_TRACEPOINT,
+					    &copy, &err), -ENOENT);
+	ck_assert_int_eq(obj_set_const(obj, "bb_step", 1000), 0);
+	ck_assert_msg(obj_prog_load_copy(obj, "tp_switch", BB_PROG_TRACEPOINT,
+					 &copy, &err) == 0, "%s", err.msg);
+	ck_assert_int_ge(copy->fd, 0);
+	ck_assert_int_ne(copy->fd, obj_prog_at(obj, 0)->fd);
+	ck_assert_ptr_null(copy->insns);
+	ck_assert_str_eq(copy->name, "tp_switch");
+
+	attach_and_sleep(id, copy->fd);
+	/* the first switch inserts 1, each later one adds the copy's 1000 */
+	ck_assert_int_eq(bpf_map_lookup_elem(obj_map(obj, "counts")->fd, &pid,
+					     &n), 0);
+	ck_assert_msg(n % 1000 == 1 && n >= 1 + 19 * 1000, "counted %llu",
+		      (unsigned long long)n);
+	if (mounted > 0)
+		tracefs_unmount(mounted);
+	obj_close(obj);
+	free(buf);
+	ck_assert_int_eq(count_fds(), before);
+}
+END_TEST
+
+/* The probe of a helper: 4.11's probe_read_str is there, 30000 is not. */
+START_TEST(test_helper_available)
+{
+	ck_assert_int_eq(bpf_helper_available(BPF_PROG_TYPE_TRACEPOINT, 45), 1);
+	ck_assert_int_eq(bpf_helper_available(BPF_PROG_TYPE_TRACEPOINT, 30000),
+			 0);
 }
 END_TEST
 
@@ -298,6 +369,8 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_load_tracepoint);
 	tcase_add_test(tc, test_load_kprobe);
 	tcase_add_test(tc, test_attached_counts);
+	tcase_add_test(tc, test_copy_with_other_constants);
+	tcase_add_test(tc, test_helper_available);
 	tcase_add_test(tc, test_verifier_refuses);
 	tcase_add_test(tc, test_verifier_gives_up);
 	tcase_add_test(tc, test_unset_constant_creates_nothing);

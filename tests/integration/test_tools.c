@@ -22,10 +22,10 @@
 /* The heart of it: biolatency's count == the kernel's own I/O counter. */
 START_TEST(test_biolatency_counts_exactly)
 {
-	char out[65536], err[4096], cmd[512], *p;
+	char out[65536], err[4096], err2[4096], cmd[512], *p, *q;
 	char *argv[] = { (char *)barebpf(), "biolatency", "-j", "-d", loopdev,
 			 NULL };
-	unsigned long long before, after, counted;
+	unsigned long long before, after, counted, skipped = 0;
 	struct proc pr;
 
 	loop_setup();
@@ -42,6 +42,7 @@ START_TEST(test_biolatency_counts_exactly)
 	after = completed(loopdev);
 	kill(pr.pid, SIGINT);
 	read_until(pr.out, out, sizeof(out), NULL, 20000);
+	read_until(pr.err, err2, sizeof(err2), NULL, 5000);
 	ck_assert_int_eq(wait_exit(pr.pid), 0);
 	close(pr.out);
 	close(pr.err);
@@ -50,10 +51,21 @@ START_TEST(test_biolatency_counts_exactly)
 	p = strstr(out, "],\"count\":");
 	ck_assert_msg(p, "no histogram in output: %s", out);
 	counted = strtoull(p + 10, NULL, 10);
+	/* a run the kernel skipped (another tool's BPF program on that CPU,
+	 * 6.7+) is said at exit and may cost one I/O its count */
+	for (q = err2; (q = strstr(q, "warning: ")); q++) {
+		char *e;
+		unsigned long long v = strtoull(q + 9, &e, 10);
+
+		if (e != q + 9 && !strncmp(e, " event(s) not seen", 18))
+			skipped = v;
+	}
 	ck_assert_uint_ge(after - before, 350);
-	ck_assert_msg(counted == after - before,
-		      "biolatency counted %llu, /sys/block/%s/stat says %llu",
-		      counted, loopdev, after - before);
+	ck_assert_msg(counted <= after - before &&
+		      after - before - counted <= skipped,
+		      "biolatency counted %llu, /sys/block/%s/stat says %llu, "
+		      "%llu runs skipped", counted, loopdev, after - before,
+		      skipped);
 }
 END_TEST
 

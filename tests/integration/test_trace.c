@@ -534,7 +534,7 @@ START_TEST(test_trace_stack_map_turns)
 	char *argv[] = { (char *)barebpf(), "trace", "-v", "-j", "-U", "-p",
 			 pid, TP, NULL };
 	size_t no = 0, ne = 0;
-	int go[2], c1, c2, lines, i;
+	int go[2], c1, c2, lines, lost, i;
 	struct proc p;
 	pid_t child;
 	char b;
@@ -576,17 +576,22 @@ START_TEST(test_trace_stack_map_turns)
 	close(p.out);
 	close(p.err);
 	lines = count_prefix(out, "{");
-	ck_assert_msg(lines == 2 * BATCH, "%d events for %d calls; %s", lines,
-		      2 * BATCH, err);
+	lost = (int)(warned(err, "lost") + warned(err, "not seen"));
+	/* every call printed or counted lost (a reader starved of CPU on a
+	 * busy host loses some: the rings are not endless) */
+	ck_assert_msg(lines + lost == 2 * BATCH, "%d events + %d lost for %d "
+		      "calls; %s", lines, lost, 2 * BATCH, err);
 	c1 = lines_with(out, 0, BATCH, "hash collision");
 	c2 = lines_with(out, BATCH, BATCH, "hash collision");
 	printf("trace -U: %d distinct stacks, then %d more 3 s later: %d and "
-	       "%d collisions\n", BATCH, BATCH, c1, c2);
+	       "%d collisions (%d lost)\n", BATCH, BATCH, c1, c2, lost);
 	fflush(stdout);
 	ck_assert_msg(strstr(err, "stack map 0 filled"), "no switch: %s", err);
-	ck_assert_msg(c2 <= c1 + BATCH / 10,
-		      "the second batch collides more: %d, then %d of %d", c1,
-		      c2, BATCH);
+	/* with losses the batches' lines no longer line up with the calls */
+	if (!lost)
+		ck_assert_msg(c2 <= c1 + BATCH / 10,
+			      "the second batch collides more: %d, then %d of "
+			      "%d", c1, c2, BATCH);
 }
 END_TEST
 
@@ -696,10 +701,10 @@ START_TEST(test_trace_bad_probes)
 		{ "t:syscalls", "t:CATEGORY:EVENT" },
 		{ "t::x", "t:CATEGORY:EVENT" },
 		{ "p:c:malloc", "uprobes" },
-		{ "r::vfs_read", "only p: (kernel function) and t:" },
-		{ "vfs_read \"%d\", arg1", "format strings" },
+		{ "r::vfs_*", "a return probe takes one function" },
+		{ "vfs_read \"%d\", arg1->f_pos", "struct layouts" },
 		{ "t:nosuchcat:nosuchevent", "not found" },
-		{ "", "not a kernel function name" },
+		{ "", "a probe starts with a function or t:CATEGORY:EVENT" },
 	};
 	char out[4096], err[4096];
 	size_t i;
@@ -723,9 +728,9 @@ START_TEST(test_trace_bad_arguments)
 	char *a2[] = { (char *)barebpf(), "trace", "-p", "0", TP, NULL };
 	char *a3[] = { (char *)barebpf(), "trace", "-M", "x", TP, NULL };
 	char *a4[] = { (char *)barebpf(), "trace", TP, TP, NULL };
-	char *a5[] = { (char *)barebpf(), "trace", "t:a:b", "t:a:c", "t:a:d",
-		       "t:a:e", "t:a:f", "t:a:g", "t:a:h", "t:a:i", "t:a:j",
-		       NULL };
+	char *a5[68] = { (char *)barebpf(), "trace" };
+	char names[65][16];
+	int i;
 
 	ck_assert_int_ne(run(a1, out, sizeof(out), err, sizeof(err)), 0);
 	ck_assert_ptr_nonnull(strstr(err, "a probe is needed"));
@@ -735,8 +740,12 @@ START_TEST(test_trace_bad_arguments)
 	ck_assert_ptr_nonnull(strstr(err, "-M needs"));
 	ck_assert_int_ne(run(a4, out, sizeof(out), err, sizeof(err)), 0);
 	ck_assert_ptr_nonnull(strstr(err, "given twice"));
+	for (i = 0; i < 65; i++) {
+		snprintf(names[i], sizeof(names[i]), "t:a:e%d", i);
+		a5[2 + i] = names[i];
+	}
 	ck_assert_int_ne(run(a5, out, sizeof(out), err, sizeof(err)), 0);
-	ck_assert_ptr_nonnull(strstr(err, "at most 8 tracepoints"));
+	ck_assert_ptr_nonnull(strstr(err, "at most 64 probes"));
 }
 END_TEST
 

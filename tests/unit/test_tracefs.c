@@ -101,6 +101,38 @@ START_TEST(test_format_618)
 }
 END_TEST
 
+/* The declared type beside the name: what trace reads a field as. */
+START_TEST(test_format_types)
+{
+	static const char text[] =
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\tfield:const char * filename;\toffset:24;\tsize:8;\tsigned:0;\n"
+		"\tfield:int flags;\toffset:32;\tsize:8;\tsigned:0;\n"
+		"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+		"\tfield:__data_loc char[] parent_comm;\toffset:8;\tsize:4;\tsigned:0;\n"
+		"\tfield:__rel_loc char[] name;\toffset:8;\tsize:4;\tsigned:0;\n"
+		"\tfield:struct foo * foo;\toffset:8;\tsize:8;\tsigned:0;\n"
+		"\tfield special:unsigned long   val ;\toffset:8;\tsize:8;\tsigned:0;\n";
+	static const char *const want[][2] = {
+		{ "common_type", "unsigned short" }, { "__syscall_nr", "int" },
+		{ "filename", "const char *" }, { "flags", "int" },
+		{ "prev_comm", "char[16]" },
+		{ "parent_comm", "__data_loc char[]" },
+		{ "name", "__rel_loc char[]" }, { "foo", "struct foo *" },
+		{ "val", "unsigned long" },
+	};
+	struct bb_tp_field f[16];
+	int n = tp_format_parse(text, f, 16), i;
+
+	ck_assert_int_eq(n, 9);
+	for (i = 0; i < n; i++) {
+		ck_assert_str_eq(f[i].name, want[i][0]);
+		ck_assert_str_eq(f[i].type, want[i][1]);
+	}
+}
+END_TEST
+
 START_TEST(test_format_count_and_limits)
 {
 	struct bb_tp_field f[3];
@@ -338,6 +370,7 @@ static Suite *tracefs_suite(void)
 
 	tcase_add_test(tc, test_format_415);
 	tcase_add_test(tc, test_format_618);
+	tcase_add_test(tc, test_format_types);
 	tcase_add_test(tc, test_format_count_and_limits);
 	tcase_add_test(tc, test_events_line_pid);
 	tcase_add_test(tc, test_events_line_owner_ns);

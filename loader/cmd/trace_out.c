@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trace's lines: bcc's columns (TIME, CPU, PID, TID, COMM, FUNC, the
+ * message), the stacks under them, or one JSON object per event.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "trace_tool.h"
+
+#define INDENT "        "
+
+/* FUNC of a kprobe event of a glob: the function regs->ip is in (x86
+ * reports the probed address + 1, the int3 that trapped). */
+static const char *func_name(const struct trace_run *r,
+			     const struct trace_probe *p,
+			     const struct trace_event *e, char *buf,
+			     size_t len)
+{
+	const struct bb_ksym *s;
+
+	if (p->nfuncs <= 1 || p->spec.type != TRACE_ENTRY)
+		return trace_spec_display(&p->spec);
+	s = r->ks ? ksyms_find(r->ks, e->ip, NULL) : NULL;
+	if (s)
+		return s->name;
+	snprintf(buf, len, "0x%llx", (unsigned long long)e->ip);
+	return buf;
+}
+
+static const char *stack_error(int id)
+{
+	switch (id) {
+	case -EEXIST:
+		return "another stack holds its slot of the stack map (hash "
+		       "collision)";
+	case -ENOMEM:
+		return "the stack map is full";
+	case -EFAULT:
+		return "no stack could be read";
+	default:
+		return strerror(-id);
+	}
+}
+
+/* The depth of stack id, or -errno (the id itself when BPF failed). A user
+ * stack of -EFAULT means the task has no user space (a kernel thread). */
+static int read_stack(const struct trace_run *r, const struct trace_event *e,
+		      int id, uint64_t *ips)
+{
+	return stack_read(r->stacks_fd[e->stack_map & 1], id, ips,
+			  BB_MAX_STACK);
+}
+
+/*
+ * Does the map in use fill? Its buckets taken (the stack ids seen): half
+ * of them, where half of the new stacks collide. Collisions themselves
+ * come early (two of 4096 buckets meet after about 80 stacks), so only
+ * many of them count.
+ */
+static void stack_seen(struct trace_run *r, const struct trace_event *e,
+		       int id)
+{
+	if ((e->stack_map & 1) != r->gen)
+		return;
+	if (id == -EEXIST) {
+		if (++r->collisions >= TRACE_STACK_ENTRIES / 8)
+			r->full = 1;
+	} else if (id >= 0 && id < TRACE_STACK_ENTRIES &&
+		   !(r->seen[id / 8] & (1 << (id % 8)))) {
+		r->seen[id / 8] |= 1 << (id % 8);
+		if (++r->nseen >= TRACE_STACK_ENTRIES / 2)
+			r->full = 1;
+	}
+}
+
+/* At a return, x30 (arm64) holds the kretprobe trampoline, not a caller:
+ * only an entry's stack gets its return address back. */
+static int read_kstack(const struct trace_run *r, const struct trace_event *e,
+		       uint64_t *ips)
+{
+	const struct trace_probe *p = &r->o->probes[e->probe];
+
+	return stack_add_entry_ret(ips, read_stack(r, e, e->kstack, ips),
+				   BB_MAX_STACK, p->spec.type == TRACE_ENTRY ?
+				   e->entry_ret : 0);
+}
+
+static void print_stacks(struct trace_run *r, const struct trace_event *e)
+{
+	uint64_t ips[BB_MAX_STACK];
+	int n;
+
+	if (r->o->kstack) {
+		n = read_kstack(r, e, ips);
+		if (n < 0)
+			printf(INDENT "[no kernel stack: %s]\n",
+			       stack_error(n));
+		else
+			stack_print_kernel(stdout, r->ks, ips, n, INDENT);
+	}
+	if (r->o->ustack && e->ustack != -EFAULT) {
+		n = read_stack(r, e, e->ustack, ips);
+		if (n < 0)
+			printf(INDENT "[no user stack: %s]\n", stack_error(n));
+		else
+			stack_print_user(stdout, r->us, e->tgid, ips, n,
+					 INDENT);
+	}
+	if (r->o->kstack || r->o->ustack)
+		putchar('\n');
+}
+
+static void json_stacks(struct trace_run *r, const struct trace_event *e)
+{
+	uint64_t ips[BB_MAX_STACK];
+	int n;
+
+	if (r->o->kstack) {
+		printf(",\"kstack\":");
+		n = read_kstack(r, e, ips);
+		if (n >= 0)
+			stack_json_kernel(stdout, r->ks, ips, n);
+		else
+			json_str(stdout, stack_error(n));
+	}
+	if (r->o->ustack) {
+		printf(",\"ustack\":");
+		n = e->ustack == -EFAULT ? 0 : read_stack(r, e, e->ustack, ips);
+		if (n >= 0)
+			stack_json_user(stdout, r->us, e->tgid, ips, n);
+		else
+			json_str(stdout, stack_error(n));
+	}
+}
+
+/* The event's time: "HH:MM:SS" (-T) or seconds since the start (-t). */
+static void event_time(const struct trace_run *r, const struct trace_event *e,
+		       char *buf, size_t len)
+{
+	double since = e->ts / 1e9 - r->t0_mono;
+	time_t when;
+	struct tm tm;
+
+	if (since < 0)
+		since = 0;
+	if (r->o->timestamp) {
+		/* bcc: "%.6f" cut to 8 characters */
+		snprintf(buf, len, "%.6f", since);
+		buf[len > 8 ? 8 : len - 1] = 0;
+		return;
+	}
+	when = (time_t)(r->t0_real + since);
+	localtime_r(&when, &tm);
+	strftime(buf, len, "%H:%M:%S", &tm);
+}
+
+static void print_event(struct trace_run *r, const struct trace_probe *p,
+			const struct trace_event *e, uint32_t size,
+			const char *comm, const char *func, const char *msg)
+{
+	const struct trace_opts *o = r->o;
+	char tbuf[32];
+
+	if (o->json) {
+		printf("{\"pid\":%u,\"tid\":%u,\"comm\":", e->tgid, e->tid);
+		json_str(stdout, comm);
+		printf(",\"func\":");
+		json_str(stdout, func);
+		if (o->time || o->timestamp) {
+			event_time(r, e, tbuf, sizeof(tbuf));
+			printf(o->timestamp ? ",\"ts\":%s" : ",\"time\":\"%s\"",
+			       tbuf);
+		}
+		if (o->cpu)
+			printf(",\"cpu\":%u", e->cpu);
+		if (p->spec.has_fmt) {
+			printf(",\"msg\":");
+			json_str(stdout, msg);
+			printf(",\"args\":");
+			trace_json_args(stdout, &p->spec, &p->prog, e, size,
+					r->ks, r->us);
+		}
+		json_stacks(r, e);
+		printf("}\n");
+		return;
+	}
+	if (o->time || o->timestamp) {
+		event_time(r, e, tbuf, sizeof(tbuf));
+		printf("%-8s ", tbuf);
+	}
+	if (o->cpu)
+		printf("%-3u ", e->cpu);
+	if (p->spec.has_fmt)
+		printf("%-7u %-7u %-15s %-16s %s\n", e->tgid, e->tid, comm,
+		       func, msg);
+	else /* bcc pads FUNC for an empty message: no trailing blanks */
+		printf("%-7u %-7u %-15s %s\n", e->tgid, e->tid, comm, func);
+	print_stacks(r, e);
+}
+
+void trace_on_event(void *ctx, int cpu, const void *data, uint32_t size)
+{
+	static struct trace_event e; /* 4 KiB: not on the stack */
+	struct trace_run *r = ctx;
+	const struct trace_opts *o = r->o;
+	const struct trace_probe *p;
+	char comm[TRACE_COMM_LEN + 1], buf[32], *msg = NULL;
+	const char *func;
+	size_t mlen = 0;
+	FILE *m;
+
+	(void)cpu;
+	/* the raw sample is padded to 8 bytes: at least our header */
+	if (size < TRACE_EVENT_FIXED)
+		return;
+	if (size > sizeof(e))
+		size = sizeof(e);
+	memcpy(&e, data, size);
+	r->received++;
+	/* every stack taken counts, printed or not */
+	if (o->kstack)
+		stack_seen(r, &e, e.kstack);
+	if (o->ustack)
+		stack_seen(r, &e, e.ustack);
+	if (r->done || e.probe >= (uint32_t)o->nprobes)
+		return;
+	p = &o->probes[e.probe];
+	memcpy(comm, e.comm, TRACE_COMM_LEN);
+	comm[TRACE_COMM_LEN] = 0;
+	if (o->name && !strstr(comm, o->name))
+		return;
+	m = open_memstream(&msg, &mlen);
+	if (!m)
+		return;
+	trace_format(m, &p->spec, &p->prog, &e, size, r->ks, r->us);
+	fclose(m);
+	if (o->msg && !strstr(msg, o->msg)) {
+		free(msg);
+		return;
+	}
+	/* Its maps now: it may be gone by the time a later event of it, or
+	 * this one's stack, is printed. */
+	if (r->us && e.ustack >= 0)
+		usyms_add_pid(r->us, (int)e.tgid);
+	func = func_name(r, p, &e, buf, sizeof(buf));
+	print_event(r, p, &e, size, comm, func, msg);
+	free(msg);
+	r->printed++;
+	tool_output_failed();
+	if (o->max_events && r->printed >= o->max_events)
+		r->done = 1;
+}
+
+void trace_print_header(const struct trace_opts *o)
+{
+	int i, msgs = 0;
+
+	for (i = 0; i < o->nprobes; i++)
+		msgs |= o->probes[i].spec.has_fmt;
+	if (o->time || o->timestamp)
+		printf("%-8s ", "TIME");
+	if (o->cpu)
+		printf("%-3s ", "CPU");
+	if (msgs)
+		printf("%-7s %-7s %-15s %-16s %s\n", "PID", "TID", "COMM",
+		       "FUNC", "-");
+	else
+		printf("%-7s %-7s %-15s %s\n", "PID", "TID", "COMM", "FUNC");
+}
+

@@ -1,0 +1,476 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trace's probes compiled into the load-time constants of
+ * bpf/trace.bpf.c: which slot reads what (a register, a tracepoint field at
+ * the offset its format gives, a field of our own record), as what type,
+ * which string it leads to and in which address space to look first, and
+ * which conditions test which slot against which number.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include "trace_spec.h"
+
+_Static_assert(offsetof(struct trace_event, str) == TRACE_EVENT_FIXED,
+	       "TRACE_EVENT_FIXED in bpf/trace.h");
+_Static_assert(sizeof(struct trace_event) == TRACE_EVENT_SIZE,
+	       "TRACE_EVENT_SIZE in bpf/trace.h");
+
+/*
+ * Offsets in struct pt_regs as bpf/bb_helpers.h declares it (the kernel's
+ * on x86_64, struct user_pt_regs on arm64). A system call's own arguments
+ * sit in the pt_regs its wrapper gets (4.17+ x86_64, 4.19+ arm64): the 4th
+ * in r10 on x86_64, where the function call ABI has rcx.
+ */
+const struct trace_arch trace_arch_x86_64 = {
+	"x86_64", "__x64_sys_",
+	{ 112, 104, 96, 88, 72, 64 }, /* di si dx cx r8 r9 */
+	{ 112, 104, 96, 56, 72, 64 }, /* di si dx r10 r8 r9 */
+	80,                           /* ax */
+};
+
+const struct trace_arch trace_arch_arm64 = {
+	"arm64", "__arm64_sys_",
+	{ 0, 8, 16, 24, 32, 40 }, /* x0..x5 */
+	{ 0, 8, 16, 24, 32, 40 },
+	0,                        /* x0 */
+};
+
+const struct trace_arch *trace_arch_native(void)
+{
+#if defined(__x86_64__)
+	return &trace_arch_x86_64;
+#elif defined(__aarch64__)
+	return &trace_arch_arm64;
+#else
+#error "trace: add this architecture's pt_regs offsets"
+#endif
+}
+
+struct comp {
+	const struct trace_spec *sp;
+	const struct trace_arch *arch;
+	const struct bb_tp_field *fields;
+	int nfields, strsize;
+	struct trace_prog *pr;
+	struct bb_err *err;
+	char name[TRACE_NAME_MAX + 80];
+};
+
+/* Where a value lies and what type it has: a slot without its string. */
+struct src {
+	uint64_t base, off, size, ext1, ext2;
+};
+
+enum fkind { F_INT, F_PTR, F_CHARS, F_ARRAY, F_LOC, F_RELLOC };
+
+static int fail_value(struct comp *c, const struct trace_value *v,
+		      const char *msg)
+{
+	return bb_fail(c->err, -EINVAL, "probe '%s': '%s': %s", c->name,
+		       v->text, msg);
+}
+
+static const char *skip_word(const char *t, const char *w)
+{
+	size_t n = strlen(w);
+
+	return !strncmp(t, w, n) ? t + n : t;
+}
+
+/* What a tracepoint field is, from its declared type; *size and *sgn: the
+ * integer type it holds (syscall fields declared int are 8 bytes wide). */
+static enum fkind field_kind(const struct bb_tp_field *f, int *size, int *sgn)
+{
+	char t[sizeof(f->type)];
+	const char *b;
+
+	snprintf(t, sizeof(t), "%s", f->type);
+	*size = f->size;
+	*sgn = f->is_signed;
+	if (!strncmp(t, "__data_loc", 10))
+		return F_LOC;
+	if (!strncmp(t, "__rel_loc", 9))
+		return F_RELLOC;
+	if ((b = strchr(t, '['))) {
+		const char *e = skip_word(skip_word(t, "const "), "unsigned ");
+
+		e = skip_word(e, "signed ");
+		return (!strncmp(e, "char", 4) && e + 4 == b) ||
+		       (!strncmp(e, "u8", 2) && e + 2 == b) ? F_CHARS : F_ARRAY;
+	}
+	if (strchr(t, '*'))
+		return F_PTR;
+	if (trace_int_type(skip_word(skip_word(t, "const "), "volatile "),
+			   size, sgn) && *size <= f->size)
+		return F_INT;
+	*size = f->size;
+	*sgn = f->is_signed;
+	return F_INT;
+}
+
+static const struct bb_tp_field *find_field(struct comp *c,
+					    const struct trace_value *v)
+{
+	char list[256] = "";
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < c->nfields; i++)
+		if (!strcmp(c->fields[i].name, v->field))
+			return &c->fields[i];
+	for (i = 0; i < c->nfields && n < sizeof(list); i++)
+		if (strncmp(c->fields[i].name, "common_", 7))
+			n += snprintf(list + n, sizeof(list) - n, "%s%s",
+				      n ? ", " : "", c->fields[i].name);
+	bb_fail(c->err, -ENOENT, "probe '%s': '%s': tracepoint %s:%s has no "
+		"field %s on this kernel (its fields: %s)", c->name, v->text,
+		c->sp->cat, c->sp->event, v->field, n ? list : "none");
+	return NULL;
+}
+
+static int is_syscall_func(const struct comp *c)
+{
+	static const char *const pre[] = { "sys_", "SyS_", "__se_sys_",
+					   "__do_sys_", "compat_sys_" };
+	const char *fn = c->sp->func;
+	size_t i;
+
+	if (!strncmp(fn, c->arch->sys_prefix, strlen(c->arch->sys_prefix)))
+		return 1;
+	for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+		if (!strncmp(fn, pre[i], strlen(pre[i])))
+			return 1;
+	return 0;
+}
+
+/* Where our record keeps $pid, $tgid, $uid, $gid, $cpu. */
+static uint64_t rec_off(enum trace_vkind k)
+{
+	switch (k) {
+	case TV_PID: return offsetof(struct trace_event, tid);
+	case TV_TGID: return offsetof(struct trace_event, tgid);
+	case TV_UID: return offsetof(struct trace_event, uid);
+	case TV_GID: return offsetof(struct trace_event, gid);
+	default: return offsetof(struct trace_event, cpu);
+	}
+}
+
+/*
+ * Where value v lies (s), and if want_str, which string it leads to:
+ * *str (TRACE_STR_*) and *strbase, *strmax (0: no limit of its own).
+ */
+static int value_src(struct comp *c, const struct trace_value *v,
+		     int want_str, struct src *s, uint64_t *str,
+		     uint64_t *strbase, int *strmax)
+{
+	const struct trace_spec *sp = c->sp;
+	const struct bb_tp_field *f;
+	enum fkind k;
+	int size, sgn, sys;
+
+	memset(s, 0, sizeof(*s));
+	*str = TRACE_STR_NONE;
+	*strbase = 0;
+	*strmax = 0;
+	s->base = TRACE_BASE_CTX;
+	s->size = 8;
+	s->ext1 = TRACE_EXT(8, 1);
+	switch (v->kind) {
+	case TV_ARG:
+		if (sp->type == TRACE_RETURN)
+			return fail_value(c, v, "a return probe sees no "
+					  "arguments (their registers hold "
+					  "other values by then); read them "
+					  "with a p:: probe");
+		if (sp->type == TRACE_TP)
+			return fail_value(c, v, "a tracepoint has fields, not "
+					  "arguments: args->NAME");
+		sys = !strncmp(sp->func, c->arch->sys_prefix,
+			       strlen(c->arch->sys_prefix));
+		s->base = sys ? TRACE_BASE_REGS : TRACE_BASE_CTX;
+		s->off = sys ? c->arch->sys_args[v->argn - 1]
+			     : c->arch->args[v->argn - 1];
+		*str = v->user || sys || is_syscall_func(c) ? TRACE_STR_UPTR
+							   : TRACE_STR_KPTR;
+		break;
+	case TV_RETVAL:
+		if (sp->type != TRACE_RETURN)
+			return fail_value(c, v, "only return probes "
+					  "(r::FUNCTION) see a return value");
+		s->off = c->arch->ret;
+		*str = TRACE_STR_KPTR;
+		break;
+	case TV_FIELD:
+		if (sp->type != TRACE_TP)
+			return fail_value(c, v, "only tracepoints (t:) have "
+					  "fields; a function has arg1..arg6");
+		f = find_field(c, v);
+		if (!f)
+			return -ENOENT;
+		s->off = f->offset;
+		k = field_kind(f, &size, &sgn);
+		switch (k) {
+		case F_LOC:
+		case F_RELLOC:
+			/* u32: offset of the data (from the record or, for
+			 * __rel_loc, from the field's end) | length << 16 */
+			size = 4;
+			sgn = 0;
+			*str = TRACE_STR_LOC;
+			*strbase = k == F_RELLOC ? (uint64_t)f->offset + 4 : 0;
+			break;
+		case F_CHARS:
+			if (!want_str)
+				return fail_value(c, v, "a char array: print "
+						  "it with %s");
+			size = 1;
+			sgn = 0;
+			*str = TRACE_STR_INLINE;
+			*strmax = f->size;
+			break;
+		case F_ARRAY:
+			return fail_value(c, v, "arrays other than char[] are "
+					  "not supported");
+		case F_PTR:
+		case F_INT:
+			if (size != 1 && size != 2 && size != 4 && size != 8)
+				return fail_value(c, v, "a field of this size "
+						  "is not supported");
+			if (k == F_PTR || size == 8)
+				*str = strcmp(sp->cat, "syscalls") ?
+				       TRACE_STR_KPTR : TRACE_STR_UPTR;
+			else if (want_str)
+				return fail_value(c, v, "a number, not a "
+						  "pointer: %s prints a string "
+						  "(use %d)");
+			break;
+		}
+		/* the declared type of a field may be narrower than the
+		 * field (syscalls keep an int in 8 bytes): read it all,
+		 * extend from the type */
+		s->size = f->size < 8 ? f->size : 8;
+		s->ext1 = TRACE_EXT(size, sgn);
+		break;
+	case TV_PID:
+	case TV_TGID:
+	case TV_UID:
+	case TV_GID:
+	case TV_CPU:
+		s->base = TRACE_BASE_REC;
+		s->off = rec_off(v->kind);
+		s->size = 4;
+		s->ext1 = TRACE_EXT(4, 0);
+		break;
+	}
+	s->ext2 = v->cast_size ? TRACE_EXT(v->cast_size, v->cast_signed)
+			       : TRACE_EXT(8, 0);
+	return 0;
+}
+
+/*
+ * The slot reading s (shared by every use of the same value), with its
+ * string if str is not TRACE_STR_NONE: strsize bytes, zero to clear
+ * the 64 bytes a STRCMP compares.
+ */
+static int slot_get(struct comp *c, const struct trace_value *v,
+		    const struct src *s, uint64_t str, uint64_t strbase,
+		    int strsize, int zero)
+{
+	struct trace_prog *pr = c->pr;
+	struct trace_slot_c *sl;
+	int i;
+
+	for (i = 0; i < pr->nslots; i++) {
+		sl = &pr->slots[i];
+		if (sl->base != s->base || sl->off != s->off ||
+		    sl->size != s->size || sl->ext1 != s->ext1 ||
+		    sl->ext2 != s->ext2)
+			continue;
+		if (str == TRACE_STR_NONE)
+			return i;
+		if (sl->str == TRACE_STR_NONE || (sl->str == str &&
+						  sl->strbase == strbase))
+			goto set_str;
+	}
+	if (pr->nslots == TRACE_NSLOTS)
+		return fail_value(c, v, "more than 8 values to read in one "
+				  "probe (values and filter operands)");
+	i = pr->nslots++;
+	sl = &pr->slots[i];
+	sl->base = s->base;
+	sl->off = s->off;
+	sl->size = s->size;
+	sl->ext1 = s->ext1;
+	sl->ext2 = s->ext2;
+	if (str == TRACE_STR_NONE)
+		return i;
+set_str:
+	sl->str = str;
+	sl->strbase = strbase;
+	if ((uint64_t)strsize > sl->strsize)
+		sl->strsize = strsize;
+	sl->zero |= zero;
+	return i;
+}
+
+/* C's conversion of a constant to the type of what it is compared with. */
+static uint64_t convert(uint64_t k, uint64_t ext)
+{
+	unsigned sh = TRACE_EXT_SHIFT(ext);
+
+	k <<= sh;
+	return TRACE_EXT_SIGNED(ext) ? (uint64_t)((int64_t)k >> sh) : k >> sh;
+}
+
+static int compile_term(struct comp *c, const struct trace_term *t,
+			struct trace_term_c *tc, int *slot)
+{
+	uint64_t str, strbase, final;
+	struct src s;
+	int strmax, sgn, i;
+
+	if (value_src(c, &t->v, t->cmp == TC_STRCMP, &s, &str, &strbase,
+		      &strmax) < 0)
+		return -EINVAL;
+	tc->neg = t->neg;
+	tc->mask = t->mask;
+	if (t->cmp == TC_STRCMP) {
+		if (str == TRACE_STR_NONE)
+			return fail_value(c, &t->v, "a number, not a pointer: "
+					  "STRCMP compares strings");
+		*slot = slot_get(c, &t->v, &s, str, strbase,
+				 TRACE_STRCMP_WORDS * 8, 1);
+		if (*slot < 0)
+			return -EINVAL;
+		tc->op = TRACE_OP_STREQ;
+		for (i = 0; t->str[i]; i++)
+			tc->w[i / 8] |= (uint64_t)(unsigned char)t->str[i]
+					<< (8 * (i % 8));
+		return 0;
+	}
+	*slot = slot_get(c, &t->v, &s, TRACE_STR_NONE, 0, 0, 0);
+	if (*slot < 0)
+		return -EINVAL;
+	/* compared in the value's type: its cast, or its own */
+	final = t->v.cast_size ? s.ext2 : s.ext1;
+	sgn = TRACE_EXT_SIGNED(final);
+	tc->k = convert(t->k, final);
+	switch (t->cmp) {
+	case TC_EQ:
+	case TC_NE:
+		tc->op = TRACE_OP_EQ;
+		break;
+	case TC_LT:
+	case TC_GE:
+		tc->op = sgn ? TRACE_OP_LTS : TRACE_OP_LTU;
+		break;
+	default: /* TC_LE, TC_GT */
+		tc->op = sgn ? TRACE_OP_LES : TRACE_OP_LEU;
+		break;
+	}
+	if (t->cmp == TC_NE || t->cmp == TC_GE || t->cmp == TC_GT)
+		tc->neg ^= 1;
+	return 0;
+}
+
+int trace_spec_compile(const struct trace_spec *sp,
+		       const struct trace_arch *arch,
+		       const struct bb_tp_field *fields, int nfields,
+		       int strsize, struct trace_prog *pr, struct bb_err *err)
+{
+	struct comp c = { sp, arch, fields, nfields, strsize, pr, err, "" };
+	int tslot[TRACE_NTERMS], i, end = 0;
+
+	memset(pr, 0, sizeof(*pr));
+	if (sp->type == TRACE_TP)
+		snprintf(c.name, sizeof(c.name), "t:%s:%s", sp->cat, sp->event);
+	else
+		snprintf(c.name, sizeof(c.name), "%s::%s",
+			 sp->type == TRACE_RETURN ? "r" : "p", sp->func);
+	if (strsize < 1 || strsize > TRACE_STR_MAX)
+		return bb_fail(err, -EINVAL, "a string size of 1 to %d bytes",
+			       TRACE_STR_MAX);
+	for (i = 0; i < sp->nconv; i++) {
+		int want = sp->conv[i].type == 's', strmax, size = strsize;
+		uint64_t str, strbase;
+		struct src s;
+
+		if (value_src(&c, &sp->args[i], want, &s, &str, &strbase,
+			      &strmax) < 0)
+			return -EINVAL;
+		if (strmax && strmax < size)
+			size = strmax;
+		pr->arg_slot[i] = slot_get(&c, &sp->args[i], &s,
+					   want ? str : TRACE_STR_NONE,
+					   strbase, size, 0);
+		if (pr->arg_slot[i] < 0)
+			return -EINVAL;
+	}
+	for (i = 0; i < sp->nterms; i++)
+		if (compile_term(&c, &sp->terms[i], &pr->terms[i],
+				 &tslot[i]) < 0)
+			return -EINVAL;
+	/* the strings, one after the other, 8-aligned */
+	for (i = 0; i < pr->nslots; i++) {
+		struct trace_slot_c *sl = &pr->slots[i];
+
+		if (sl->str == TRACE_STR_NONE)
+			continue;
+		sl->stroff = end;
+		end += (sl->strsize + 7) & ~7;
+	}
+	for (i = 0; i < sp->nterms; i++) {
+		pr->terms[i].slot = tslot[i];
+		pr->terms[i].stroff = pr->slots[tslot[i]].stroff;
+	}
+	pr->filter_or = sp->filter_or;
+	pr->is_kprobe = sp->type != TRACE_TP;
+	pr->regs_off = arch->args[0];
+	pr->rec_size = TRACE_EVENT_FIXED + end;
+	return 0;
+}
+
+void trace_prog_consts(const struct trace_prog *pr, uint32_t probe_id,
+		       void (*set)(void *ctx, const char *name, uint64_t v),
+		       void *ctx)
+{
+	static const char *const sname[] = { "base", "off", "size", "ext1",
+		"ext2", "str", "stroff", "strsize", "strbase", "zero" };
+	static const char *const tname[] = { "op", "neg", "slot", "mask", "k",
+		"stroff" };
+	char name[32];
+	int i, j;
+
+	set(ctx, "probe_id", probe_id);
+	set(ctx, "rec_size", pr->rec_size);
+	set(ctx, "is_kprobe", pr->is_kprobe);
+	set(ctx, "regs_off", pr->regs_off);
+	set(ctx, "filter_or", pr->filter_or);
+	for (i = 0; i < TRACE_NSLOTS; i++) {
+		const struct trace_slot_c *sl = &pr->slots[i];
+		const uint64_t v[] = { sl->base, sl->off, sl->size, sl->ext1,
+			sl->ext2, sl->str, sl->stroff, sl->strsize,
+			sl->strbase, sl->zero };
+
+		for (j = 0; j < (int)(sizeof(v) / sizeof(v[0])); j++) {
+			snprintf(name, sizeof(name), "s%d_%s", i, sname[j]);
+			set(ctx, name, v[j]);
+		}
+	}
+	for (i = 0; i < TRACE_NTERMS; i++) {
+		const struct trace_term_c *t = &pr->terms[i];
+		const uint64_t v[] = { t->op, t->neg, t->slot, t->mask, t->k,
+			t->stroff };
+
+		for (j = 0; j < (int)(sizeof(v) / sizeof(v[0])); j++) {
+			snprintf(name, sizeof(name), "f%d_%s", i, tname[j]);
+			set(ctx, name, v[j]);
+		}
+		for (j = 0; j < TRACE_STRCMP_WORDS; j++) {
+			snprintf(name, sizeof(name), "f%d_w%d", i, j);
+			set(ctx, name, t->w[j]);
+		}
+	}
+}

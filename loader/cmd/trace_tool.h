@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What trace.c (options, probes, attaching) and trace_out.c (its lines)
+ * share. Not for other files.
+ */
+#ifndef BAREBPF_TRACE_TOOL_H
+#define BAREBPF_TRACE_TOOL_H
+
+#include "tool.h"
+#include "trace_spec.h"
+
+struct trace_probe {
+	const char *arg;
+	struct trace_spec spec;
+	struct trace_prog prog;
+	char **funcs; /* p: and r:, globs expanded */
+	int nfuncs;
+	struct bb_prog *bprog;
+};
+
+struct trace_opts {
+	unsigned long pid, tid, max_events, strsize, maxactive;
+	const char *disk, *name, *msg;
+	uint32_t kdev;
+	double duration;
+	int kstack, ustack, json, time, timestamp, cpu, include_self;
+	struct trace_probe *probes;
+	int nprobes;
+};
+
+/* What the event callback needs. */
+struct trace_run {
+	const struct trace_opts *o;
+	struct bb_ksyms *ks;
+	struct bb_usyms *us;
+	/* the two stack maps used in turn (trace.h), the one in use, its
+	 * stack ids seen, whether it fills, and when it last changed */
+	int stacks_fd[2], gen_fd;
+	uint32_t gen;
+	unsigned char seen[TRACE_STACK_ENTRIES / 8];
+	int nseen, collisions, full, drains;
+	double switched;
+	double t0_mono, t0_real; /* when tracing started */
+	uint64_t received, printed;
+	int done;
+};
+
+/* perfbuf callback: print one event, as text or JSON (r->o->json). */
+void trace_on_event(void *ctx, int cpu, const void *data, uint32_t size);
+void trace_print_header(const struct trace_opts *o);
+
+#endif

@@ -1,0 +1,789 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trace's probe language: what parses into what, what is refused with
+ * which message (naming the token), what compiles into which constants of
+ * bpf/trace.bpf.c, and how records are printed.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bbtest.h"
+#include "trace_spec.h"
+
+extern const int test_regs_x86_64[13], test_regs_arm64[13];
+
+static void parse_ok(const char *text, struct trace_spec *sp)
+{
+	struct bb_err err = { "" };
+
+	ck_assert_msg(trace_spec_parse(text, sp, &err) == 0, "%s: %s", text,
+		      err.msg);
+}
+
+START_TEST(test_parse_probe_names)
+{
+	static const struct {
+		const char *text;
+		enum trace_ptype type;
+		const char *func, *cat, *event;
+	} cases[] = {
+		{ "do_sys_open", TRACE_ENTRY, "do_sys_open", "", "" },
+		{ "p::do_sys_open", TRACE_ENTRY, "do_sys_open", "", "" },
+		{ "p:do_sys_open", TRACE_ENTRY, "do_sys_open", "", "" },
+		{ ":do_sys_open", TRACE_ENTRY, "do_sys_open", "", "" },
+		{ "kprobe:vfs_read", TRACE_ENTRY, "vfs_read", "", "" },
+		{ "r::vfs_read", TRACE_RETURN, "vfs_read", "", "" },
+		{ "r:vfs_read", TRACE_RETURN, "vfs_read", "", "" },
+		{ "kretprobe:vfs_read", TRACE_RETURN, "vfs_read", "", "" },
+		{ "blk_*freeze*", TRACE_ENTRY, "blk_*freeze*", "", "" },
+		{ "p::fn.isra.0", TRACE_ENTRY, "fn.isra.0", "", "" },
+		{ "t:block:block_rq_issue", TRACE_TP, "", "block",
+		  "block_rq_issue" },
+		{ "tracepoint:sched:sched_switch", TRACE_TP, "", "sched",
+		  "sched_switch" },
+		{ "  vfs_read  ", TRACE_ENTRY, "vfs_read", "", "" },
+	};
+	struct trace_spec sp;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		parse_ok(cases[i].text, &sp);
+		ck_assert_int_eq(sp.type, cases[i].type);
+		ck_assert_str_eq(sp.func, cases[i].func);
+		ck_assert_str_eq(sp.cat, cases[i].cat);
+		ck_assert_str_eq(sp.event, cases[i].event);
+		ck_assert_int_eq(sp.has_fmt, 0);
+		ck_assert_int_eq(sp.nterms, 0);
+	}
+	ck_assert_int_eq(trace_spec_is_glob(&sp), 0);
+	parse_ok("blk_*freeze*", &sp);
+	ck_assert_int_eq(trace_spec_is_glob(&sp), 1);
+	ck_assert_str_eq(trace_spec_display(&sp), "blk_*freeze*");
+	parse_ok("t:block:block_rq_issue", &sp);
+	ck_assert_str_eq(trace_spec_display(&sp), "block_rq_issue");
+}
+END_TEST
+
+START_TEST(test_parse_filters)
+{
+	struct trace_spec sp;
+	const struct trace_term *t = sp.terms;
+
+	parse_ok("r::do_sys_open (retval < 0) \"%d\", retval", &sp);
+	ck_assert_int_eq(sp.nterms, 1);
+	ck_assert_int_eq(t[0].cmp, TC_LT);
+	ck_assert_int_eq(t[0].v.kind, TV_RETVAL);
+	ck_assert_uint_eq(t[0].k, 0);
+	ck_assert_uint_eq(t[0].mask, ~0ULL);
+
+	parse_ok("vfs_read (arg3 > 100 && $pid != 5 && (int)arg1 >= -2 && "
+		 "arg2)", &sp);
+	ck_assert_int_eq(sp.nterms, 4);
+	ck_assert_int_eq(sp.filter_or, 0);
+	ck_assert_int_eq(t[0].cmp, TC_GT);
+	ck_assert_int_eq(t[0].v.argn, 3);
+	ck_assert_uint_eq(t[0].k, 100);
+	ck_assert_int_eq(t[1].cmp, TC_NE);
+	ck_assert_int_eq(t[1].v.kind, TV_PID);
+	ck_assert_int_eq(t[2].cmp, TC_GE);
+	ck_assert_int_eq(t[2].v.cast_size, 4);
+	ck_assert_int_eq(t[2].v.cast_signed, 1);
+	ck_assert_uint_eq(t[2].k, (uint64_t)-2);
+	ck_assert_str_eq(t[2].v.text, "(int)arg1");
+	ck_assert_int_eq(t[3].cmp, TC_NE); /* a bare value: not 0 */
+	ck_assert_uint_eq(t[3].k, 0);
+
+	/* a number first: mirrored; a mask in parentheses; a character */
+	parse_ok("t:a:b (100 < args->x || ((args->flags & 0x41) == 1) || "
+		 "args->c == 'a')", &sp);
+	ck_assert_int_eq(sp.nterms, 3);
+	ck_assert_int_eq(sp.filter_or, 1);
+	ck_assert_int_eq(t[0].cmp, TC_GT);
+	ck_assert_str_eq(t[0].v.field, "x");
+	ck_assert_int_eq(t[1].cmp, TC_EQ);
+	ck_assert_uint_eq(t[1].mask, 0x41);
+	ck_assert_uint_eq(t[1].k, 1);
+	ck_assert_str_eq(t[1].v.field, "flags");
+	ck_assert_uint_eq(t[2].k, 'a');
+
+	/* negations, STRCMP, nested groups of the same joint */
+	parse_ok("vfs_read (!STRCMP(\"x y\", arg2@user) && !(arg1 == 2) && "
+		 "(($uid == 0) && !!$cpu))", &sp);
+	ck_assert_int_eq(sp.nterms, 4);
+	ck_assert_int_eq(t[0].cmp, TC_STRCMP);
+	ck_assert_int_eq(t[0].neg, 1);
+	ck_assert_str_eq(t[0].str, "x y");
+	ck_assert_int_eq(t[0].v.user, 1);
+	ck_assert_int_eq(t[1].cmp, TC_EQ);
+	ck_assert_int_eq(t[1].neg, 1);
+	ck_assert_int_eq(t[2].v.kind, TV_UID);
+	ck_assert_int_eq(t[3].neg, 0);
+	ck_assert_int_eq(t[3].v.kind, TV_CPU);
+
+	/* octal, hex, suffixes, negative and the largest numbers */
+	parse_ok("t:a:b (args->a == 010 && args->b != 0xffffffffffffffffULL "
+		 "&& args->c > -9223372036854775807)", &sp);
+	ck_assert_uint_eq(t[0].k, 8);
+	ck_assert_uint_eq(t[1].k, ~0ULL);
+	ck_assert_uint_eq(t[2].k, (uint64_t)-9223372036854775807LL);
+}
+END_TEST
+
+START_TEST(test_parse_formats)
+{
+	struct trace_spec sp;
+
+	parse_ok("vfs_read \"%d %u %x %X %ld %lu %lx %lld\", arg1, arg2, "
+		 "arg3, arg4, arg5, arg6, $pid, $tgid", &sp);
+	ck_assert_int_eq(sp.nconv, 8);
+	ck_assert_int_eq(sp.args[7].kind, TV_TGID);
+	parse_ok("vfs_read \"%llu %llx %hd %hu %c %s %K %U\", arg1, arg2, "
+		 "arg3, arg4, arg5, arg6, $uid, $gid", &sp);
+	ck_assert_int_eq(sp.conv[5].type, 's');
+	ck_assert_int_eq(sp.conv[7].type, 'U');
+	parse_ok("vfs_read \"%p %i\", arg1, $cpu", &sp);
+	ck_assert_int_eq(sp.conv[0].size, 8);
+	ck_assert_int_eq(sp.conv[1].type, 'd');
+	parse_ok("t:x:y \"a=%-8lld|%5u|%c|%%|%08lx\", args->a, args->b, "
+		 "args->c, args->d", &sp);
+	ck_assert_int_eq(sp.has_fmt, 1);
+	ck_assert_str_eq(sp.fmt, "a=%-8lld|%5u|%c|%%|%08lx");
+	ck_assert_int_eq(sp.nconv, 4);
+	ck_assert_int_eq(sp.conv[0].type, 'd');
+	ck_assert_int_eq(sp.conv[0].size, 8);
+	ck_assert_str_eq(sp.conv[0].spec, "%-8");
+	ck_assert_int_eq(sp.conv[0].start, 2);
+	ck_assert_int_eq(sp.conv[0].end, 8);
+	ck_assert_int_eq(sp.conv[1].type, 'u');
+	ck_assert_int_eq(sp.conv[1].size, 4);
+	ck_assert_str_eq(sp.conv[1].spec, "%5");
+	ck_assert_int_eq(sp.conv[2].type, 'c');
+	ck_assert_int_eq(sp.conv[3].type, 'x');
+	ck_assert_int_eq(sp.conv[3].size, 8);
+	ck_assert_str_eq(sp.conv[3].spec, "%08");
+	ck_assert_str_eq(sp.args[3].field, "d");
+
+	parse_ok("r::__kmalloc (retval == 0) \"kmalloc failed!\"", &sp);
+	ck_assert_int_eq(sp.nconv, 0);
+	ck_assert_str_eq(sp.fmt, "kmalloc failed!");
+	parse_ok("vfs_read\"%hd,%i\",(short)arg1,arg2", &sp);
+	ck_assert_int_eq(sp.conv[0].size, 2);
+	ck_assert_int_eq(sp.conv[1].type, 'd');
+	ck_assert_int_eq(sp.args[0].cast_size, 2);
+	ck_assert_str_eq(sp.args[0].text, "(short)arg1");
+}
+END_TEST
+
+/* Every refusal names the token at fault and says what would work. */
+START_TEST(test_parse_errors)
+{
+	static const char *const cases[][2] = {
+		{ "p:c:malloc", "probe 'p:c:malloc': 'c': user-space probes "
+		  "(uprobes, LIBRARY:FUNCTION) are not supported; kernel "
+		  "functions are p::NAME or r::NAME" },
+		{ "c:malloc \"%d\", arg1", "probe 'c:malloc \"%d\", arg1': "
+		  "'c': user-space probes (uprobes, LIBRARY:FUNCTION) are not "
+		  "supported; kernel functions are p::NAME or r::NAME" },
+		{ "u:pthread:pthread_create", "probe "
+		  "'u:pthread:pthread_create': 'u:pthread:pthread_create': "
+		  "USDT probes are not supported" },
+		{ "x::vfs_read", "probe 'x::vfs_read': 'x': the probe type is "
+		  "p (entry), r (return) or t (tracepoint)" },
+		{ "t:syscalls", "probe 't:syscalls': 't:syscalls': a "
+		  "tracepoint is t:CATEGORY:EVENT" },
+		{ "t::x", "probe 't::x': 't::x': a tracepoint is "
+		  "t:CATEGORY:EVENT" },
+		{ "t:a:b:c", "probe 't:a:b:c': 't:a:b:c': too many ':' for a "
+		  "probe" },
+		{ "p::", "probe 'p::': 'p::': a kernel function name is needed "
+		  "(p::NAME)" },
+		{ "", "probe '': a probe starts with a function or "
+		  "t:CATEGORY:EVENT" },
+		{ "kfree_skb+0x12", "probe 'kfree_skb+0x12': '+0x12': offsets "
+		  "into a function are not supported; probe its entry "
+		  "(p::FUNC) or return (r::FUNC)" },
+		{ "r::vfs_*", "probe 'r::vfs_*': 'vfs_*': a return probe takes "
+		  "one function, not a pattern (where a return comes from is "
+		  "not known)" },
+		{ "p::vfs;read", "probe 'p::vfs;read': 'vfs;read': not a "
+		  "kernel function name" },
+		{ "p::SyS_nanosleep(struct timespec *ts) \"%d\", ts->tv_nsec",
+		  "probe 'p::SyS_nanosleep(struct timespec *ts) \"%d\", "
+		  "ts->tv_nsec': '(struct timespec *ts)': function signatures "
+		  "are not supported (bcc compiles them with the kernel's "
+		  "headers); use arg1..arg6, and put a blank before a filter" },
+		{ "vfs_read \"%d\", arg7", "probe 'vfs_read \"%d\", arg7': "
+		  "'arg7': the arguments are arg1..arg6" },
+		{ "vfs_read \"%d\", arg1->f_pos", "probe 'vfs_read \"%d\", "
+		  "arg1->f_pos': 'arg1->f_pos': reading through a pointer "
+		  "needs the kernel's struct layouts (BTF or headers); print "
+		  "the pointer (%llx) or use a tracepoint's fields" },
+		{ "vfs_read \"%d\", arg1 + 1", "probe 'vfs_read \"%d\", arg1 + "
+		  "1': '+': arithmetic is not supported; a value is "
+		  "arg1..arg6, retval, args->FIELD, $pid, $tgid, $uid, $gid "
+		  "or $cpu, with an optional integer cast" },
+		{ "vfs_read \"%d\", foo", "probe 'vfs_read \"%d\", foo': "
+		  "'foo': unknown value; a value is arg1..arg6, retval, "
+		  "args->FIELD, $pid, $tgid, $uid, $gid or $cpu, with an "
+		  "optional integer cast" },
+		{ "vfs_read \"%d\", $task", "probe 'vfs_read \"%d\", $task': "
+		  "'$task': not a variable barebpf has (it would need the "
+		  "kernel's struct layouts); $pid, $tgid, $uid, $gid and $cpu "
+		  "are" },
+		{ "vfs_read \"%d %d\", arg1", "probe 'vfs_read \"%d %d\", "
+		  "arg1': '\"%d %d\"': 2 conversions for 1 value" },
+		{ "vfs_read \"x\", arg1", "probe 'vfs_read \"x\", arg1': "
+		  "'\"x\"': 0 conversions for 1 value" },
+		{ "vfs_read \"%f\", arg1", "probe 'vfs_read \"%f\", arg1': "
+		  "'%f': unsupported conversion; use %d %u %x %ld %lu %lx %lld "
+		  "%llu %llx %hd %hu %c %s %K %U %p" },
+		{ "vfs_read \"%ls\", arg1", "probe 'vfs_read \"%ls\", arg1': "
+		  "'%ls': h, l and ll go with d, u and x only" },
+		{ "vfs_read \"%.3d\", arg1", "probe 'vfs_read \"%.3d\", arg1': "
+		  "'%.': precisions (%.3d) are not supported" },
+		{ "vfs_read \"%05s\", arg1", "probe 'vfs_read \"%05s\", arg1': "
+		  "'%05s': only the '-' flag goes with %s" },
+		{ "vfs_read \"%s\", $pid", "probe 'vfs_read \"%s\", $pid': "
+		  "'$pid': a number, not a pointer: %s prints a string (use "
+		  "%d)" },
+		{ "vfs_read \"%d\" arg1", "probe 'vfs_read \"%d\" arg1': "
+		  "'arg1': expected ',' and a value, or the end of the probe" },
+		{ "vfs_read \"%d", "probe 'vfs_read \"%d': '\"%d': no closing "
+		  "'\"'" },
+		{ "vfs_read (arg1 == 1 && arg2 == 2 || arg3 == 3)", "probe "
+		  "'vfs_read (arg1 == 1 && arg2 == 2 || arg3 == 3)': '||': "
+		  "mixing && and || in one filter is not supported" },
+		{ "vfs_read (arg1 == arg2)", "probe 'vfs_read (arg1 == "
+		  "arg2)': 'arg1 == arg2': a comparison is of a value with a "
+		  "number" },
+		{ "vfs_read (1 == 2)", "probe 'vfs_read (1 == 2)': '1 == 2': "
+		  "a comparison is of a value with a number" },
+		{ "vfs_read (5)", "probe 'vfs_read (5)': '5': a condition "
+		  "needs a value; a value is arg1..arg6, retval, args->FIELD, "
+		  "$pid, $tgid, $uid, $gid or $cpu, with an optional integer "
+		  "cast" },
+		{ "vfs_read (arg1 & 0x40 == 0x40)", "probe 'vfs_read (arg1 & "
+		  "0x40 == 0x40)': 'arg1 & 0x40 ==': C compares before it "
+		  "masks: put the mask in parentheses, ((arg1 & 0x40) == "
+		  "0x40)" },
+		{ "vfs_read (arg1 && arg2 && arg3 && arg4 && arg5)", "probe "
+		  "'vfs_read (arg1 && arg2 && arg3 && arg4 && arg5)': 'arg5': "
+		  "more than 4 conditions in one filter" },
+		{ "vfs_read (arg1 == 1", "probe 'vfs_read (arg1 == 1': at its "
+		  "end: expected ')' closing the filter, or && or ||" },
+		{ "vfs_read ()", "probe 'vfs_read ()': '()': an empty filter" },
+		{ "vfs_read (!(arg1 && arg2))", "probe 'vfs_read (!(arg1 && "
+		  "arg2))': '(arg1 && arg2)': negating several conditions at "
+		  "once is not supported: negate each one" },
+		{ "vfs_read ((char *)arg1 == 0)", "probe 'vfs_read ((char "
+		  "*)arg1 == 0)': '(char *)': only integer casts are supported "
+		  "(int, unsigned long, u32, s64...); %s prints the string a "
+		  "pointer points to" },
+		{ "vfs_read ((struct file)arg1 == 0)", "probe 'vfs_read "
+		  "((struct file)arg1 == 0)': '(struct file)': only integer "
+		  "casts are supported (int, unsigned long, u32, s64...)" },
+		{ "vfs_read (STRCMP(arg1, \"x\"))", "probe 'vfs_read "
+		  "(STRCMP(arg1, \"x\"))': 'arg1': STRCMP's first argument is "
+		  "the string in quotes: STRCMP(\"text\", value)" },
+		{ "vfs_read (STRCMP(\"0123456789012345678901234567890123456789"
+		  "01234567890123456789012\", arg1))", "probe 'vfs_read "
+		  "(STRCMP(\"0123456789012345678901234567890123456789"
+		  "01234567890123456789012\", arg1))': '\"012345678901234567890"
+		  "12345678901234567890123456': STRCMP compares strings of up "
+		  "to 62 characters" },
+		{ "vfs_read (STRCMP(\"x\", arg1)", "probe 'vfs_read "
+		  "(STRCMP(\"x\", arg1)': at its end: expected ')' closing the "
+		  "filter, or && or ||" },
+		{ "vfs_read (arg1 == 99999999999999999999)", "probe 'vfs_read "
+		  "(arg1 == 99999999999999999999)': '99999999999999999999': a "
+		  "number of more than 64 bits" },
+		{ "vfs_read (arg1 == 12ab)", "probe 'vfs_read (arg1 == 12ab)': "
+		  "'12ab': not a number (decimal, 0x hex or 0 octal)" },
+		{ "vfs_read (arg1 == '')", "probe 'vfs_read (arg1 == '')': "
+		  "'''': empty character" },
+		{ "vfs_read (arg1@kernel)", "probe 'vfs_read (arg1@kernel)': "
+		  "'kernel': after '@' comes 'user' (arg2@user: a user-space "
+		  "pointer)" },
+		{ "vfs_read (args.x)", "probe 'vfs_read (args.x)': '.': a "
+		  "tracepoint field is args->NAME" },
+		{ "vfs_read (STRCMP == 1)", "probe 'vfs_read (STRCMP == 1)': "
+		  "'==': STRCMP(\"text\", value)" },
+		{ "vfs_read \"%d\", STRCMP", "probe 'vfs_read \"%d\", STRCMP': "
+		  "'STRCMP': STRCMP is a condition of its own: "
+		  "(STRCMP(\"text\", arg1))" },
+		{ "vfs_read $", "probe 'vfs_read $': '$': expected a filter in "
+		  "parentheses or a format in double quotes" },
+	};
+	struct trace_spec sp;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct bb_err err = { "" };
+
+		ck_assert_msg(trace_spec_parse(cases[i][0], &sp, &err) ==
+			      -EINVAL, "'%s' parsed", cases[i][0]);
+		ck_assert_str_eq(err.msg, cases[i][1]);
+	}
+}
+END_TEST
+
+/* bb_helpers.h's pt_regs and the tool's offsets agree, both arches. */
+START_TEST(test_arch_offsets)
+{
+	const struct trace_arch *a[] = { &trace_arch_x86_64,
+					 &trace_arch_arm64 };
+	const int *want[] = { test_regs_x86_64, test_regs_arm64 };
+	int i, j;
+
+	for (i = 0; i < 2; i++) {
+		for (j = 0; j < 6; j++) {
+			ck_assert_int_eq(a[i]->args[j], want[i][j]);
+			ck_assert_int_eq(a[i]->sys_args[j], want[i][6 + j]);
+		}
+		ck_assert_int_eq(a[i]->ret, want[i][12]);
+	}
+#if defined(__x86_64__)
+	ck_assert_ptr_eq(trace_arch_native(), &trace_arch_x86_64);
+#endif
+}
+END_TEST
+
+/* sys_enter_openat and sched events as 6.18 prints them */
+static const char openat_fmt[] =
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:int dfd;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:const char * filename;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:int flags;\toffset:32;\tsize:8;\tsigned:0;\n"
+	"\tfield:umode_t mode;\toffset:40;\tsize:8;\tsigned:0;\n";
+static const char sched_fmt[] =
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] filename;\toffset:28;\tsize:4;\tsigned:0;\n"
+	"\tfield:__rel_loc char[] rel;\toffset:32;\tsize:4;\tsigned:0;\n"
+	"\tfield:int ids[4];\toffset:36;\tsize:16;\tsigned:1;\n"
+	"\tfield:unsigned char flag;\toffset:52;\tsize:1;\tsigned:0;\n";
+
+static int compile(const char *text, const char *fmt,
+		   const struct trace_arch *arch, struct trace_spec *sp,
+		   struct trace_prog *pr, struct bb_err *err)
+{
+	struct bb_tp_field f[16];
+	int n = fmt ? tp_format_parse(fmt, f, 16) : 0;
+
+	ck_assert_int_ge(n, 0);
+	parse_ok(text, sp);
+	return trace_spec_compile(sp, arch, f, n, TRACE_STR_DEFAULT, pr, err);
+}
+
+static void compile_ok(const char *text, const char *fmt,
+		       const struct trace_arch *arch, struct trace_spec *sp,
+		       struct trace_prog *pr)
+{
+	struct bb_err err = { "" };
+
+	ck_assert_msg(compile(text, fmt, arch, sp, pr, &err) == 0, "%s: %s",
+		      text, err.msg);
+}
+
+#define CHECK_SLOT(s, b, o, sz, e1, e2, st)                                    \
+	do {                                                                   \
+		ck_assert_uint_eq((s)->base, b);                               \
+		ck_assert_uint_eq((s)->off, o);                                \
+		ck_assert_uint_eq((s)->size, sz);                              \
+		ck_assert_uint_eq((s)->ext1, e1);                              \
+		ck_assert_uint_eq((s)->ext2, e2);                              \
+		ck_assert_uint_eq((s)->str, st);                               \
+	} while (0)
+
+START_TEST(test_compile_kprobes)
+{
+	struct trace_spec sp;
+	struct trace_prog pr;
+	const struct trace_slot_c *s = pr.slots;
+	const struct trace_term_c *t = pr.terms;
+
+	/* arg3 read once for the filter and the message; arg2's string */
+	compile_ok("p::vfs_read (arg3 > 100) \"%d %s\", arg3, arg2", NULL,
+		   &trace_arch_x86_64, &sp, &pr);
+	ck_assert_int_eq(pr.nslots, 2);
+	CHECK_SLOT(&s[0], TRACE_BASE_CTX, 96, 8, TRACE_EXT(8, 1),
+		   TRACE_EXT(8, 0), TRACE_STR_NONE);
+	CHECK_SLOT(&s[1], TRACE_BASE_CTX, 104, 8, TRACE_EXT(8, 1),
+		   TRACE_EXT(8, 0), TRACE_STR_KPTR);
+	ck_assert_uint_eq(s[1].stroff, 0);
+	ck_assert_uint_eq(s[1].strsize, TRACE_STR_DEFAULT);
+	ck_assert_uint_eq(s[1].zero, 0);
+	ck_assert_int_eq(pr.arg_slot[0], 0);
+	ck_assert_int_eq(pr.arg_slot[1], 1);
+	/* > is the negation of <= */
+	ck_assert_uint_eq(t[0].op, TRACE_OP_LES);
+	ck_assert_uint_eq(t[0].neg, 1);
+	ck_assert_uint_eq(t[0].slot, 0);
+	ck_assert_uint_eq(t[0].k, 100);
+	ck_assert_uint_eq(t[0].mask, ~0ULL);
+	ck_assert_uint_eq(t[1].op, TRACE_OP_NONE);
+	ck_assert_uint_eq(pr.is_kprobe, 1);
+	ck_assert_uint_eq(pr.regs_off, 112);
+	ck_assert_uint_eq(pr.rec_size, TRACE_EVENT_FIXED + 80);
+
+	/* a syscall wrapper: arguments from the pt_regs it is passed, 4th
+	 * in r10; user memory first */
+	compile_ok("p::__x64_sys_openat \"%s %d\", arg2, arg4", NULL,
+		   &trace_arch_x86_64, &sp, &pr);
+	CHECK_SLOT(&s[0], TRACE_BASE_REGS, 104, 8, TRACE_EXT(8, 1),
+		   TRACE_EXT(8, 0), TRACE_STR_UPTR);
+	ck_assert_uint_eq(s[1].off, 56);
+	compile_ok("p::__arm64_sys_openat \"%s %d\", arg2, arg4", NULL,
+		   &trace_arch_arm64, &sp, &pr);
+	CHECK_SLOT(&s[0], TRACE_BASE_REGS, 8, 8, TRACE_EXT(8, 1),
+		   TRACE_EXT(8, 0), TRACE_STR_UPTR);
+	ck_assert_uint_eq(s[1].off, 24);
+	ck_assert_uint_eq(pr.regs_off, 0);
+	/* on x86_64 __arm64_sys_ is an ordinary function */
+	compile_ok("p::__arm64_sys_openat \"%s\", arg2", NULL,
+		   &trace_arch_x86_64, &sp, &pr);
+	ck_assert_uint_eq(s[0].base, TRACE_BASE_CTX);
+	ck_assert_uint_eq(s[0].str, TRACE_STR_KPTR);
+	/* @user and system call functions: user memory first */
+	compile_ok("do_sys_open \"%s\", arg2@user", NULL, &trace_arch_x86_64,
+		   &sp, &pr);
+	ck_assert_uint_eq(s[0].str, TRACE_STR_UPTR);
+	compile_ok("SyS_openat \"%s\", arg2", NULL, &trace_arch_x86_64, &sp,
+		   &pr);
+	ck_assert_uint_eq(s[0].str, TRACE_STR_UPTR);
+
+	/* (int)retval < 0: compared as a signed int */
+	compile_ok("r::vfs_open ((int)retval < 0) \"%d\", retval", NULL,
+		   &trace_arch_arm64, &sp, &pr);
+	ck_assert_int_eq(pr.nslots, 2);
+	CHECK_SLOT(&s[0], TRACE_BASE_CTX, 0, 8, TRACE_EXT(8, 1),
+		   TRACE_EXT(8, 0), TRACE_STR_NONE);
+	CHECK_SLOT(&s[1], TRACE_BASE_CTX, 0, 8, TRACE_EXT(8, 1),
+		   TRACE_EXT(4, 1), TRACE_STR_NONE);
+	ck_assert_uint_eq(t[0].op, TRACE_OP_LTS);
+	ck_assert_uint_eq(t[0].neg, 0);
+	ck_assert_uint_eq(t[0].slot, 1);
+	ck_assert_uint_eq(pr.rec_size, TRACE_EVENT_FIXED);
+
+	/* numbers take the type of what they are compared with */
+	compile_ok("p::f ((u8)arg1 == -1 && $pid < 7 && (unsigned)arg2 >= "
+		   "-1)", NULL, &trace_arch_x86_64, &sp, &pr);
+	ck_assert_uint_eq(t[0].k, 0xff);
+	CHECK_SLOT(&s[1], TRACE_BASE_REC, offsetof(struct trace_event, tid),
+		   4, TRACE_EXT(4, 0), TRACE_EXT(8, 0), TRACE_STR_NONE);
+	ck_assert_uint_eq(t[1].op, TRACE_OP_LTU);
+	ck_assert_uint_eq(t[2].op, TRACE_OP_LTU);
+	ck_assert_uint_eq(t[2].neg, 1);
+	ck_assert_uint_eq(t[2].k, 0xffffffffULL);
+
+	/* STRCMP: 64 bytes cleared and compared, words little-endian */
+	compile_ok("p::f (STRCMP(\"/etc/passwd\", arg1) || !STRCMP(\"x\", "
+		   "arg1))", NULL, &trace_arch_x86_64, &sp, &pr);
+	ck_assert_int_eq(pr.nslots, 1);
+	ck_assert_uint_eq(s[0].zero, 1);
+	ck_assert_uint_eq(s[0].strsize, 64);
+	ck_assert_uint_eq(pr.filter_or, 1);
+	ck_assert_uint_eq(t[0].op, TRACE_OP_STREQ);
+	ck_assert_uint_eq(t[0].w[0], 0x7361702f6374652fULL); /* "/etc/pas" */
+	ck_assert_uint_eq(t[0].w[1], 0x647773ULL);           /* "swd" */
+	ck_assert_uint_eq(t[0].w[2], 0);
+	ck_assert_uint_eq(t[1].w[0], 'x');
+	ck_assert_uint_eq(t[1].neg, 1);
+	ck_assert_uint_eq(pr.rec_size, TRACE_EVENT_FIXED + 64);
+}
+END_TEST
+
+START_TEST(test_compile_tracepoints)
+{
+	struct trace_spec sp;
+	struct trace_prog pr;
+	const struct trace_slot_c *s = pr.slots;
+	const struct trace_term_c *t = pr.terms;
+
+	/* int in 8 bytes: read 8, as an int; syscall strings from user
+	 * memory first */
+	compile_ok("t:syscalls:sys_enter_openat (args->dfd == -100) "
+		   "\"%s %x\", args->filename, args->flags", openat_fmt,
+		   &trace_arch_x86_64, &sp, &pr);
+	ck_assert_int_eq(pr.nslots, 3);
+	CHECK_SLOT(&s[0], TRACE_BASE_CTX, 24, 8, TRACE_EXT(8, 0),
+		   TRACE_EXT(8, 0), TRACE_STR_UPTR);
+	CHECK_SLOT(&s[1], TRACE_BASE_CTX, 32, 8, TRACE_EXT(4, 1),
+		   TRACE_EXT(8, 0), TRACE_STR_NONE);
+	CHECK_SLOT(&s[2], TRACE_BASE_CTX, 16, 8, TRACE_EXT(4, 1),
+		   TRACE_EXT(8, 0), TRACE_STR_NONE);
+	ck_assert_uint_eq(t[0].k, (uint64_t)-100);
+	ck_assert_uint_eq(t[0].slot, 2);
+	ck_assert_uint_eq(pr.is_kprobe, 0);
+	/* unknown typedef: the format's size and sign */
+	compile_ok("t:syscalls:sys_enter_openat \"%u\", args->mode",
+		   openat_fmt, &trace_arch_x86_64, &sp, &pr);
+	CHECK_SLOT(&s[0], TRACE_BASE_CTX, 40, 8, TRACE_EXT(2, 0),
+		   TRACE_EXT(8, 0), TRACE_STR_NONE);
+}
+END_TEST
+
+START_TEST(test_compile_tracepoint_strings)
+{
+	struct trace_spec sp;
+	struct trace_prog pr;
+	const struct trace_slot_c *s = pr.slots;
+
+	compile_ok("t:sched:x (STRCMP(\"bash\", args->prev_comm)) \"%s %s %s "
+		   "%d %c\", args->prev_comm, args->filename, args->rel, "
+		   "args->prev_pid, args->flag", sched_fmt, &trace_arch_arm64,
+		   &sp, &pr);
+	ck_assert_int_eq(pr.nslots, 5);
+	/* a char array: read in place; STRCMP makes it 64 bytes */
+	CHECK_SLOT(&s[0], TRACE_BASE_CTX, 8, 8, TRACE_EXT(1, 0),
+		   TRACE_EXT(8, 0), TRACE_STR_INLINE);
+	ck_assert_uint_eq(s[0].strsize, 64);
+	ck_assert_uint_eq(s[0].zero, 1);
+	/* __data_loc from the record, __rel_loc from the field's end */
+	CHECK_SLOT(&s[1], TRACE_BASE_CTX, 28, 4, TRACE_EXT(4, 0),
+		   TRACE_EXT(8, 0), TRACE_STR_LOC);
+	ck_assert_uint_eq(s[1].strbase, 0);
+	CHECK_SLOT(&s[2], TRACE_BASE_CTX, 32, 4, TRACE_EXT(4, 0),
+		   TRACE_EXT(8, 0), TRACE_STR_LOC);
+	ck_assert_uint_eq(s[2].strbase, 36);
+	CHECK_SLOT(&s[3], TRACE_BASE_CTX, 24, 4, TRACE_EXT(4, 1),
+		   TRACE_EXT(8, 0), TRACE_STR_NONE);
+	CHECK_SLOT(&s[4], TRACE_BASE_CTX, 52, 1, TRACE_EXT(1, 0),
+		   TRACE_EXT(8, 0), TRACE_STR_NONE);
+	ck_assert_uint_eq(s[1].stroff, 64);
+	ck_assert_uint_eq(s[2].stroff, 144);
+	ck_assert_uint_eq(pr.rec_size, TRACE_EVENT_FIXED + 224);
+	/* printed alone, a char array is read up to its size */
+	compile_ok("t:sched:x \"%s\", args->prev_comm", sched_fmt,
+		   &trace_arch_arm64, &sp, &pr);
+	ck_assert_uint_eq(s[0].strsize, 16);
+}
+END_TEST
+
+START_TEST(test_compile_errors)
+{
+	static const char *const cases[][2] = {
+		{ "r::vfs_read \"%d\", arg1", "probe 'r::vfs_read': 'arg1': a "
+		  "return probe sees no arguments (their registers hold other "
+		  "values by then); read them with a p:: probe" },
+		{ "p::vfs_read (retval)", "probe 'p::vfs_read': 'retval': only "
+		  "return probes (r::FUNCTION) see a return value" },
+		{ "p::vfs_read \"%d\", args->x", "probe 'p::vfs_read': "
+		  "'args->x': only tracepoints (t:) have fields; a function "
+		  "has arg1..arg6" },
+		{ "t:syscalls:sys_enter_openat \"%d\", arg1", "probe "
+		  "'t:syscalls:sys_enter_openat': 'arg1': a tracepoint has "
+		  "fields, not arguments: args->NAME" },
+		{ "t:syscalls:sys_enter_openat \"%d\", args->fname", "probe "
+		  "'t:syscalls:sys_enter_openat': 'args->fname': tracepoint "
+		  "syscalls:sys_enter_openat has no field fname on this kernel "
+		  "(its fields: __syscall_nr, dfd, filename, flags, mode)" },
+		{ "t:syscalls:sys_enter_openat \"%s\", args->__syscall_nr",
+		  "probe 't:syscalls:sys_enter_openat': 'args->__syscall_nr': "
+		  "a number, not a pointer: %s prints a string (use %d)" },
+		{ "t:syscalls:sys_enter_openat (STRCMP(\"x\", $pid))",
+		  "probe 't:syscalls:sys_enter_openat': '$pid': a number, not "
+		  "a pointer: STRCMP compares strings" },
+		{ "t:sched:x \"%d\", args->prev_comm", "probe 't:sched:x': "
+		  "'args->prev_comm': a char array: print it with %s" },
+		{ "t:sched:x \"%d\", args->ids", "probe 't:sched:x': "
+		  "'args->ids': arrays other than char[] are not supported" },
+		{ "p::f (arg1 && $uid) \"%d %d %d %d %d %d %d\", arg3, "
+		  "arg4, arg5, arg6, $pid, $tgid, $cpu", "probe 'p::f': "
+		  "'$uid': more than 8 values to read in one probe (values and "
+		  "filter operands)" },
+	};
+	struct trace_spec sp;
+	struct trace_prog pr;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct bb_err err = { "" };
+		const char *fmt = strstr(cases[i][0], "t:sched") ? sched_fmt
+								 : openat_fmt;
+
+		ck_assert_msg(compile(cases[i][0], fmt, &trace_arch_x86_64,
+				      &sp, &pr, &err) < 0, "'%s' compiled",
+			      cases[i][0]);
+		ck_assert_str_eq(err.msg, cases[i][1]);
+	}
+}
+END_TEST
+
+struct consts {
+	int n;
+	char names[160][16];
+	uint64_t v[160];
+};
+
+static void collect(void *ctx, const char *name, uint64_t v)
+{
+	struct consts *c = ctx;
+
+	ck_assert_int_lt(c->n, 160);
+	ck_assert_int_lt(strlen(name), 16);
+	strcpy(c->names[c->n], name);
+	c->v[c->n++] = v;
+}
+
+static uint64_t const_of(const struct consts *c, const char *name)
+{
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->names[i], name))
+			return c->v[i];
+	ck_abort_msg("no constant %s", name);
+	return 0;
+}
+
+/* The names the BPF program refers to, each once. */
+START_TEST(test_consts)
+{
+	static struct consts c;
+	struct trace_spec sp;
+	struct trace_prog pr;
+	int i, j;
+
+	compile_ok("p::f (STRCMP(\"ab\", arg2) && arg1 > 3) \"%s\", arg2",
+		   NULL, &trace_arch_x86_64, &sp, &pr);
+	trace_prog_consts(&pr, 7, collect, &c);
+	ck_assert_int_eq(c.n, 5 + 10 * TRACE_NSLOTS +
+				      (6 + TRACE_STRCMP_WORDS) * TRACE_NTERMS);
+	for (i = 0; i < c.n; i++)
+		for (j = i + 1; j < c.n; j++)
+			ck_assert_str_ne(c.names[i], c.names[j]);
+	ck_assert_uint_eq(const_of(&c, "probe_id"), 7);
+	ck_assert_uint_eq(const_of(&c, "rec_size"), TRACE_EVENT_FIXED + 80);
+	ck_assert_uint_eq(const_of(&c, "is_kprobe"), 1);
+	ck_assert_uint_eq(const_of(&c, "s0_off"), 104);
+	ck_assert_uint_eq(const_of(&c, "s0_str"), TRACE_STR_KPTR);
+	ck_assert_uint_eq(const_of(&c, "s0_zero"), 1);
+	ck_assert_uint_eq(const_of(&c, "s1_off"), 112);
+	ck_assert_uint_eq(const_of(&c, "s2_base"), TRACE_BASE_NONE);
+	ck_assert_uint_eq(const_of(&c, "f0_op"), TRACE_OP_STREQ);
+	ck_assert_uint_eq(const_of(&c, "f0_w0"), 0x6261);
+	ck_assert_uint_eq(const_of(&c, "f1_slot"), 1);
+	ck_assert_uint_eq(const_of(&c, "f1_k"), 3);
+	ck_assert_uint_eq(const_of(&c, "f3_op"), TRACE_OP_NONE);
+}
+END_TEST
+
+static char *format(const struct trace_spec *sp, const struct trace_prog *pr,
+		    const struct trace_event *e, uint32_t size,
+		    const struct bb_ksyms *ks, int json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	if (json)
+		trace_json_args(f, sp, pr, e, size, ks, NULL);
+	else
+		trace_format(f, sp, pr, e, size, ks, NULL);
+	fclose(f);
+	return buf;
+}
+
+static void set_str(struct trace_event *e, const struct trace_prog *pr,
+		    int slot, const char *s)
+{
+	strcpy(e->str + pr->slots[slot].stroff, s);
+	e->str_ret[slot] = strlen(s) + 1;
+}
+
+/* Records to text as bcc's Python does: C conversions of the values. */
+START_TEST(test_format_text)
+{
+	static struct trace_event e;
+	struct bb_ksyms *ks;
+	struct trace_spec sp;
+	struct trace_prog pr;
+	char *out;
+
+	compile_ok("t:syscalls:sys_enter_openat \"%d|%u|%x|%-5d|%05lld|%lu|"
+		   "%hd|%c|%%\", args->dfd, args->dfd, args->dfd, args->dfd, "
+		   "args->flags, args->flags, args->flags, args->flags",
+		   openat_fmt, &trace_arch_x86_64, &sp, &pr);
+	memset(&e, 0, sizeof(e));
+	/* as the program leaves them: dfd an int (-100), flags 0x10041 */
+	e.val[pr.arg_slot[0]] = (uint64_t)-100;
+	e.val[pr.arg_slot[4]] = 0x10041;
+	out = format(&sp, &pr, &e, pr.rec_size, NULL, 0);
+	ck_assert_str_eq(out, "-100|4294967196|ffffff9c|-100 |65601|65601|65|"
+			 "A|%");
+	free(out);
+	out = format(&sp, &pr, &e, pr.rec_size, NULL, 1);
+	ck_assert_str_eq(out, "[-100,4294967196,4294967196,-100,65601,65601,"
+			 "65,\"A\"]");
+	free(out);
+
+	/* strings (escaped), pointers, kernel symbols */
+	ck_assert_int_eq(ksyms_parse(&ks, "ffffffff81000000 T vfs_read\n"
+				     "ffffffff81000100 T vfs_write\n"), 2);
+	compile_ok("t:syscalls:sys_enter_openat \"[%s] [%-6s] %p %K %K\", "
+		   "args->filename, args->filename, args->mode, args->dfd, "
+		   "args->flags", openat_fmt, &trace_arch_x86_64, &sp, &pr);
+	memset(&e, 0, sizeof(e));
+	set_str(&e, &pr, pr.arg_slot[0], "a\tb\n\x01");
+	e.val[pr.arg_slot[2]] = 0x1ff;
+	e.val[pr.arg_slot[3]] = 0xffffffff81000110ULL;
+	e.val[pr.arg_slot[4]] = 0x42;
+	out = format(&sp, &pr, &e, pr.rec_size, ks, 0);
+	ck_assert_str_eq(out, "[a\\tb\\n\\x01] [a\\tb\\n\\x01] 0x1ff "
+			 "vfs_write+0x10 0x42");
+	free(out);
+	out = format(&sp, &pr, &e, pr.rec_size, ks, 1);
+	ck_assert_str_eq(out, "[\"a\\tb\\n\\u0001\",\"a\\tb\\n\\u0001\",511,"
+			 "\"vfs_write+0x10\",\"0x42\"]");
+	free(out);
+	/* a string that was not read, or not received, is empty */
+	e.str_ret[pr.arg_slot[0]] = -14;
+	out = format(&sp, &pr, &e, pr.rec_size, ks, 0);
+	ck_assert_str_eq(out, "[] [      ] 0x1ff vfs_write+0x10 0x42");
+	free(out);
+	e.str_ret[pr.arg_slot[0]] = 6;
+	out = format(&sp, &pr, &e, TRACE_EVENT_FIXED + 2, ks, 0);
+	ck_assert_str_eq(out, "[a\\t] [a\\t   ] 0x1ff vfs_write+0x10 0x42");
+	free(out);
+	/* a string that fills its room: cut at the room */
+	memset(e.str, 'x', TRACE_STR_DEFAULT);
+	out = format(&sp, &pr, &e, pr.rec_size, ks, 0);
+	ck_assert_int_eq(strlen(out), 2 * (TRACE_STR_DEFAULT + 3) +
+					      strlen("0x1ff vfs_write+0x10 0x42"));
+	free(out);
+	ksyms_free(ks);
+
+	/* no conversions: the text, %% as % */
+	compile_ok("r::f \"100%% done\"", NULL, &trace_arch_x86_64, &sp, &pr);
+	out = format(&sp, &pr, &e, pr.rec_size, NULL, 0);
+	ck_assert_str_eq(out, "100% done");
+	free(out);
+}
+END_TEST
+
+static Suite *trace_spec_suite(void)
+{
+	Suite *s = suite_create("trace_spec");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_parse_probe_names);
+	tcase_add_test(tc, test_parse_filters);
+	tcase_add_test(tc, test_parse_formats);
+	tcase_add_test(tc, test_parse_errors);
+	tcase_add_test(tc, test_arch_offsets);
+	tcase_add_test(tc, test_compile_kprobes);
+	tcase_add_test(tc, test_compile_tracepoints);
+	tcase_add_test(tc, test_compile_tracepoint_strings);
+	tcase_add_test(tc, test_compile_errors);
+	tcase_add_test(tc, test_consts);
+	tcase_add_test(tc, test_format_text);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+BBTEST_SUITE(trace_spec, trace_spec_suite, NULL)
