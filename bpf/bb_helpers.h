@@ -22,6 +22,7 @@ typedef signed long long s64;
 /* map types used by our programs (values from include/uapi/linux/bpf.h) */
 #define BPF_MAP_TYPE_HASH 1
 #define BPF_MAP_TYPE_ARRAY 2
+#define BPF_MAP_TYPE_PROG_ARRAY 3
 #define BPF_MAP_TYPE_PERF_EVENT_ARRAY 4
 #define BPF_MAP_TYPE_PERCPU_HASH 5
 #define BPF_MAP_TYPE_PERCPU_ARRAY 6
@@ -50,6 +51,7 @@ static u64 (*bpf_ktime_get_ns)(void) = (void *)5;
 static long (*bpf_trace_printk)(const char *fmt, u32 fmt_size, ...) = (void *)6;
 static u32 (*bpf_get_smp_processor_id)(void) = (void *)8;
 static u64 (*bpf_get_current_pid_tgid)(void) = (void *)14;
+static u64 (*bpf_get_current_uid_gid)(void) = (void *)15;
 static long (*bpf_get_current_comm)(void *buf, u32 size) = (void *)16;
 static long (*bpf_perf_event_output)(void *ctx, void *map, u64 flags,
 				     void *data, u64 size) = (void *)25;
