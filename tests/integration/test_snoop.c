@@ -230,6 +230,104 @@ START_TEST(test_execsnoop_bad_arguments)
 END_TEST
 
 /*
+ * opensnoop -p (this process): its N opens of a known file with their fd,
+ * and one of a missing path with FD -1 and ERR 2 (ENOENT).
+ */
+START_TEST(test_opensnoop_text)
+{
+	char pid[32], path[128], missing[128], want[256], *lines[64];
+	char *argv[] = { (char *)barebpf(), "opensnoop", "-p", pid, NULL };
+	struct proc pr;
+	int i, n, fd = -1;
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	snprintf(path, sizeof(path), "/tmp/bbopen-%d", (int)getpid());
+	snprintf(missing, sizeof(missing), "/nonexistent/bbopen-%d",
+		 (int)getpid());
+	close(open(path, O_WRONLY | O_CREAT, 0600));
+	start_tool(&pr, argv, 0);
+	for (i = 0; i < N_OPEN; i++) {
+		fd = open(path, O_RDONLY);
+		ck_assert_int_ge(fd, 0);
+		close(fd);
+	}
+	ck_assert_int_lt(open(missing, O_RDONLY), 0);
+	usleep(300000);
+	ck_assert_int_eq(stop_tool(&pr, SIGINT), 0);
+	unlink(path);
+	ck_assert_msg(strstr(out, "PID    COMM               FD ERR PATH\n"),
+		      "no bcc header: %s", out);
+	n = lines_with(out, path + 4, lines, 64);
+	ck_assert_msg(n == N_OPEN + 1, "%d lines for %d opens:\n%s", n,
+		      N_OPEN + 1, out);
+	snprintf(want, sizeof(want), "%-6s ", pid);
+	for (i = 0; i < n; i++) {
+		char comm[32], p[256];
+		int fdp, errp;
+
+		ck_assert_msg(!strncmp(lines[i], want, strlen(want)) &&
+			      sscanf(lines[i] + 7, "%31s %d %d %255s", comm,
+				     &fdp, &errp, p) == 4,
+			      "bad line: %s", lines[i]);
+		if (i < N_OPEN)
+			ck_assert_msg(fdp == fd && errp == 0 &&
+				      !strcmp(p, path), "open %d: %s (want fd "
+				      "%d, %s)", i, lines[i], fd, path);
+		else
+			ck_assert_msg(fdp == -1 && errp == 2 &&
+				      !strcmp(p, missing), "missing: %s",
+				      lines[i]);
+	}
+	no_losses("opensnoop", "opens");
+}
+END_TEST
+
+/* -j -e -f O_WRONLY -d 2: only the opens for writing, with their flags;
+ * it exits by itself. */
+START_TEST(test_opensnoop_json_flags)
+{
+	char pid[32], path[128], want[256], *lines[64];
+	char *argv[] = { (char *)barebpf(), "opensnoop", "-j", "-e", "-p",
+			 pid, "-f", "O_WRONLY", "-d", "2", NULL };
+	struct proc pr;
+	int i, n, fd;
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	snprintf(path, sizeof(path), "/tmp/bbopenw-%d", (int)getpid());
+	start_tool(&pr, argv, 1);
+	for (i = 0; i < 2 * N_OPEN; i++) {
+		fd = open(path, i % 2 ? O_RDONLY : O_WRONLY | O_CREAT, 0600);
+		ck_assert_int_ge(fd, 0);
+		close(fd);
+	}
+	ck_assert_int_eq(stop_tool(&pr, 0), 0);
+	unlink(path);
+	n = lines_with(out, path, lines, 64);
+	ck_assert_msg(n == N_OPEN, "%d lines for %d opens for writing:\n%s",
+		      n, N_OPEN, out);
+	snprintf(want, sizeof(want), "\"err\":0,\"flags\":%d,\"path\":\"%s\"}",
+		 O_WRONLY | O_CREAT, path);
+	for (i = 0; i < n; i++)
+		ck_assert_msg(strstr(lines[i], want), "%s (want %s)", lines[i],
+			      want);
+	no_losses("opensnoop", "opens");
+}
+END_TEST
+
+START_TEST(test_opensnoop_bad_arguments)
+{
+	char o[4096], e[4096];
+	char *a1[] = { (char *)barebpf(), "opensnoop", "-f", "O_NOPE", NULL };
+	char *a2[] = { (char *)barebpf(), "opensnoop", "-p", "x", NULL };
+
+	ck_assert_int_ne(run(a1, o, sizeof(o), e, sizeof(e)), 0);
+	ck_assert_msg(strstr(e, "-f 'O_NOPE': not a flag"), "%s", e);
+	ck_assert_int_ne(run(a2, o, sizeof(o), e, sizeof(e)), 0);
+	ck_assert_msg(strstr(e, "-p 'x'"), "%s", e);
+}
+END_TEST
+
+/*
  * BAREBPF_SYSCALLS=kprobes forces the fallback: on a kernel without
  * kprobes (this one) the tools must say so and fail; with kprobes, run.
  */
@@ -267,6 +365,9 @@ static Suite *snoop_suite(void)
 	tcase_add_test(tc, test_execsnoop_text);
 	tcase_add_test(tc, test_execsnoop_json);
 	tcase_add_test(tc, test_execsnoop_bad_arguments);
+	tcase_add_test(tc, test_opensnoop_text);
+	tcase_add_test(tc, test_opensnoop_json_flags);
+	tcase_add_test(tc, test_opensnoop_bad_arguments);
 	tcase_add_test(tc, test_snoop_forced_kprobes);
 	suite_add_tcase(s, tc);
 	return s;
