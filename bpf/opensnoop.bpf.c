@@ -3,8 +3,8 @@
  * opensnoop: one record per open (open, openat, openat2), from the
  * syscall tracepoints, or from kprobes on the syscall functions where the
  * kernel was built without CONFIG_FTRACE_SYSCALLS. The entry keeps the
- * path's user pointer and the flags by thread; the return reads the path
- * (as bcc does) and sends the record.
+ * path's user pointer and the flags by thread; the return filters, reads
+ * the path (as bcc does) and sends the record.
  *
  * One tracepoint program serves the three entries: every syscall
  * tracepoint has the layout of struct syscall_trace_enter (the number,
@@ -34,22 +34,13 @@ static __always_inline void count(u32 key)
 		*v += 1; /* per-CPU: no other writer */
 }
 
+/* Kept small: it is inlined in four programs. The filters are applied
+ * at the return, once. */
 static __always_inline void open_enter(u64 fname, u64 flags)
 {
-	u64 id = bpf_get_current_pid_tgid();
-	u32 pid = id >> 32, tid = id;
-	u32 fpid = BB_CONST(filter_pid), ftid = BB_CONST(filter_tid);
-	u32 fuid = BB_CONST(filter_uid);
-	u64 fflags = BB_CONST(filter_flags);
+	u32 tid = bpf_get_current_pid_tgid();
 	struct opensnoop_start s = { fname, flags };
 
-	if ((fpid && pid != fpid) || (ftid && tid != ftid))
-		return;
-	if (fuid != 0xffffffff &&
-	    (u32)bpf_get_current_uid_gid() != fuid)
-		return;
-	if (fflags && !(flags & fflags))
-		return;
 	if (bpf_map_update_elem(&starts, &tid, &s, BPF_ANY) < 0)
 		count(OPENSNOOP_UNTRACKED);
 }
@@ -69,19 +60,28 @@ static __always_inline void open_return(void *ctx, long ret)
 	struct opensnoop_start *s = bpf_map_lookup_elem(&starts, &tid);
 	struct opensnoop_event e = {};
 
+	u32 fpid = BB_CONST(filter_pid), ftid = BB_CONST(filter_tid);
+	u32 fuid = BB_CONST(filter_uid);
+	u64 fflags = BB_CONST(filter_flags);
+
 	if (!s)
-		return; /* entered before we started, or filtered out */
-	e.ts = bpf_ktime_get_ns();
+		return; /* entered before we started */
 	e.flags = s->flags;
 	e.pid = id >> 32;
 	e.tid = tid;
 	e.uid = bpf_get_current_uid_gid();
+	if ((fpid && e.pid != fpid) || (ftid && tid != ftid) ||
+	    (fuid != 0xffffffff && e.uid != fuid) ||
+	    (fflags && !(e.flags & fflags)))
+		goto out;
+	e.ts = bpf_ktime_get_ns();
 	e.ret = ret;
 	bpf_get_current_comm(e.comm, sizeof(e.comm));
 	bpf_probe_read_str(e.fname, sizeof(e.fname), (void *)s->fname);
-	bpf_map_delete_elem(&starts, &tid);
 	count(OPENSNOOP_EMITTED);
 	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &e, sizeof(e));
+out:
+	bpf_map_delete_elem(&starts, &tid);
 }
 
 /* Attached to sys_enter_open, _openat and _openat2. */
@@ -94,12 +94,13 @@ int tp_enter(void *ctx)
 
 	BB_TP_READ(nr, ctx, tpoff_nr);
 	bpf_probe_read(a, sizeof(a), args);
-	if (nr == (int)BB_CONST(nr_open))
-		open_enter(a[0], a[1]);
-	else if (nr == (int)BB_CONST(nr_openat2))
-		open_enter(a[1], how_flags(a[2]));
-	else
-		open_enter(a[1], a[2]);
+	if (nr == (int)BB_CONST(nr_open)) {
+		a[2] = a[1];
+		a[1] = a[0];
+	} else if (nr == (int)BB_CONST(nr_openat2)) {
+		a[2] = how_flags(a[2]);
+	}
+	open_enter(a[1], a[2]);
 	return 0;
 }
 
