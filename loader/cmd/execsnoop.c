@@ -95,8 +95,10 @@ static unsigned int proc_ppid(unsigned int pid)
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "PPid: %u", &ppid) == 1)
+		if (!strncmp(line, "PPid:", 5)) {
+			ppid = strtoul(line + 5, NULL, 10);
 			break;
+		}
 	fclose(f);
 	return ppid;
 }
