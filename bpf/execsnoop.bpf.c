@@ -9,11 +9,17 @@
  * of 128 bytes four times (two entries, two program types) would cost
  * kilobytes of a binary that must stay small, so the reader is one short
  * program that reads one argument and tail-calls itself for the next
- * (at most 20 of the kernel's 32 tail calls). The chain runs on one CPU
- * without preemption, so the exec is built in the per-CPU scratch and
- * copied into execs (by thread) once, at the end of the chain. The
- * return sends it. A tail call needs programs of one type: one reader
- * for the tracepoints (tp_jump), one for the kprobes (kp_jump).
+ * (at most 20 of the kernel's 32 tail calls). A tail call needs
+ * programs of one type: one reader for the tracepoints (tp_jump), one for
+ * the kprobes (kp_jump).
+ *
+ * An exec is built in place in its slot of the execs array, slot tid %
+ * EXECSNOOP_SLOTS, which the return sends from: 4.15 cannot copy a map
+ * value into a hash map (bpf_map_update_elem takes its value from the
+ * stack only, and 2.6 KB do not fit there). Two execs in progress at
+ * once whose threads share a slot are rare; the later one takes it, and
+ * the return of the earlier one, no longer the owner, counts it as
+ * untracked.
  *
  * The parent without BTF: sched_process_fork, on the parent, names the
  * child; ppids keeps child -> parent's thread group (the user side reads
@@ -28,10 +34,8 @@
 #include "bb_helpers.h"
 #include "execsnoop.h"
 
-BB_MAP(scratch, BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(u32),
-       sizeof(struct execsnoop_event), 1);
-BB_MAP(execs, BPF_MAP_TYPE_LRU_HASH, sizeof(u32),
-       sizeof(struct execsnoop_event), 512);
+BB_MAP(execs, BPF_MAP_TYPE_ARRAY, sizeof(u32),
+       sizeof(struct execsnoop_event), EXECSNOOP_SLOTS);
 BB_MAP(ppids, BPF_MAP_TYPE_LRU_HASH, sizeof(u32), sizeof(u32), 16384);
 BB_MAP(tp_jump, BPF_MAP_TYPE_PROG_ARRAY, sizeof(u32), sizeof(u32), 1);
 BB_MAP(kp_jump, BPF_MAP_TYPE_PROG_ARRAY, sizeof(u32), sizeof(u32), 1);
@@ -47,26 +51,28 @@ static __always_inline void count(u32 key)
 		*v += 1; /* per-CPU: no other writer */
 }
 
-static __always_inline struct execsnoop_event *scratch_get(void)
+static __always_inline struct execsnoop_event *slot_get(u32 tid)
 {
-	u32 zero = 0;
+	u32 k = tid % EXECSNOOP_SLOTS;
 
-	return bpf_map_lookup_elem(&scratch, &zero);
+	return bpf_map_lookup_elem(&execs, &k);
 }
 
-/* Start an exec in the scratch: 0 to go on to its arguments. */
+/* Start an exec in its slot: 0 to go on to its arguments. */
 static __always_inline int exec_enter(u64 filename, u64 argv)
 {
 	u64 uid = bpf_get_current_uid_gid() & 0xffffffff;
+	u64 id = bpf_get_current_pid_tgid();
 	struct execsnoop_event *e;
 
 	if ((u32)BB_CONST(filter_uid) != 0xffffffff &&
 	    uid != (u32)BB_CONST(filter_uid))
 		return -1;
-	e = scratch_get();
+	e = slot_get(id);
 	if (!e)
 		return -1;
-	e->pid = bpf_get_current_pid_tgid() >> 32;
+	e->tid = id;
+	e->pid = id >> 32;
 	e->uid = uid;
 	e->flags = 0;
 	e->argv = argv;
@@ -75,36 +81,24 @@ static __always_inline int exec_enter(u64 filename, u64 argv)
 	return 0;
 }
 
-static __always_inline void exec_store(struct execsnoop_event *e)
-{
-	u32 tid = bpf_get_current_pid_tgid();
-
-	if (bpf_map_update_elem(&execs, &tid, e, BPF_ANY) < 0)
-		count(EXECSNOOP_UNTRACKED);
-}
-
-/* Read argv[nargs]: 1 if the chain goes on, 0 once the exec is stored. */
+/* Read argv[nargs]: 1 if the chain goes on, 0 once all are read. */
 static __always_inline int exec_arg(void)
 {
-	struct execsnoop_event *e = scratch_get();
+	struct execsnoop_event *e = slot_get(bpf_get_current_pid_tgid());
 	u64 ptr = 0;
 	u32 i;
 
 	if (!e)
 		return 0;
 	i = e->nargs;
+	bpf_probe_read(&ptr, sizeof(ptr), (void *)(e->argv + i * 8));
 	if (i >= EXECSNOOP_MAXARGS || i >= (u32)BB_CONST(max_args)) {
-		bpf_probe_read(&ptr, sizeof(ptr), (void *)(e->argv + i * 8));
 		if (ptr)
 			e->flags |= EXECSNOOP_F_TRUNCATED;
-		exec_store(e);
 		return 0;
 	}
-	bpf_probe_read(&ptr, sizeof(ptr), (void *)(e->argv + i * 8));
-	if (!ptr) {
-		exec_store(e);
+	if (!ptr)
 		return 0;
-	}
 	bpf_probe_read_str(e->args[i], EXECSNOOP_ARGSIZE, (void *)ptr);
 	e->nargs = i + 1;
 	return 1;
@@ -114,11 +108,16 @@ static __always_inline void exec_return(void *ctx, long ret)
 {
 	u64 id = bpf_get_current_pid_tgid();
 	u32 tid = id, pid = id >> 32, *ppid;
-	struct execsnoop_event *e = bpf_map_lookup_elem(&execs, &tid);
+	struct execsnoop_event *e = slot_get(tid);
 	u64 size;
 
-	if (!e)
+	if (!e || !e->tid)
 		return; /* entered before we started, or filtered out */
+	if (e->tid != tid) {
+		count(EXECSNOOP_UNTRACKED); /* or a thread's exec, which
+					     * leaves as the leader */
+		return;
+	}
 	if (ret && !BB_CONST(fails))
 		goto out;
 	e->ts = bpf_ktime_get_ns();
@@ -141,7 +140,7 @@ static __always_inline void exec_return(void *ctx, long ret)
 	count(EXECSNOOP_EMITTED);
 	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, e, size);
 out:
-	bpf_map_delete_elem(&execs, &tid);
+	e->tid = 0;
 }
 
 /* Attached to sys_enter_execve and sys_enter_execveat: the syscall

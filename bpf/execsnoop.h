@@ -8,6 +8,7 @@
 
 #define EXECSNOOP_F_PPID 1      /* ppid from a fork seen while tracing */
 #define EXECSNOOP_F_TRUNCATED 2 /* more arguments than --max-args */
+#define EXECSNOOP_SLOTS 512     /* execs in progress at once, by tid */
 
 /*
  * One exec, from its entry (pid, uid, arguments) to its return (ret, the
@@ -22,6 +23,8 @@ struct execsnoop_event {
 	int ret;
 	unsigned int nargs;    /* args read (the reader's next index) */
 	unsigned int flags;    /* EXECSNOOP_F_* */
+	unsigned int tid;      /* the slot's owner while in progress, or 0 */
+	unsigned int pad;
 	unsigned long long argv; /* user pointer, while reading */
 	char comm[16];
 	char args[EXECSNOOP_MAXARGS][EXECSNOOP_ARGSIZE];
@@ -30,7 +33,7 @@ struct execsnoop_event {
 
 /* stats: a per-CPU array */
 #define EXECSNOOP_EMITTED 0   /* records handed to bpf_perf_event_output */
-#define EXECSNOOP_UNTRACKED 1 /* execs not tracked: the execs map was full */
+#define EXECSNOOP_UNTRACKED 1 /* execs whose slot another exec took */
 #define EXECSNOOP_NSTATS 2
 
 #endif

@@ -432,8 +432,10 @@ static void finish(struct tool_ctx *t, struct execsnoop_run *r,
 			   "reader fell behind and the kernel dropped their "
 			   "records", (unsigned long long)lost);
 	if (untracked)
-		tool_error(t, "warning: %llu execs were not tracked: the map "
-			   "of execs in progress was full",
+		tool_error(t, "warning: %llu execs were not printed: another "
+			   "exec in progress at the same time took their slot "
+			   "(one of 512, by thread id), or a thread's exec "
+			   "returned as its process' leader",
 			   (unsigned long long)untracked);
 	if (r->short_records)
 		tool_error(t, "warning: %llu records were too short (a "

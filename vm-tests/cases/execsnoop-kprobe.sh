@@ -9,14 +9,14 @@ need_tracefs
 M=bbk$$m
 BAREBPF_SYSCALLS=kprobes start_tool barebpf execsnoop -x -l $M
 wait_tracing 60
-grep -q "Tracing exec()s through kprobes on [_a-zA-Z0-9]*sys_execve" $W/out || fail "not through kprobes: $(head -n 1 $W/out)"
+grep -q "Tracing exec()s through kprobes on [_a-zA-Z0-9]*\(sys\|SyS\)_execve" $W/out || fail "not through kprobes: $(head -n 1 $W/out)"
 sh -c "i=0; while [ \$i -lt 20 ]; do /bin/echo bbk$$\"m\"-\$i 'two words' >/dev/null; i=\$((i + 1)); done; /nonexistent/bbk$$\"m\" x 2>/dev/null; exit 0" &
 SP=$!
 wait $SP
 sleep 0.5
 stop_tool INT
 [ $RC = 0 ] || fail "exit $RC after SIGINT"
-ok=$(awk -v sp=$SP -v m=$M '$1 == "echo" && $3 == sp && $4 == 0 && $5 == "/bin/echo" && $6 == m "-" n && $7 == "two" && $8 == "words" && NF == 8 { n++ } END { print n + 0 }' $W/out)
+ok=$(awk -v sp=$SP -v m=$M '$1 == "echo" && $3 == sp && $4 == 0 && $5 == "/bin/echo" && $6 == (m "-" (n + 0)) && $7 == "two" && $8 == "words" && NF == 8 { n++ } END { print n + 0 }' $W/out)
 [ "$ok" = 20 ] || fail "$ok right lines of echo (in order, PPID $SP, args), expected 20"
 bad=$(awk -v sp=$SP -v m=$M '$4 == -2 && $3 == sp && $5 == "/nonexistent/" m && $6 == "x"' $W/out | wc -l)
 [ "$bad" = 1 ] || fail "$bad lines of the failed exec with RET -2, PPID $SP, expected 1"

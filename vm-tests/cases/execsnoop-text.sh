@@ -20,7 +20,7 @@ stop_tool INT
 [ $RC = 0 ] || fail "exit $RC after SIGINT"
 grep -qE '^PCOMM +PID +PPID +RET ARGS$' $W/out || fail "no bcc header line"
 grep -q "Tracing exec()s through $WAY" $W/out || fail "not through $WAY"
-ok=$(awk -v sp=$SP -v m=$M '$1 == "echo" && $3 == sp && $4 == 0 && $5 == "/bin/echo" && $6 == m "-" n && $7 == "two" && $8 == "words" && NF == 8 { n++ } END { print n + 0 }' $W/out)
+ok=$(awk -v sp=$SP -v m=$M '$1 == "echo" && $3 == sp && $4 == 0 && $5 == "/bin/echo" && $6 == (m "-" (n + 0)) && $7 == "two" && $8 == "words" && NF == 8 { n++ } END { print n + 0 }' $W/out)
 [ "$ok" = 20 ] || fail "$ok right lines of echo (in order, PPID $SP, args), expected 20"
 c=$(grep -c "$M" $W/out)
 [ "$c" = 21 ] || fail "$c lines with the marker, expected 21"

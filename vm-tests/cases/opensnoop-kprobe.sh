@@ -12,7 +12,7 @@ sh -c "while [ ! -f $W/go ]; do sleep 0.1; done; i=0; while [ \$i -lt 20 ]; do e
 SP=$!
 BAREBPF_SYSCALLS=kprobes start_tool barebpf opensnoop -j -e -p $SP -d 8
 wait_tracing 60
-grep -q "Tracing open()s through kprobes on [_a-zA-Z0-9]*sys_openat" $W/err || fail "not through kprobes: $(head -n 1 $W/err)"
+grep -q "Tracing open()s through kprobes on [_a-zA-Z0-9]*\(sys\|SyS\)_openat" $W/err || fail "not through kprobes: $(head -n 1 $W/err)"
 touch $W/go
 wait $SP
 wait_exit 30 "-d 8"
