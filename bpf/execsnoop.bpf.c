@@ -21,6 +21,12 @@
  * the return of the earlier one, no longer the owner, counts it as
  * untracked.
  *
+ * A successful exec ends at sched:sched_process_exec (comm already the
+ * new one), a failed one at the syscall's return: on arm64 the return
+ * of a successful execve is not traced (start_thread forgets the
+ * syscall: regs->syscallno is -1 at sys_exit, seen on 4.15), and one
+ * way for both kinds of probe keeps one count.
+ *
  * The parent without BTF: sched_process_fork, on the parent, names the
  * child; ppids keeps child -> parent's thread group (the user side reads
  * /proc/PID/status for a process forked before the run).
@@ -173,13 +179,22 @@ int tp_args(void *ctx)
 	return 0;
 }
 
+/* failed execs: a successful one ends at exec_done */
 SEC("tracepoint/syscalls/sys_exit_execve")
 int tp_exit(void *ctx)
 {
 	long ret = 0;
 
 	BB_TP_READ(ret, ctx, tpoff_exit_ret);
-	exec_return(ctx, ret);
+	if (ret)
+		exec_return(ctx, ret);
+	return 0;
+}
+
+SEC("tracepoint/sched/sched_process_exec")
+int exec_done(void *ctx)
+{
+	exec_return(ctx, 0);
 	return 0;
 }
 
@@ -211,7 +226,10 @@ int kp_args(struct pt_regs *ctx)
 SEC("kretprobe")
 int kr_exec(struct pt_regs *ctx)
 {
-	exec_return(ctx, (long)PT_REGS_RC(ctx));
+	long ret = PT_REGS_RC(ctx);
+
+	if (ret)
+		exec_return(ctx, ret);
 	return 0;
 }
 

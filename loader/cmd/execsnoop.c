@@ -29,7 +29,8 @@ static const char usage[] =
 "  ARGS   the file name the exec was given, then argv[1...], at most\n"
 "         --max-args of them, each cut at 127 bytes; '...' if more\n"
 "\n"
-"It uses the syscalls:sys_enter/exit_execve(at) tracepoints, or, where\n"
+"It uses the syscalls:sys_enter/exit_execve(at) tracepoints (a successful\n"
+"exec ends at sched:sched_process_exec), or, where\n"
 "the kernel was built without them (CONFIG_FTRACE_SYSCALLS), kprobes on\n"
 "the syscall functions (sys_execve, __x64_sys_execve, ...), from Linux\n"
 "4.15 on; BAREBPF_SYSCALLS=kprobes uses the kprobes anyway. The parent\n"
@@ -458,7 +459,7 @@ static int execsnoop_main(int argc, char **argv)
 	int ret = 1, tps, execveat, n = 0;
 	/* an exit ends what an entry opens and reads the parent a fork
 	 * names: exits first */
-	struct bb_probe p[5];
+	struct bb_probe p[6];
 
 	tool_init(&t, "execsnoop");
 	if (parse_args(&t, &o, argc, argv))
@@ -515,6 +516,8 @@ static int execsnoop_main(int argc, char **argv)
 			p[n++] = (struct bb_probe){ "kp_execveat", fn[1], 0,
 						    "exec", NULL, 0, 0 };
 	}
+	p[n++] = (struct bb_probe){ "exec_done", NULL, 0, NULL, "exec parent",
+				    0, 0 };
 	p[n++] = (struct bb_probe){ "fork", NULL, 0, "parent", NULL, 0, 0 };
 	if (tool_ring(&t, "events", 64, on_event, &r, &pb) < 0 ||
 	    tool_attach_probes(&t, p, n) < 0)
