@@ -246,6 +246,52 @@ int tool_funcs(struct tool_ctx *t, int source, const char *const *names,
 	return k;
 }
 
+int tool_syscall_tracepoints(struct tool_ctx *t, const char *sys)
+{
+	const char *tfs = tool_tracefs(t), *force = getenv("BAREBPF_SYSCALLS");
+	char path[512];
+
+	if (!tfs)
+		return -1;
+	if (force && !strcmp(force, "kprobes"))
+		return 0;
+	snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_%s", tfs,
+		 sys);
+	return access(path, F_OK) == 0;
+}
+
+int tool_syscall_funcs(struct tool_ctx *t, const char *const *sys, int n,
+		       char (*out)[64])
+{
+	static const char *const pre[] = { "__x64_sys_", "__arm64_sys_",
+					   "SyS_", "sys_" };
+	const char *names[4 * 8] = { 0 };
+	char cand[4 * 8][64], **avail;
+	int i, j, k, m;
+
+	if (n > 8)
+		return tool_error(t, "internal: too many syscalls"), -1;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < 4; j++) {
+			snprintf(cand[4 * i + j], 64, "%s%s", pre[j], sys[i]);
+			names[4 * i + j] = cand[4 * i + j];
+		}
+	m = tool_funcs(t, BB_FUNCS_KALLSYMS, names, 4 * n, 0, &avail);
+	if (m < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		out[i][0] = 0;
+		for (j = 0; j < 4 && !out[i][0]; j++)
+			for (k = 0; k < m; k++)
+				if (!strcmp(avail[k], cand[4 * i + j])) {
+					strcpy(out[i], avail[k]);
+					break;
+				}
+	}
+	bb_free_strv(avail, m);
+	return 0;
+}
+
 int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
 		   const char *field, const char *cname)
 {

@@ -14,6 +14,7 @@ static const struct tool *const tools[] = {
 	&tool_freeze, &tool_qenter,
 	&tool_slowbio, &tool_biosnoop,
 	&tool_exporter,
+	&tool_execsnoop, &tool_opensnoop,
 };
 #define NTOOLS (int)(sizeof(tools) / sizeof(tools[0]))
 
@@ -38,7 +39,10 @@ static void usage(FILE *f)
 		"                        the detected one is wrong (e.g. 4.15.18)\n"
 		"  BAREBPF_KPROBES=tracefs  make kprobes through tracefs\n"
 		"                        kprobe_events even where the perf kprobe\n"
-		"                        PMU (4.17+) would remove them by itself\n");
+		"                        PMU (4.17+) would remove them by itself\n"
+		"  BAREBPF_SYSCALLS=kprobes  execsnoop, opensnoop: kprobes on the\n"
+		"                        syscall functions even where the syscall\n"
+		"                        tracepoints exist\n");
 }
 
 static const struct tool *find_tool(const char *name)

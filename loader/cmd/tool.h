@@ -73,6 +73,17 @@ int tool_open(struct tool_ctx *t, const void *buf, size_t len);
  */
 int tool_funcs(struct tool_ctx *t, int source, const char *const *names,
 	       int n, int need, char ***avail);
+/*
+ * System call probes (execsnoop, opensnoop). tool_syscall_tracepoints:
+ * does this kernel have events/syscalls/sys_enter_<sys> (no where it was
+ * built without CONFIG_FTRACE_SYSCALLS, or BAREBPF_SYSCALLS=kprobes asks
+ * for the kprobe fallback)? tool_syscall_funcs: the kernel function of
+ * each of sys[0..n-1], first of __x64_sys_, __arm64_sys_ (4.17+/4.19+),
+ * SyS_, sys_ (4.x), into out[i] ("" where none). -1 after printing why.
+ */
+int tool_syscall_tracepoints(struct tool_ctx *t, const char *sys);
+int tool_syscall_funcs(struct tool_ctx *t, const char *const *sys, int n,
+		       char (*out)[64]);
 /* Set the offset of a tracepoint field as constant `cname`. */
 int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
 		   const char *field, const char *cname);
@@ -159,5 +170,6 @@ extern const struct tool tool_trace;
 extern const struct tool tool_freeze, tool_qenter;
 extern const struct tool tool_slowbio, tool_biosnoop;
 extern const struct tool tool_exporter;
+extern const struct tool tool_execsnoop, tool_opensnoop;
 
 #endif

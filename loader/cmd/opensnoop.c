@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: MIT */
+/* barebpf opensnoop: one line per open(), bcc's columns. */
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/syscall.h>
+#include "tool.h"
+#include "../../bpf/opensnoop.h"
+
+EMBEDDED_OBJ(opensnoop);
+
+#ifndef SYS_openat2
+#define SYS_openat2 437 /* 5.6, one number on every architecture */
+#endif
+
+static const char usage[] =
+"usage: barebpf opensnoop [-h] [-T] [-U] [-x] [-j] [-p PID] [-t TID]\n"
+"                         [-u UID] [-n NAME] [-e] [-f FLAG] [-d SECS]\n"
+"                         [-M N]\n"
+"\n"
+"Trace open() syscalls (open, openat, openat2): one line per open as it\n"
+"returns, bcc's columns:\n"
+"\n"
+"  TIME(s)  with -T: seconds since the first open printed\n"
+"  UID      with -U: user id\n"
+"  PID      process id (TID with -t: thread id)\n"
+"  COMM     process name\n"
+"  FD       the file descriptor, -1 if the open failed\n"
+"  ERR      0, or the errno of a failed open (2: ENOENT)\n"
+"  FLAGS    with -e: the flags, in octal\n"
+"  PATH     the path as given, at most 255 bytes\n"
+"\n"
+"It uses the syscalls:sys_enter/exit_open(at)(2) tracepoints, or, where\n"
+"the kernel was built without them (CONFIG_FTRACE_SYSCALLS), kprobes on\n"
+"the syscall functions (sys_openat, __x64_sys_openat, ...), from Linux\n"
+"4.15 on; BAREBPF_SYSCALLS=kprobes uses the kprobes anyway. If the reader\n"
+"falls behind, the kernel drops records: they are counted and reported.\n"
+"\n"
+"options:\n"
+"  -h, --help            show this help message and exit\n"
+"  -T, --timestamp       include a timestamp column\n"
+"  -U, --print-uid       include a UID column\n"
+"  -x, --failed          only show failed opens\n"
+"  -j, --json            one JSON object per open (lines)\n"
+"  -p, --pid PID         trace this PID only\n"
+"  -t, --tid TID         trace this TID only\n"
+"  -u, --uid UID         trace this UID only\n"
+"  -n, --name NAME       only print process names containing this name\n"
+"  -e, --extended_fields show extended fields (FLAGS)\n"
+"  -f, --flag_filter FLAG  only opens with this flag (O_WRONLY, O_RDWR,\n"
+"                        O_CREAT, O_TRUNC, O_APPEND, O_DIRECT, ...;\n"
+"                        repeat it for any of several)\n"
+"  -d, --duration SECS   total duration of trace in seconds\n"
+"  -M, --max-events N    exit after printing N opens\n"
+"      --kern-version V  override the detected kernel version (a.b.c)\n"
+"  -v, --verbose         say what was detected and attached\n"
+"\n"
+"examples:\n"
+"  barebpf opensnoop                # trace all open() syscalls\n"
+"  barebpf opensnoop -T             # include timestamps\n"
+"  barebpf opensnoop -U             # include UID\n"
+"  barebpf opensnoop -x             # only show failed opens\n"
+"  barebpf opensnoop -p 181         # only trace PID 181\n"
+"  barebpf opensnoop -t 123         # only trace TID 123\n"
+"  barebpf opensnoop -u 1000        # only trace UID 1000\n"
+"  barebpf opensnoop -d 10          # trace for 10 seconds only\n"
+"  barebpf opensnoop -n main        # only print process names containing \"main\"\n"
+"  barebpf opensnoop -e             # show extended fields\n"
+"  barebpf opensnoop -f O_WRONLY -f O_RDWR  # only print calls for writing\n"
+"  barebpf opensnoop -j -d 10       # JSON lines for 10 seconds\n";
+
+static const struct {
+	const char *name;
+	unsigned long bits;
+} open_flags[] = {
+	{ "O_WRONLY", O_WRONLY }, { "O_RDWR", O_RDWR },
+	{ "O_CREAT", O_CREAT }, { "O_EXCL", O_EXCL },
+	{ "O_NOCTTY", O_NOCTTY }, { "O_TRUNC", O_TRUNC },
+	{ "O_APPEND", O_APPEND }, { "O_NONBLOCK", O_NONBLOCK },
+	{ "O_DSYNC", O_DSYNC }, { "O_SYNC", O_SYNC },
+	{ "O_DIRECT", O_DIRECT }, { "O_DIRECTORY", O_DIRECTORY },
+	{ "O_NOFOLLOW", O_NOFOLLOW }, { "O_NOATIME", O_NOATIME },
+	{ "O_CLOEXEC", O_CLOEXEC }, { "O_PATH", O_PATH },
+	{ "O_TMPFILE", O_TMPFILE },
+};
+#define NFLAGS (int)(sizeof(open_flags) / sizeof(open_flags[0]))
+
+struct opensnoop_opts {
+	int timestamp, print_uid, failed, json, extended, uid_set;
+	unsigned long pid, tid, uid, flags, max_events;
+	const char *name;
+	double duration;
+};
+
+struct opensnoop_run {
+	const struct opensnoop_opts *o;
+	uint64_t first_ts, received, printed, short_records;
+};
+
+static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
+{
+	struct opensnoop_run *r = ctx;
+	const struct opensnoop_opts *o = r->o;
+	struct opensnoop_event e;
+	char comm[sizeof(e.comm) + 1];
+	int fd, err;
+
+	(void)cpu;
+	if (size < sizeof(e)) {
+		r->short_records++;
+		return;
+	}
+	memcpy(&e, data, sizeof(e));
+	r->received++;
+	memcpy(comm, e.comm, sizeof(e.comm));
+	comm[sizeof(e.comm)] = 0;
+	e.fname[sizeof(e.fname) - 1] = 0;
+	fd = e.ret >= 0 ? e.ret : -1;
+	err = e.ret >= 0 ? 0 : -e.ret;
+	if ((o->failed && e.ret >= 0) || (o->name && !strstr(comm, o->name)))
+		return;
+	if (o->max_events && r->printed >= o->max_events)
+		return;
+	if (!r->first_ts)
+		r->first_ts = e.ts;
+	if (o->json) {
+		printf("{\"ts\":%.9f,\"pid\":%u,\"tid\":%u,\"uid\":%u,"
+		       "\"comm\":", (e.ts - r->first_ts) / 1e9, e.pid, e.tid,
+		       e.uid);
+		json_str(stdout, comm);
+		printf(",\"fd\":%d,\"err\":%d,\"flags\":%llu,\"path\":", fd,
+		       err, e.flags);
+		json_str(stdout, e.fname);
+		printf("}\n");
+	} else {
+		if (o->timestamp)
+			printf("%-14.9f", (e.ts - r->first_ts) / 1e9);
+		if (o->print_uid)
+			printf("%-6u", e.uid);
+		printf("%-6u %-16s %4d %3d ", o->tid ? e.tid : e.pid, comm, fd,
+		       err);
+		if (o->extended)
+			printf("%08llo ", e.flags);
+		printf("%s\n", e.fname);
+	}
+	r->printed++;
+	if (o->max_events && r->printed >= o->max_events)
+		bb_stop = 1;
+	tool_output_failed();
+}
+
+static int parse_flag(struct tool_ctx *t, struct opensnoop_opts *o,
+		      const char *s)
+{
+	int i;
+
+	for (i = 0; i < NFLAGS; i++)
+		if (!strcasecmp(s, open_flags[i].name) ||
+		    !strcasecmp(s, open_flags[i].name + 2)) {
+			o->flags |= open_flags[i].bits;
+			return 0;
+		}
+	tool_error(t, "-f '%s': not a flag; one of:", s);
+	for (i = 0; i < NFLAGS; i++)
+		fprintf(stderr, " %s", open_flags[i].name);
+	fputc('\n', stderr);
+	return 1;
+}
+
+static int parse_id(struct tool_ctx *t, const char *opt, const char *s,
+		    unsigned long *v)
+{
+	if (parse_ulong(s, v) < 0 || !*v || *v >= 0xffffffffUL)
+		return tool_error(t, "%s '%s': give a positive number", opt, s);
+	return 0;
+}
+
+static int parse_args(struct tool_ctx *t, struct opensnoop_opts *o, int argc,
+		      char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "timestamp", no_argument, NULL, 'T' },
+		{ "print-uid", no_argument, NULL, 'U' },
+		{ "failed", no_argument, NULL, 'x' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "uid", required_argument, NULL, 'u' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "extended_fields", no_argument, NULL, 'e' },
+		{ "flag_filter", required_argument, NULL, 'f' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "max-events", required_argument, NULL, 'M' },
+		{ "kern-version", required_argument, NULL, 2 },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ 0 }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "hTUxjp:t:u:n:ef:d:M:v", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'h': fputs(usage, stdout); exit(0);
+		case 'T': o->timestamp = 1; break;
+		case 'U': o->print_uid = 1; break;
+		case 'x': o->failed = 1; break;
+		case 'j': o->json = 1; break;
+		case 'e': o->extended = 1; break;
+		case 'n': o->name = optarg; break;
+		case 'v': t->verbose = 1; break;
+		case 'p':
+			if (parse_id(t, "-p", optarg, &o->pid))
+				return 1;
+			break;
+		case 't':
+			if (parse_id(t, "-t", optarg, &o->tid))
+				return 1;
+			break;
+		case 'u':
+			if (parse_ulong(optarg, &o->uid) < 0 ||
+			    o->uid >= 0xffffffffUL)
+				return tool_error(t, "-u '%s': give a UID",
+						  optarg);
+			o->uid_set = 1;
+			break;
+		case 'f':
+			if (parse_flag(t, o, optarg))
+				return 1;
+			break;
+		case 'd':
+			if (opt_seconds(t, "-d", optarg, &o->duration))
+				return 1;
+			break;
+		case 'M':
+			if (parse_ulong(optarg, &o->max_events) < 0 ||
+			    !o->max_events)
+				return tool_error(t, "-M needs a number of "
+						  "opens, 1 or more");
+			break;
+		case 2: t->kver_override = optarg; break;
+		default:
+			fputs(usage, stderr);
+			return 1;
+		}
+	}
+	if (optind < argc)
+		return tool_error(t, "unexpected argument '%s' (see --help)",
+				  argv[optind]);
+	return 0;
+}
+
+static int configure(struct tool_ctx *t, const struct opensnoop_opts *o,
+		     int tps)
+{
+	if (tps) {
+		if (tool_tp_offset(t, "syscalls", "sys_enter_openat",
+				   "__syscall_nr", "tpoff_nr") < 0 ||
+		    tool_tp_offset(t, "syscalls", "sys_enter_openat", "dfd",
+				   "tpoff_args") < 0 ||
+		    tool_tp_offset(t, "syscalls", "sys_exit_openat", "ret",
+				   "tpoff_ret") < 0)
+			return -1;
+	} else {
+		obj_set_const(t->obj, "tpoff_nr", 0);
+		obj_set_const(t->obj, "tpoff_args", 0);
+		obj_set_const(t->obj, "tpoff_ret", 0);
+	}
+#ifdef SYS_open
+	obj_set_const(t->obj, "nr_open", SYS_open);
+#else
+	obj_set_const(t->obj, "nr_open", 0xffffffff); /* arm64: none */
+#endif
+	obj_set_const(t->obj, "nr_openat2", SYS_openat2);
+	obj_set_const(t->obj, "filter_pid", o->pid);
+	obj_set_const(t->obj, "filter_tid", o->tid);
+	obj_set_const(t->obj, "filter_uid", o->uid_set ? o->uid : 0xffffffff);
+	obj_set_const(t->obj, "filter_flags", o->flags);
+	return 0;
+}
+
+static void finish(struct tool_ctx *t, struct opensnoop_run *r,
+		   struct bb_perfbuf *pb)
+{
+	int stats_fd = obj_map(t->obj, "stats")->fd;
+	uint64_t emitted, untracked = 0, lost;
+
+	tool_detach(t);
+	perfbuf_poll(pb, 0);
+	/* a program still running on another CPU: close() does not wait */
+	poll(NULL, 0, 50);
+	perfbuf_poll(pb, 0);
+	if (bpf_map_sum_percpu_u64(stats_fd, OPENSNOOP_EMITTED, &emitted) < 0)
+		emitted = r->received;
+	bpf_map_sum_percpu_u64(stats_fd, OPENSNOOP_UNTRACKED, &untracked);
+	lost = emitted > r->received ? emitted - r->received : 0;
+	if (perfbuf_lost(pb) > lost)
+		lost = perfbuf_lost(pb);
+	fprintf(stderr, "barebpf opensnoop: %llu opens printed, %llu lost\n",
+		(unsigned long long)r->printed, (unsigned long long)lost);
+	if (lost)
+		tool_error(t, "warning: %llu opens were not printed: the "
+			   "reader fell behind and the kernel dropped their "
+			   "records", (unsigned long long)lost);
+	if (untracked)
+		tool_error(t, "warning: %llu opens were not tracked: more than "
+			   "10240 were in progress at once",
+			   (unsigned long long)untracked);
+	if (r->short_records)
+		tool_error(t, "warning: %llu records were too short (a "
+			   "mismatched build?)",
+			   (unsigned long long)r->short_records);
+}
+
+static int opensnoop_main(int argc, char **argv)
+{
+	static const char *const sys[] = { "openat", "open", "openat2" };
+	static const char *const kp[] = { "kp_openat", "kp_open",
+					  "kp_openat2" };
+	struct opensnoop_opts o = { 0 };
+	struct opensnoop_run r = { 0 };
+	struct bb_perfbuf *pb = NULL;
+	struct tool_ctx t;
+	struct tool_timer tm;
+	char fn[3][64], ex[3][64];
+	int ret = 1, tps, i, n = 0;
+	struct bb_probe p[6];
+
+	tool_init(&t, "opensnoop");
+	if (parse_args(&t, &o, argc, argv))
+		return 1;
+	r.o = &o;
+	tool_signals();
+	tps = tool_syscall_tracepoints(&t, "openat");
+	if (tps < 0)
+		return 1;
+	if (tps) {
+		for (i = 0; i < 3; i++) {
+			int have = tool_syscall_tracepoints(&t, sys[i]) > 0;
+
+			snprintf(fn[i], 64, "%ssyscalls/sys_enter_%s",
+				 have ? "" : "-", sys[i]);
+			snprintf(ex[i], 64, "syscalls/sys_exit_%s", sys[i]);
+		}
+	} else {
+		if (tool_need_kprobes(&t) < 0 ||
+		    tool_syscall_funcs(&t, sys, 3, fn) < 0)
+			return 1;
+		if (!fn[0][0])
+			return tool_error(&t, "this kernel has no syscall "
+					  "tracepoints and no openat function "
+					  "in /proc/kallsyms");
+	}
+	if (tool_open(&t, EMBEDDED_ARGS(opensnoop)) < 0)
+		return 1;
+	if (configure(&t, &o, tps) < 0 || tool_load(&t) < 0)
+		goto out;
+	/* a return ends what an entry opens: returns first */
+	for (i = 0; i < 3; i++) {
+		if (!fn[i][0] || fn[i][0] == '-')
+			continue;
+		p[n++] = (struct bb_probe){ tps ? "tp_exit" : "kr_open",
+					    tps ? ex[i] : fn[i], 0, NULL,
+					    "open", 0, 0 };
+		p[n++] = (struct bb_probe){ tps ? "tp_enter" : kp[i], fn[i], 0,
+					    "open", NULL, 0, 0 };
+	}
+	if (tool_ring(&t, "events", 128, on_event, &r, &pb) < 0 ||
+	    tool_attach_probes(&t, p, n) < 0)
+		goto out;
+
+	tool_tracing(&t, o.json ? stderr : stdout,
+		     "Tracing open()s through %s%s... Hit Ctrl-C to end.\n",
+		     tps ? "syscall tracepoints" : "kprobes on ",
+		     tps ? "" : fn[0]);
+	if (!o.json) {
+		if (o.timestamp)
+			printf("%-14s", "TIME(s)");
+		if (o.print_uid)
+			printf("%-6s", "UID");
+		printf("%-6s %-16s %4s %3s ", o.tid ? "TID" : "PID", "COMM",
+		       "FD", "ERR");
+		if (o.extended)
+			printf("%-9s", "FLAGS");
+		printf("PATH\n");
+	}
+	fflush(stdout);
+	tool_timer_init(&tm, 0, o.duration);
+	while (tool_wait(&tm, pb) != TOOL_TICK_LAST)
+		;
+	finish(&t, &r, pb);
+	ret = 0;
+out:
+	perfbuf_close(pb);
+	tool_cleanup(&t);
+	return ret;
+}
+
+const struct tool tool_opensnoop = {
+	"opensnoop", opensnoop_main,
+	"one line per open(): process, fd, error, path (syscall tracepoints)"
+};
