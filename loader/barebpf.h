@@ -292,7 +292,7 @@ int tp_format_parse(const char *text, struct bb_tp_field *fields, int max);
 int tp_field(const char *tracefs, const char *category, const char *event,
 	     const char *field, struct bb_tp_field *out, struct bb_err *err);
 
-/* ---- attaching (attach.c: provider table; kprobe.c; tracepoint.c) ---- */
+/* ---- attaching (loader/probe/, see probe.h) ---- */
 struct bb_link {
 	enum bb_prog_kind kind;
 	int pfd;              /* perf event fd */
@@ -419,22 +419,6 @@ int kprobe_profile_line(const char *line, char *event, size_t len,
 			unsigned long *hits, unsigned long *misses);
 /* kprobe_match on the text of available_filter_functions. */
 int kprobe_match_text(const char *text, const char *pattern, char ***names);
-
-/*
- * Attach providers: one per bb_prog_kind (attach.c dispatches, kprobe.c and
- * tracepoint.c implement). Internal to the library.
- */
-struct bb_provider {
-	const char *name;
-	enum bb_prog_kind kind;
-	int (*attach)(struct bb_session *s, struct bb_link *l, int prog_fd,
-		      int maxactive, struct bb_err *err);
-	int (*detach)(struct bb_session *s, struct bb_link *l);
-};
-extern const struct bb_provider kprobe_provider, kretprobe_provider,
-	tracepoint_provider;
-/* perf_event_open on trace event id, SET_BPF, ENABLE: the perf fd. */
-int perf_tp_attach(int tp_id, int prog_fd);
 
 /* ---- perf event array reader (perfbuf.c) ---- */
 typedef void (*perfbuf_sample_fn)(void *ctx, int cpu, const void *data,
