@@ -461,12 +461,6 @@ int stack_add_entry_ret(uint64_t *ips, int n, int max, uint64_t ret);
  * rest of the run. Returns how many stacks it held.
  */
 int stack_map_clear(int map_fd, uint32_t max_entries);
-/* One frame a line, "<indent>func+0x1a [kernel]", as bcc's trace -K. */
-void stack_print_kernel(FILE *f, const struct bb_ksyms *ks,
-			const uint64_t *ips, int n, const char *indent);
-/* ["func+0x1a", ...] */
-void stack_json_kernel(FILE *f, const struct bb_ksyms *ks,
-		       const uint64_t *ips, int n);
 
 /* ---- user-space symbols (usym.c), without libelf ---- */
 /* The function symbols of one ELF64 little-endian file (ET_EXEC, ET_DYN). */
@@ -514,27 +508,10 @@ int usym_parse_stat_start(const char *stat, unsigned long long *start);
 /* Symbolize addr of pid (reading its maps if not done yet). */
 int usyms_find(struct bb_usyms *u, int pid, uint64_t addr, struct bb_usym *s);
 void usyms_free(struct bb_usyms *u);
-/* bcc's text: "func+0x7 [libc.so.6]", "[unknown] [lib.so]", "[unknown]". */
-void usym_format(char *buf, size_t len, const struct bb_usym *s);
-/* One frame a line, as bcc's trace -U; and a JSON array of the same. */
-void stack_print_user(FILE *f, struct bb_usyms *u, int pid,
-		      const uint64_t *ips, int n, const char *indent);
-void stack_json_user(FILE *f, struct bb_usyms *u, int pid,
-		     const uint64_t *ips, int n);
 
-/* ---- output (hist.c, disk.c) ---- */
-/* bcc's print_log2_hist: "     usecs  : count    distribution". */
-void hist_print_log2(FILE *f, const uint64_t *vals, int n, const char *unit);
-/* {"unit":"usecs","buckets":[{"lo":0,"hi":1,"count":3},...]} */
-void hist_json_log2(FILE *f, const uint64_t *vals, int n, const char *unit);
-/* JSON string with escapes. */
-void json_str(FILE *f, const char *s);
+/* ---- disks (disk.c) ---- */
 /* Kernel dev_t (major << 20 | minor) <-> disk name, via /sys/block. */
 int disk_name(uint32_t kdev, char *name, size_t len);
 int disk_kdev(const char *name, uint32_t *kdev);
-
-/* ---- signals (cli) ---- */
-/* set by SIGINT/SIGTERM/SIGHUP/SIGQUIT/SIGPIPE, or a failed write */
-extern volatile int bb_stop;
 
 #endif

@@ -8,6 +8,7 @@
 #define BAREBPF_TOOL_H
 
 #include "barebpf.h"
+#include "output.h"
 
 #define BB_VERSION "0.1.0"
 
@@ -42,6 +43,8 @@ void tool_init(struct tool_ctx *t, const char *name);
  * bb_stop_signal, the first of them); system calls are not restarted.
  */
 void tool_signals(void);
+/* set by those signals, or a failed write */
+extern volatile int bb_stop;
 extern volatile int bb_stop_signal;
 /* Before anything is printed: a stdout or stderr left non-blocking by
  * someone else is replaced by a blocking one (see common.c). */

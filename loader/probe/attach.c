@@ -226,7 +226,7 @@ out:
 /*
  * Safe to call twice and from an error path: each link leaves the list
  * before it is taken down. Not async-signal-safe; the command line calls it
- * from its main flow after a signal set bb_stop.
+ * from its main flow after a signal stopped it.
  */
 void session_detach_all(struct bb_session *s)
 {

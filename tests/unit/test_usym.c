@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "barebpf.h"
+#include "output.h"
 #include "bbtest.h"
 
 /* Functions with known names to look up. noinline and used: they must
