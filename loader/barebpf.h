@@ -462,7 +462,7 @@ int stack_add_entry_ret(uint64_t *ips, int n, int max, uint64_t ret);
  */
 int stack_map_clear(int map_fd, uint32_t max_entries);
 
-/* ---- user-space symbols (usym.c), without libelf ---- */
+/* ---- user-space symbols (elfsyms.c: one ELF file; usym.c: processes), without libelf ---- */
 /* The function symbols of one ELF64 little-endian file (ET_EXEC, ET_DYN). */
 struct bb_elfsyms;
 /* Pure: parse an image in memory (it may be freed afterwards). -ENOEXEC:
