@@ -2,6 +2,14 @@
 /*
  * barebpf loader library: the one header the tools and tests include.
  *
+ * loader/ holds the library only: raw calls (sys.c), kernel facts (kver.c,
+ * tracefs.c, kallsyms.c, disk.c), user symbols (elfsyms.c, usym.c), stacks
+ * (stack.c), perf rings (perfbuf.c); BPF objects in loader/obj/ (obj.h),
+ * attaching in loader/probe/ (probe.h). It returns data and errors, knows
+ * nothing of tools and includes nothing of loader/cmd/; the command line
+ * (loader/cmd/) includes this header and prints (cmd/output.h). The
+ * folders' own headers (obj.h, probe.h) are for their files and the tests.
+ *
  * Conventions (for every function here):
  *  - A function that can fail returns a non-negative result or -errno.
  *    Nobody reads errno after the fact.

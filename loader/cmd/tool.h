@@ -3,6 +3,10 @@
  * What every tool shares: the straight line
  *   options -> open -> configure -> load -> attach -> loop -> cleanup
  * with errors printed once, here, and cleanup on every exit path.
+ *
+ * loader/cmd/ is the command line: this frame (common.c), the output layer
+ * (output.h), shared pieces of several tools, and the tools. It includes
+ * barebpf.h; the library never includes anything of this folder.
  */
 #ifndef BAREBPF_TOOL_H
 #define BAREBPF_TOOL_H
@@ -81,7 +85,7 @@ int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
 		int maxactive);
 /*
  * Attach a tool's probes in the order probe_order gives (closers first:
- * see loader/attach.c), after checking that every perf event array of the
+ * see loader/probe/attach.c), after checking that every perf event array of the
  * object has its ring open (tool_ring): a record sent while the rest is
  * still being attached must find a reader. Stops at the first failure of
  * a probe that is not optional (its message printed); an optional one
