@@ -44,8 +44,8 @@ SIZE_CFLAGS := -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tabl
 # /proc/PID/maps), but it aligns the end of its part of the data segment to
 # the largest page size in the file: up to 64 KiB of padding on aarch64.
 SIZE_LDFLAGS := -Wl,--gc-sections -Wl,-z,norelro
-CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iasm -Ibpf
-TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/cmd -Iasm -Ibpf \
+CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iasm -Ibpf
+TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iloader/cmd -Iasm -Ibpf \
 	-Wno-unused-parameter
 BPF_CFLAGS := -target bpf -O2 -mcpu=v2 -g0 -D__TARGET_ARCH_$(BPF_ARCH) -Ibpf \
 	-Wall -Werror -Wno-unused-function
@@ -58,13 +58,13 @@ Q := @
 msg = @printf '  %-8s %s\n' $(1) $(2)
 endif
 
-LIB_SRCS := $(wildcard loader/*.c loader/obj/*.c)
+LIB_SRCS := $(wildcard loader/*.c loader/obj/*.c loader/probe/*.c)
 CMD_SRCS := $(wildcard loader/cmd/*.c)
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_NAMES := $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS))
 BPF_OBJS := $(patsubst %,$(O)/bpf/%.bpf.o,$(BPF_NAMES))
 EMBED_OBJS := $(patsubst %,$(O)/embed/%.o,$(BPF_NAMES))
-HDRS := $(wildcard loader/*.h loader/obj/*.h loader/cmd/*.h asm/*.h bpf/*.h)
+HDRS := $(wildcard loader/*.h loader/obj/*.h loader/probe/*.h loader/cmd/*.h asm/*.h bpf/*.h)
 # The tools' names, from their definitions (`const struct tool tool_x = {`
 # then `"name", ...`): the links are made without running the binary, which
 # a cross build cannot. A native build checks the list against --list-tools.
@@ -198,7 +198,7 @@ FUZZ_TIMEOUT ?= 10
 FUZZ ?= $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all $(WARN) -Wno-unused-parameter -std=gnu11 \
-	-D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/cmd -Iasm -Ibpf
+	-D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iloader/cmd -Iasm -Ibpf
 FUZZ_LIB_OBJS := $(patsubst loader/%.c,$(O)/fuzz/lib/%.o,$(LIB_SRCS))
 # parsers of outside input on the command-line side: files of their own,
 # with nothing but libc below them

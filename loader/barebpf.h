@@ -2,6 +2,14 @@
 /*
  * barebpf loader library: the one header the tools and tests include.
  *
+ * loader/ holds the library only: raw calls (sys.c), kernel facts (kver.c,
+ * tracefs.c, kallsyms.c, disk.c), user symbols (elfsyms.c, usym.c), stacks
+ * (stack.c), perf rings (perfbuf.c); BPF objects in loader/obj/ (obj.h),
+ * attaching in loader/probe/ (probe.h). It returns data and errors, knows
+ * nothing of tools and includes nothing of loader/cmd/; the command line
+ * (loader/cmd/) includes this header and prints (cmd/output.h). The
+ * folders' own headers (obj.h, probe.h) are for their files and the tests.
+ *
  * Conventions (for every function here):
  *  - A function that can fail returns a non-negative result or -errno.
  *    Nobody reads errno after the fact.
@@ -329,7 +337,7 @@ int tp_format_parse(const char *text, struct bb_tp_field *fields, int max);
 int tp_field(const char *tracefs, const char *category, const char *event,
 	     const char *field, struct bb_tp_field *out, struct bb_err *err);
 
-/* ---- attaching (attach.c: provider table; kprobe.c; tracepoint.c) ---- */
+/* ---- attaching (loader/probe/, see probe.h) ---- */
 struct bb_link {
 	enum bb_prog_kind kind;
 	int pfd;              /* perf event fd */
@@ -457,22 +465,6 @@ int kprobe_profile_line(const char *line, char *event, size_t len,
 /* kprobe_match on the text of available_filter_functions. */
 int kprobe_match_text(const char *text, const char *pattern, char ***names);
 
-/*
- * Attach providers: one per bb_prog_kind (attach.c dispatches, kprobe.c and
- * tracepoint.c implement). Internal to the library.
- */
-struct bb_provider {
-	const char *name;
-	enum bb_prog_kind kind;
-	int (*attach)(struct bb_session *s, struct bb_link *l, int prog_fd,
-		      int maxactive, struct bb_err *err);
-	int (*detach)(struct bb_session *s, struct bb_link *l);
-};
-extern const struct bb_provider kprobe_provider, kretprobe_provider,
-	tracepoint_provider;
-/* perf_event_open on trace event id, SET_BPF, ENABLE: the perf fd. */
-int perf_tp_attach(int tp_id, int prog_fd);
-
 /* ---- perf event array reader (perfbuf.c) ---- */
 typedef void (*perfbuf_sample_fn)(void *ctx, int cpu, const void *data,
 				  uint32_t size);
@@ -514,14 +506,8 @@ int stack_add_entry_ret(uint64_t *ips, int n, int max, uint64_t ret);
  * rest of the run. Returns how many stacks it held.
  */
 int stack_map_clear(int map_fd, uint32_t max_entries);
-/* One frame a line, "<indent>func+0x1a [kernel]", as bcc's trace -K. */
-void stack_print_kernel(FILE *f, const struct bb_ksyms *ks,
-			const uint64_t *ips, int n, const char *indent);
-/* ["func+0x1a", ...] */
-void stack_json_kernel(FILE *f, const struct bb_ksyms *ks,
-		       const uint64_t *ips, int n);
 
-/* ---- user-space symbols (usym.c), without libelf ---- */
+/* ---- user-space symbols (elfsyms.c: one ELF file; usym.c: processes), without libelf ---- */
 /* The function symbols of one ELF64 little-endian file (ET_EXEC, ET_DYN). */
 struct bb_elfsyms;
 /* Pure: parse an image in memory (it may be freed afterwards). -ENOEXEC:
@@ -567,27 +553,10 @@ int usym_parse_stat_start(const char *stat, unsigned long long *start);
 /* Symbolize addr of pid (reading its maps if not done yet). */
 int usyms_find(struct bb_usyms *u, int pid, uint64_t addr, struct bb_usym *s);
 void usyms_free(struct bb_usyms *u);
-/* bcc's text: "func+0x7 [libc.so.6]", "[unknown] [lib.so]", "[unknown]". */
-void usym_format(char *buf, size_t len, const struct bb_usym *s);
-/* One frame a line, as bcc's trace -U; and a JSON array of the same. */
-void stack_print_user(FILE *f, struct bb_usyms *u, int pid,
-		      const uint64_t *ips, int n, const char *indent);
-void stack_json_user(FILE *f, struct bb_usyms *u, int pid,
-		     const uint64_t *ips, int n);
 
-/* ---- output (hist.c, disk.c) ---- */
-/* bcc's print_log2_hist: "     usecs  : count    distribution". */
-void hist_print_log2(FILE *f, const uint64_t *vals, int n, const char *unit);
-/* {"unit":"usecs","buckets":[{"lo":0,"hi":1,"count":3},...]} */
-void hist_json_log2(FILE *f, const uint64_t *vals, int n, const char *unit);
-/* JSON string with escapes. */
-void json_str(FILE *f, const char *s);
+/* ---- disks (disk.c) ---- */
 /* Kernel dev_t (major << 20 | minor) <-> disk name, via /sys/block. */
 int disk_name(uint32_t kdev, char *name, size_t len);
 int disk_kdev(const char *name, uint32_t *kdev);
-
-/* ---- signals (cli) ---- */
-/* set by SIGINT/SIGTERM/SIGHUP/SIGQUIT/SIGPIPE, or a failed write */
-extern volatile int bb_stop;
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Kernel stacks from a BPF_MAP_TYPE_STACK_TRACE map (bpf_get_stackid: 4.15
- * has no bpf_get_stack), printed as bcc's trace -K prints them.
+ * has no bpf_get_stack). The command line prints them (cmd/output.c).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -50,45 +50,4 @@ int stack_map_clear(int map_fd, uint32_t max_entries)
 	for (id = 0; id < n; id++)
 		cleared += bpf_map_delete_elem(map_fd, &id) == 0;
 	return cleared;
-}
-
-void stack_print_kernel(FILE *f, const struct bb_ksyms *ks,
-			const uint64_t *ips, int n, const char *indent)
-{
-	int i;
-
-	for (i = 0; i < n; i++) {
-		const struct bb_ksym *s = ks ? ksyms_find(ks, ips[i], NULL) : NULL;
-		uint64_t off = s ? ips[i] - s->addr : 0;
-
-		if (s)
-			fprintf(f, "%s%s+0x%llx [kernel]\n", indent, s->name,
-				(unsigned long long)off);
-		else
-			fprintf(f, "%s0x%llx [unknown]\n", indent,
-				(unsigned long long)ips[i]);
-	}
-}
-
-void stack_json_kernel(FILE *f, const struct bb_ksyms *ks,
-		       const uint64_t *ips, int n)
-{
-	char buf[300];
-	int i;
-
-	fputc('[', f);
-	for (i = 0; i < n; i++) {
-		const struct bb_ksym *s = ks ? ksyms_find(ks, ips[i], NULL) : NULL;
-
-		if (s)
-			snprintf(buf, sizeof(buf), "%s+0x%llx", s->name,
-				 (unsigned long long)(ips[i] - s->addr));
-		else
-			snprintf(buf, sizeof(buf), "0x%llx",
-				 (unsigned long long)ips[i]);
-		if (i)
-			fputc(',', f);
-		json_str(f, buf);
-	}
-	fputc(']', f);
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "tool.h"
 #include "blkdisk.h"
-#include "../../bpf/biosnoop.h"
+#include "biosnoop_out.h"
 
 EMBEDDED_OBJ(biosnoop);
 

@@ -11,7 +11,7 @@
 #include "tool.h"
 #include "blkdisk.h"
 #include "freeze_lib.h"
-#include "../../bpf/slowbio.h"
+#include "slowbio_out.h"
 
 EMBEDDED_OBJ(slowbio);
 

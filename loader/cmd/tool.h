@@ -3,11 +3,16 @@
  * What every tool shares: the straight line
  *   options -> open -> configure -> load -> attach -> loop -> cleanup
  * with errors printed once, here, and cleanup on every exit path.
+ *
+ * loader/cmd/ is the command line: this frame (common.c), the output layer
+ * (output.h), shared pieces of several tools, and the tools. It includes
+ * barebpf.h; the library never includes anything of this folder.
  */
 #ifndef BAREBPF_TOOL_H
 #define BAREBPF_TOOL_H
 
 #include "barebpf.h"
+#include "output.h"
 
 #define BB_VERSION "0.1.0"
 
@@ -44,6 +49,8 @@ void tool_init(struct tool_ctx *t, const char *name);
  * bb_stop_signal, the first of them); system calls are not restarted.
  */
 void tool_signals(void);
+/* set by those signals, or a failed write */
+extern volatile int bb_stop;
 extern volatile int bb_stop_signal;
 /* Before anything is printed: a stdout or stderr left non-blocking by
  * someone else is replaced by a blocking one (see common.c). */
@@ -93,7 +100,7 @@ int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
 		int maxactive);
 /*
  * Attach a tool's probes in the order probe_order gives (closers first:
- * see loader/attach.c), after checking that every perf event array of the
+ * see loader/probe/attach.c), after checking that every perf event array of the
  * object has its ring open (tool_ring): a record sent while the rest is
  * still being attached must find a reader. Stops at the first failure of
  * a probe that is not optional (its message printed); an optional one

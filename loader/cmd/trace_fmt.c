@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "trace_spec.h"
+#include "output.h"
 
 /* The string of a slot in the record, within what was received. */
 static size_t slot_str(const struct trace_prog *pr,

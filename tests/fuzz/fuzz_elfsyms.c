@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The user-space ELF symbol reader (usym.c) on an image in memory, then
+ * The user-space ELF symbol reader (elfsyms.c) on an image in memory, then
  * lookups of a few addresses: what `trace -U` does with whatever file a
  * traced process maps.
  */

@@ -7,8 +7,8 @@
 #include <string.h>
 #include "bbtest.h"
 #include "barebpf.h"
-#include "biosnoop.h"
-#include "slowbio.h"
+#include "biosnoop_out.h"
+#include "slowbio_out.h"
 
 /* Call fn(f, ...) on a memory stream and return what it wrote. */
 #define RENDER(out, call)                                                      \

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "bbtest.h"
 #include "barebpf.h"
+#include "output.h"
 
 static char *render(void (*fn)(FILE *, const uint64_t *, int, const char *),
 		    const uint64_t *vals, int n, const char *unit)

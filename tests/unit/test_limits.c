@@ -220,7 +220,7 @@ START_TEST(test_obj_long_shared_name)
 }
 END_TEST
 
-/* ---- user ELF symbols (usym.c) ---- */
+/* ---- user ELF symbols (elfsyms.c) ---- */
 
 static unsigned char *slurp(const char *path, size_t *len)
 {
@@ -362,7 +362,7 @@ static int parse_job(void *arg)
 /*
  * Found by fuzz_elfsyms with -malloc_limit_mb=64: a .dynstr whose header
  * claims 113,723,596 bytes in a 6,858-byte file was allocated before its
- * size was checked against the file (usym.c read_symbols).
+ * size was checked against the file (elfsyms.c read_symbols).
  */
 START_TEST(test_elfsyms_fuzz_strtab_claim)
 {

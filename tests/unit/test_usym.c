@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * User-space symbols (loader/usym.c): /proc/PID/maps lines; the symbols of
+ * User-space symbols (loader/usym.c, loader/elfsyms.c): /proc/PID/maps lines; the symbols of
  * real files against libelf; this test binary finding its own functions
  * through its own /proc/self/maps; synthetic ET_EXEC and ET_DYN files mapped
  * into this process at a file offset; a process that exited after its maps
@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "barebpf.h"
+#include "output.h"
 #include "bbtest.h"
 
 /* Functions with known names to look up. noinline and used: they must

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Log2 histograms in the text bcc prints, so that users can compare our
- * output with bcc's and reuse their scripts. Slot i holds values in
- * [2^i, 2^(i+1) - 1]; slot 0 also holds 0 (the BPF side stores
- * floor(log2(v))).
+ * What the tools print, in bcc's text so that users can compare our output
+ * with bcc's and reuse their scripts, or as JSON: log2 histograms (slot i
+ * holds values in [2^i, 2^(i+1) - 1]; slot 0 also holds 0, the BPF side
+ * stores floor(log2(v))), kernel and user stacks.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include "barebpf.h"
+#include "output.h"
 
 static void print_stars(FILE *f, uint64_t val, uint64_t val_max, int width)
 {
@@ -104,4 +105,88 @@ void hist_json_log2(FILE *f, const uint64_t *vals, int n, const char *unit)
 		first = 0;
 	}
 	fprintf(f, "],\"count\":%llu}", (unsigned long long)total);
+}
+
+void stack_print_kernel(FILE *f, const struct bb_ksyms *ks,
+			const uint64_t *ips, int n, const char *indent)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const struct bb_ksym *s = ks ? ksyms_find(ks, ips[i], NULL) : NULL;
+		uint64_t off = s ? ips[i] - s->addr : 0;
+
+		if (s)
+			fprintf(f, "%s%s+0x%llx [kernel]\n", indent, s->name,
+				(unsigned long long)off);
+		else
+			fprintf(f, "%s0x%llx [unknown]\n", indent,
+				(unsigned long long)ips[i]);
+	}
+}
+
+void stack_json_kernel(FILE *f, const struct bb_ksyms *ks,
+		       const uint64_t *ips, int n)
+{
+	char buf[300];
+	int i;
+
+	fputc('[', f);
+	for (i = 0; i < n; i++) {
+		const struct bb_ksym *s = ks ? ksyms_find(ks, ips[i], NULL) : NULL;
+
+		if (s)
+			snprintf(buf, sizeof(buf), "%s+0x%llx", s->name,
+				 (unsigned long long)(ips[i] - s->addr));
+		else
+			snprintf(buf, sizeof(buf), "0x%llx",
+				 (unsigned long long)ips[i]);
+		if (i)
+			fputc(',', f);
+		json_str(f, buf);
+	}
+	fputc(']', f);
+}
+
+void usym_format(char *buf, size_t len, const struct bb_usym *s)
+{
+	if (s->name && s->module)
+		snprintf(buf, len, "%s+0x%llx [%s]", s->name,
+			 (unsigned long long)s->off, s->module);
+	else if (s->module)
+		snprintf(buf, len, "[unknown] [%s]", s->module);
+	else
+		snprintf(buf, len, "[unknown]");
+}
+
+void stack_print_user(FILE *f, struct bb_usyms *u, int pid,
+		      const uint64_t *ips, int n, const char *indent)
+{
+	char buf[512];
+	struct bb_usym s;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		usyms_find(u, pid, ips[i], &s);
+		usym_format(buf, sizeof(buf), &s);
+		fprintf(f, "%s%s\n", indent, buf);
+	}
+}
+
+void stack_json_user(FILE *f, struct bb_usyms *u, int pid,
+		     const uint64_t *ips, int n)
+{
+	char buf[512];
+	struct bb_usym s;
+	int i;
+
+	fputc('[', f);
+	for (i = 0; i < n; i++) {
+		usyms_find(u, pid, ips[i], &s);
+		usym_format(buf, sizeof(buf), &s);
+		if (i)
+			fputc(',', f);
+		json_str(f, buf);
+	}
+	fputc(']', f);
 }

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "barebpf.h"
+#include "probe.h"
 
 static const struct bb_provider *providers[] = {
 	&kprobe_provider,
@@ -51,39 +51,6 @@ int session_tracefs(struct bb_session *s, struct bb_err *err)
 	}
 	s->mounted = ret;
 	return 0;
-}
-
-/*
- * The program array hangs off the trace event, not off the perf event: one
- * perf event (pid -1, CPU 0) makes the program run on every CPU, and in
- * 4.15 a second SET_BPF of the same program on the same event fails with
- * EEXIST. So: one perf event per (program, event).
- */
-int perf_tp_attach(int tp_id, int prog_fd)
-{
-	struct perf_event_attr attr;
-	int pfd, ret;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_TRACEPOINT;
-	attr.size = sizeof(attr);
-	attr.config = tp_id;
-	attr.sample_period = 1;
-	attr.wakeup_events = 1;
-	pfd = sys_perf_event_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
-	if (pfd < 0)
-		return pfd;
-	ret = sys_ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog_fd);
-	if (ret < 0)
-		goto err_close;
-	ret = sys_ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0);
-	if (ret < 0)
-		goto err_close;
-	return pfd;
-
-err_close:
-	close(pfd);
-	return ret;
 }
 
 int session_attach(struct bb_session *s, struct bb_prog *prog,
@@ -259,7 +226,7 @@ out:
 /*
  * Safe to call twice and from an error path: each link leaves the list
  * before it is taken down. Not async-signal-safe; the command line calls it
- * from its main flow after a signal set bb_stop.
+ * from its main flow after a signal stopped it.
  */
 void session_detach_all(struct bb_session *s)
 {
@@ -278,15 +245,4 @@ void session_detach_all(struct bb_session *s)
 		s->mounted = 0;
 		s->tracefs[0] = 0;
 	}
-}
-
-void bb_free_strv(char **v, int n)
-{
-	int i;
-
-	if (!v)
-		return;
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
 }

@@ -7,8 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
-#include "barebpf.h"
+#include "probe.h"
 
 static int tracepoint_attach(struct bb_session *s, struct bb_link *l,
 			     int prog_fd, int maxactive, struct bb_err *err)
@@ -55,11 +54,8 @@ static int tracepoint_attach(struct bb_session *s, struct bb_link *l,
 static int tracepoint_detach(struct bb_session *s, struct bb_link *l)
 {
 	(void)s;
-	if (l->pfd >= 0) {
-		sys_ioctl(l->pfd, PERF_EVENT_IOC_DISABLE, 0);
-		close(l->pfd);
-		l->pfd = -1;
-	}
+	perf_event_close(l->pfd);
+	l->pfd = -1;
 	return 0;
 }
 

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * loader/probe/: attaching programs, one file per attach kind behind one
+ * provider table, as ply does. attach.c keeps a session's books and picks
+ * the provider of a program's kind; kprobe.c (kprobes and kretprobes) and
+ * tracepoint.c are the providers; perf_event.c makes the perf events all
+ * of them use; kprobe_events.c owns our lines in kprobe_events (names,
+ * removal, leftovers of dead barebpf processes); kretprobe_misses.c counts
+ * lost returns; funcs.c tells which functions the kernel has.
+ *
+ * This header is internal to the library: files of loader/probe/ include
+ * it; the rest of the loader and the command line include barebpf.h, which
+ * declares the public functions of this folder. Calls go one way only:
+ * attach.c -> providers -> perf_event.c, kprobe_events.c; nothing here
+ * calls back into attach.c.
+ */
+#ifndef BB_PROBE_H
+#define BB_PROBE_H
+
+#include <string.h>
+#include "barebpf.h"
+
+/* One per bb_prog_kind: attach.c dispatches, the providers implement. */
+struct bb_provider {
+	const char *name;
+	enum bb_prog_kind kind;
+	int (*attach)(struct bb_session *s, struct bb_link *l, int prog_fd,
+		      int maxactive, struct bb_err *err);
+	int (*detach)(struct bb_session *s, struct bb_link *l);
+};
+extern const struct bb_provider kprobe_provider, kretprobe_provider,
+	tracepoint_provider;
+
+/* ---- perf_event.c ---- */
+/* perf_event_open on trace event id, SET_BPF, ENABLE: the perf fd. */
+int perf_tp_attach(int tp_id, int prog_fd);
+/* The same through the kprobe PMU of that type (kprobe_pmu_type): a
+ * kretprobe if retbit >= 0. */
+int kprobe_pmu_open(int type, int retbit, const char *fn, int prog_fd);
+/* DISABLE and close a perf event fd; -1 is fine. */
+void perf_event_close(int pfd);
+
+/* ---- kprobe_events.c ---- */
+/* Remove "group/event" from kprobe_events. */
+int kprobe_event_remove(const char *tracefs, const char *event);
+
+/* The session's link of that kind on target, or NULL. */
+static inline const struct bb_link *
+session_link(const struct bb_session *s, enum bb_prog_kind kind,
+	     const char *target)
+{
+	const struct bb_link *l;
+
+	for (l = s->links; l; l = l->next)
+		if (l->kind == kind && !strcmp(l->target, target))
+			return l;
+	return NULL;
+}
+
+#endif
