@@ -27,7 +27,27 @@ struct tool_ctx {
 	double t0;            /* when the tool started (now_mono) */
 	int ring_fds[8];      /* perf event arrays with an open ring */
 	int nrings;
+	struct tool_fails *fails; /* see tool_attach_probes; NULL: none */
 };
+
+/* Why probes of a pattern could not be attached, by error. */
+struct tool_fails {
+	int refused, missing, ambiguous, other;
+	char other_msg[512];
+};
+void tool_fails_count(struct tool_fails *f, int ret, const struct bb_err *err);
+/* "N of M functions could not be probed: ..." if any did not. */
+void tool_fails_report(struct tool_ctx *t, const struct tool_fails *f, int n);
+/*
+ * The kernel functions matching pattern: a glob over
+ * available_filter_functions (/proc/kallsyms where that cannot be read),
+ * with regexp an extended regular expression over all of them; a plain
+ * name is looked up in one pass that stops where it is found. Sorted,
+ * freed with bb_free_strv. Returns how many (> 0), or -1 after printing
+ * why (none matched, a bad regex).
+ */
+int tool_match_funcs(struct tool_ctx *t, const char *pattern, int regexp,
+		     char ***names);
 
 #define EMBEDDED_OBJ(n)                                                        \
 	extern const unsigned char bpfobj_##n[], bpfobj_##n##_end[]
@@ -82,7 +102,10 @@ int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
  * object has its ring open (tool_ring): a record sent while the rest is
  * still being attached must find a reader. Stops at the first failure of
  * a probe that is not optional (its message printed); an optional one
- * that fails leaves its `attached` 0. -EINTR once a signal asked to stop.
+ * that fails leaves its `attached` 0, its message printed, or with
+ * t->fails set counted there (printed with -v) for a summary. Out of file
+ * descriptors, the rest cannot follow: it stops and says so. -EINTR once
+ * a signal asked to stop.
  */
 int tool_attach_probes(struct tool_ctx *t, struct bb_probe *p, int n);
 /* Open the ring of perf event array `map` (before any attach). */
@@ -124,6 +147,7 @@ int tool_wait(struct tool_timer *tm, struct bb_perfbuf *pb);
 int opt_seconds(struct tool_ctx *t, const char *opt, const char *arg,
 		double *v);
 int opt_maxactive(struct tool_ctx *t, const char *arg, unsigned long *v);
+int opt_pid(struct tool_ctx *t, const char *arg, unsigned long *v);
 /* The positional [interval [count]] from argv[optind]; nothing after. */
 int opt_interval_count(struct tool_ctx *t, int argc, char **argv,
 		       double *interval, unsigned long *count);
@@ -151,5 +175,6 @@ extern const struct tool tool_trace;
 extern const struct tool tool_freeze, tool_qenter;
 extern const struct tool tool_slowbio, tool_biosnoop;
 extern const struct tool tool_exporter;
+extern const struct tool tool_funccount, tool_vfsstat;
 
 #endif
