@@ -14,6 +14,7 @@ static const struct tool *const tools[] = {
 	&tool_freeze, &tool_qenter,
 	&tool_slowbio, &tool_biosnoop,
 	&tool_exporter,
+	&tool_funccount, &tool_vfsstat,
 };
 #define NTOOLS (int)(sizeof(tools) / sizeof(tools[0]))
 
