@@ -578,6 +578,12 @@ static int funccount_main(int argc, char **argv)
 	st.n = n;
 	if (o.tp && tp_open_counters(&t, &st, p) < 0)
 		goto out;
+	/* perf adds their __perf_count() value (ns of delay or runtime), not 1 */
+	for (i = 0; o.tp && i < n; i++)
+		if (!strncmp(names[i], "sched:sched_stat_", 17))
+			tool_error(&t, "warning: %s counts what the kernel "
+				   "weights it by (__perf_count: ns), not hits",
+				   names[i]);
 	st.o = &o;
 	st.fd = obj_map(t.obj, "counts")->fd;
 	tool_tracing(&t, o.json ? stderr : stdout,
