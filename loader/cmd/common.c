@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -292,6 +293,55 @@ int tool_syscall_funcs(struct tool_ctx *t, const char *const *sys, int n,
 	return 0;
 }
 
+int tool_match_funcs(struct tool_ctx *t, const char *pattern, int regexp,
+		     char ***names)
+{
+	struct bb_err err = { "" };
+	const char *tfs = tool_tracefs(t);
+	int n, i, k;
+	regex_t re;
+
+	*names = NULL;
+	if (!tfs)
+		return -1;
+	if (!regexp && !strpbrk(pattern, "*?[")) {
+		/* one name: a pass that stops where it is found */
+		n = tool_funcs(t, BB_FUNCS_FTRACE, &pattern, 1, 1, names);
+		if (n < 0)
+			return -1;
+	} else {
+		n = kprobe_match(tfs, regexp ? "*" : pattern, names, &err);
+		if (n < 0)
+			return tool_error(t, "%s", err.msg), -1;
+	}
+	if (regexp) {
+		if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB)) {
+			bb_free_strv(*names, n);
+			*names = NULL;
+			return tool_error(t, "bad regular expression '%s'",
+					  pattern), -1;
+		}
+		for (i = k = 0; i < n; i++) {
+			if (!regexec(&re, (*names)[i], 0, NULL, 0))
+				(*names)[k++] = (*names)[i];
+			else
+				free((*names)[i]);
+		}
+		regfree(&re);
+		n = k;
+	}
+	if (n == 0) {
+		free(*names);
+		*names = NULL;
+		return tool_error(t, "no kernel function matches '%s' in "
+				  "%s/available_filter_functions (it may not "
+				  "exist on this kernel, be inlined or be "
+				  "renamed: try a glob like '%s*')", pattern,
+				  tfs, pattern), -1;
+	}
+	return n;
+}
+
 int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
 		   const char *field, const char *cname)
 {
@@ -370,29 +420,57 @@ int tool_load(struct tool_ctx *t)
 	return ret;
 }
 
-static int attach_prog(struct tool_ctx *t, struct bb_prog *p,
-		       const char *target, int maxactive)
+/* session_attach of p (NULL: program prog); the message in err, not printed. */
+static int attach_one(struct tool_ctx *t, struct bb_prog *p, const char *prog,
+		      const char *target, int maxactive, struct bb_err *err)
 {
-	struct bb_err err = { "" };
 	int ret;
 
-	ret = session_attach(&t->sess, p, target, maxactive, &err);
+	if (!p)
+		p = obj_prog(t->obj, prog);
+	if (!p)
+		return bb_fail(err, -ENOENT, "internal: no program %s", prog);
+	ret = session_attach(&t->sess, p, target, maxactive, err);
 	if (t->verbose && t->sess.pmu_note[0])
 		fprintf(stderr, "%s\n", t->sess.pmu_note);
 	t->sess.pmu_note[0] = 0;
-	if (ret < 0)
-		tool_error(t, "%s", err.msg);
 	return ret;
 }
 
 int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
 		int maxactive)
 {
-	struct bb_prog *p = obj_prog(t->obj, prog);
+	struct bb_err err = { "" };
+	int ret = attach_one(t, NULL, prog, target, maxactive, &err);
 
-	if (!p)
-		return tool_error(t, "internal: no program %s", prog), -ENOENT;
-	return attach_prog(t, p, target, maxactive);
+	if (ret < 0)
+		tool_error(t, "%s", err.msg);
+	return ret;
+}
+
+void tool_fails_count(struct tool_fails *f, int ret, const struct bb_err *err)
+{
+	switch (ret) {
+	case -EINVAL: f->refused++; break;
+	case -ENOENT: f->missing++; break;
+	case -EADDRNOTAVAIL: f->ambiguous++; break;
+	default:
+		f->other++;
+		snprintf(f->other_msg, sizeof(f->other_msg), "%s", err->msg);
+	}
+}
+
+void tool_fails_report(struct tool_ctx *t, const struct tool_fails *f, int n)
+{
+	if (f->refused || f->missing || f->ambiguous || f->other)
+		tool_error(t, "%d of %d functions could not be probed: %d "
+			   "refused by the kernel (blacklisted for kprobes or "
+			   "not probeable), %d not found, %d with several "
+			   "definitions, %d for other reasons%s%s (-v names "
+			   "each)", f->refused + f->missing + f->ambiguous +
+			   f->other, n, f->refused, f->missing, f->ambiguous,
+			   f->other, f->other ? ", the last: " : "",
+			   f->other ? f->other_msg : "");
 }
 
 static int ring_open(const struct tool_ctx *t, int map_fd)
@@ -462,18 +540,29 @@ int tool_attach_probe_progs(struct tool_ctx *t, struct bb_probe *p,
 	}
 	for (i = 0; i < n; i++) {
 		struct bb_probe *q = &p[order[i]];
+		struct bb_err err = { "" };
 
 		if (bb_stop) {
 			ret = -EINTR;
 			break;
 		}
-		ret = progs && progs[order[i]] ?
-		      attach_prog(t, progs[order[i]], q->target,
-				  q->maxactive) :
-		      tool_attach(t, q->prog, q->target, q->maxactive);
+		ret = attach_one(t, progs ? progs[order[i]] : NULL, q->prog,
+				 q->target, q->maxactive, &err);
+		if (ret == -EMFILE || ret == -ENFILE) {
+			tool_error(t, "%s", err.msg);
+			tool_error(t, "%d probes take about %d file descriptors "
+				   "and the limit is %ld: raise it with `ulimit "
+				   "-n %d`, or narrow the pattern", n, n + 32,
+				   bb_raise_nofile(), n + 32);
+			break;
+		}
 		if (ret < 0) {
+			if (!q->optional || !t->fails || t->verbose)
+				tool_error(t, "%s", err.msg);
 			if (!q->optional)
 				break;
+			if (t->fails)
+				tool_fails_count(t->fails, ret, &err);
 			ret = 0;
 			continue;
 		}
@@ -623,6 +712,13 @@ int opt_seconds(struct tool_ctx *t, const char *opt, const char *arg,
 	if (parse_seconds(arg, v) < 0)
 		return tool_error(t, "%s needs a number of seconds > 0, not "
 				  "'%s'", opt, arg);
+	return 0;
+}
+
+int opt_pid(struct tool_ctx *t, const char *arg, unsigned long *v)
+{
+	if (parse_ulong(arg, v) < 0 || !*v || *v > 0x7fffffff)
+		return tool_error(t, "-p needs a process id, not '%s'", arg);
 	return 0;
 }
 

@@ -2,7 +2,6 @@
 /* barebpf funclatency: kernel function latency histograms, bcc's options. */
 #include <errno.h>
 #include <getopt.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,10 +89,8 @@ static int parse_args(struct tool_ctx *t, struct funclat_opts *o, int argc,
 		switch (c) {
 		case 'h': fputs(usage, stdout); exit(0);
 		case 'p':
-			if (parse_ulong(optarg, &o->pid) < 0 || !o->pid ||
-			    o->pid > 0x7fffffff)
-				return tool_error(t, "-p needs a process id, "
-						  "not '%s'", optarg);
+			if (opt_pid(t, optarg, &o->pid))
+				return 1;
 			break;
 		case 'i':
 			if (opt_seconds(t, "-i", optarg, &o->interval))
@@ -132,54 +129,12 @@ static int parse_args(struct tool_ctx *t, struct funclat_opts *o, int argc,
 	return 0;
 }
 
-/* The functions to probe: glob through kprobe_match, or a regex over
- * every function kprobe_match("*") lists. */
+/* The functions to probe, at most FUNCLAT_MAX_FUNCS. */
 static int find_functions(struct tool_ctx *t, const struct funclat_opts *o,
 			  char ***names)
 {
-	struct bb_err err = { "" };
-	const char *tfs = tool_tracefs(t);
-	int n, i, k;
-	regex_t re;
+	int n = tool_match_funcs(t, o->pattern, o->regexp, names);
 
-	if (!tfs)
-		return -1;
-	if (!o->regexp && !strpbrk(o->pattern, "*?[")) {
-		/* one name: a pass that stops where it is found */
-		const char *name = o->pattern;
-
-		n = tool_funcs(t, BB_FUNCS_FTRACE, &name, 1, 1, names);
-		if (n < 0)
-			return -1;
-	} else {
-		n = kprobe_match(tfs, o->regexp ? "*" : o->pattern, names,
-				 &err);
-		if (n < 0)
-			return tool_error(t, "%s", err.msg), -1;
-	}
-	if (o->regexp) {
-		if (regcomp(&re, o->pattern, REG_EXTENDED | REG_NOSUB)) {
-			bb_free_strv(*names, n);
-			return tool_error(t, "bad regular expression '%s'",
-					  o->pattern), -1;
-		}
-		for (i = k = 0; i < n; i++) {
-			if (!regexec(&re, (*names)[i], 0, NULL, 0))
-				(*names)[k++] = (*names)[i];
-			else
-				free((*names)[i]);
-		}
-		regfree(&re);
-		n = k;
-	}
-	if (n == 0) {
-		free(*names);
-		return tool_error(t, "no kernel function matches '%s' in "
-				  "%s/available_filter_functions (it may not "
-				  "exist on this kernel, be inlined or be "
-				  "renamed: try a glob like '%s*')", o->pattern,
-				  tfs, o->pattern), -1;
-	}
 	if (n > FUNCLAT_MAX_FUNCS) {
 		bb_free_strv(*names, n);
 		return tool_error(t, "'%s' matches %d functions, more than %d: "
@@ -227,26 +182,6 @@ static void print_stats(const struct funclat_opts *o, int fd, uint64_t *prev)
 	fflush(stdout);
 }
 
-/* Why functions of a glob could not be probed, by error. */
-struct attach_failures {
-	int refused, missing, ambiguous, other, last_err;
-	char other_msg[512];
-};
-
-static void count_failure(struct attach_failures *f, int ret,
-			  const struct bb_err *err)
-{
-	switch (ret) {
-	case -EINVAL: f->refused++; break;
-	case -ENOENT: f->missing++; break;
-	case -EADDRNOTAVAIL: f->ambiguous++; break;
-	default:
-		f->other++;
-		f->last_err = ret;
-		snprintf(f->other_msg, sizeof(f->other_msg), "%s", err->msg);
-	}
-}
-
 /*
  * Both probes of a function or neither: its return first (the attach rule
  * of loader/probe/attach.c, function by function here: an entry without its
@@ -262,7 +197,7 @@ static int attach_all(struct tool_ctx *t, const struct funclat_opts *o,
 {
 	struct bb_prog *ent = obj_prog(t->obj, "func_entry");
 	struct bb_prog *ret = obj_prog(t->obj, "func_return");
-	struct attach_failures f = { 0 };
+	struct tool_fails f = { 0 };
 	struct bb_err err = { "" };
 	long nofile = bb_raise_nofile();
 	int i, r, attached = 0, quiet = n > 1 && !t->verbose;
@@ -297,17 +232,9 @@ static int attach_all(struct tool_ctx *t, const struct funclat_opts *o,
 				   2 * n + 32, nofile, 2 * n + 32);
 			break;
 		}
-		count_failure(&f, r, &err);
+		tool_fails_count(&f, r, &err);
 	}
-	if (f.refused || f.missing || f.ambiguous || f.other)
-		tool_error(t, "%d of %d functions could not be probed: %d "
-			   "refused by the kernel (blacklisted for kprobes or "
-			   "not probeable), %d not found, %d with several "
-			   "definitions, %d for other reasons%s%s (-v names "
-			   "each)", f.refused + f.missing + f.ambiguous +
-			   f.other, n, f.refused, f.missing, f.ambiguous,
-			   f.other, f.other ? ", the last: " : "",
-			   f.other ? f.other_msg : "");
+	tool_fails_report(t, &f, n);
 	if (!attached && !bb_stop)
 		tool_error(t, "no function of '%s' could be probed", o->pattern);
 	return bb_stop ? -1 : attached;

@@ -15,6 +15,7 @@ static const struct tool *const tools[] = {
 	&tool_slowbio, &tool_biosnoop,
 	&tool_exporter,
 	&tool_execsnoop, &tool_opensnoop,
+	&tool_funccount, &tool_vfsstat,
 };
 #define NTOOLS (int)(sizeof(tools) / sizeof(tools[0]))
 

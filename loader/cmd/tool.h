@@ -34,7 +34,27 @@ struct tool_ctx {
 	int ring_fds[8];      /* perf event arrays with an open ring */
 	int nrings;
 	int skips_own;        /* the tool reports recursion skips itself */
+	struct tool_fails *fails; /* see tool_attach_probes; NULL: none */
 };
+
+/* Why probes of a pattern could not be attached, by error. */
+struct tool_fails {
+	int refused, missing, ambiguous, other;
+	char other_msg[512];
+};
+void tool_fails_count(struct tool_fails *f, int ret, const struct bb_err *err);
+/* "N of M functions could not be probed: ..." if any did not. */
+void tool_fails_report(struct tool_ctx *t, const struct tool_fails *f, int n);
+/*
+ * The kernel functions matching pattern: a glob over
+ * available_filter_functions (/proc/kallsyms where that cannot be read),
+ * with regexp an extended regular expression over all of them; a plain
+ * name is looked up in one pass that stops where it is found. Sorted,
+ * freed with bb_free_strv. Returns how many (> 0), or -1 after printing
+ * why (none matched, a bad regex).
+ */
+int tool_match_funcs(struct tool_ctx *t, const char *pattern, int regexp,
+		     char ***names);
 
 #define EMBEDDED_OBJ(n)                                                        \
 	extern const unsigned char bpfobj_##n[], bpfobj_##n##_end[]
@@ -104,7 +124,10 @@ int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
  * object has its ring open (tool_ring): a record sent while the rest is
  * still being attached must find a reader. Stops at the first failure of
  * a probe that is not optional (its message printed); an optional one
- * that fails leaves its `attached` 0. -EINTR once a signal asked to stop.
+ * that fails leaves its `attached` 0, its message printed, or with
+ * t->fails set counted there (printed with -v) for a summary. Out of file
+ * descriptors, the rest cannot follow: it stops and says so. -EINTR once
+ * a signal asked to stop.
  */
 int tool_attach_probes(struct tool_ctx *t, struct bb_probe *p, int n);
 /* The same, where progs[i] (if not NULL) is the program of p[i], instead
@@ -150,6 +173,7 @@ int tool_wait(struct tool_timer *tm, struct bb_perfbuf *pb);
 int opt_seconds(struct tool_ctx *t, const char *opt, const char *arg,
 		double *v);
 int opt_maxactive(struct tool_ctx *t, const char *arg, unsigned long *v);
+int opt_pid(struct tool_ctx *t, const char *arg, unsigned long *v);
 /* The positional [interval [count]] from argv[optind]; nothing after. */
 int opt_interval_count(struct tool_ctx *t, int argc, char **argv,
 		       double *interval, unsigned long *count);
@@ -178,5 +202,6 @@ extern const struct tool tool_freeze, tool_qenter;
 extern const struct tool tool_slowbio, tool_biosnoop;
 extern const struct tool tool_exporter;
 extern const struct tool tool_execsnoop, tool_opensnoop;
+extern const struct tool tool_funccount, tool_vfsstat;
 
 #endif

@@ -1,0 +1,627 @@
+/* SPDX-License-Identifier: MIT */
+/* barebpf funccount: count kernel function calls and tracepoint hits. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "tool.h"
+#include "../../bpf/funccount.h"
+
+EMBEDDED_OBJ(funccount);
+
+#define FUNCCOUNT_PROBES 1000
+
+static const char usage[] =
+"usage: barebpf funccount [-h] [-p PID] [-i INTERVAL] [-d DURATION] [-T] [-r]\n"
+"                         [-j] [--max-probes N] pattern\n"
+"\n"
+"Count kernel function calls and tracepoint hits, as bcc's funccount.\n"
+"\n"
+"One kprobe on every kernel function that matches the pattern (a glob over\n"
+"available_filter_functions, /proc/kallsyms where that cannot be read,\n"
+"leaving out debugfs kprobes/blacklist; or with -r a regular expression),\n"
+"or one perf event on every tracepoint of t:category:event. Functions need\n"
+"kprobes (CONFIG_KPROBE_EVENTS; see `barebpf features`); tracepoints do\n"
+"not. Output is sorted by count, smallest first; with -i, counts start\n"
+"from 0 every interval.\n"
+"\n"
+"positional arguments:\n"
+"  pattern               function name or glob (\"vfs_*\"), t:cat:event\n"
+"                        (globs too: \"t:sched:sched_*\"), or regex with -r\n"
+"\n"
+"options:\n"
+"  -h, --help            show this help message and exit\n"
+"  -p, --pid PID         trace this process (thread group) only\n"
+"  -i, --interval SECS   summary interval, in seconds\n"
+"  -d, --duration SECS   total duration of trace, in seconds\n"
+"  -T, --timestamp       include timestamp on output\n"
+"  -r, --regexp          use regular expressions; the default is globs\n"
+"  -j, --json            one JSON object per output (lines)\n"
+"      --max-probes N    attach to at most N functions or tracepoints\n"
+"                        (default 1000, up to 10000): each costs a file\n"
+"                        descriptor and time to attach and detach\n"
+"      --kern-version V  override the detected kernel version (a.b.c)\n"
+"  -v, --verbose         say what was detected, attached and how fast\n"
+"\n"
+"examples:\n"
+"  barebpf funccount 'vfs_*'             # count kernel fns starting with \"vfs\"\n"
+"  barebpf funccount -r '^vfs.*'         # same as above, using regular expressions\n"
+"  barebpf funccount -Ti 5 'vfs_*'       # output every 5 seconds, with timestamps\n"
+"  barebpf funccount -d 10 'vfs_*'       # trace for 10 seconds only\n"
+"  barebpf funccount -p 185 'vfs_*'      # count vfs calls for PID 185 only\n"
+"  barebpf funccount t:sched:sched_fork  # count calls to the sched_fork tracepoint\n"
+"  barebpf funccount 't:block:*'         # every block tracepoint\n";
+
+struct funccount_opts {
+	const char *pattern, *match; /* match: pattern without its t: */
+	unsigned long pid, max_probes;
+	double interval, duration;
+	int timestamp, regexp, json, tp;
+};
+
+static int parse_pattern(struct tool_ctx *t, struct funccount_opts *o)
+{
+	const char *s = o->pattern, *c1 = strchr(s, ':');
+
+	o->match = s;
+	if (!c1)
+		return 0;
+	if (!strncmp(s, "p::", 3) && !strchr(s + 3, ':')) {
+		o->match = s + 3;
+		return 0;
+	}
+	if (!strncmp(s, "t:", 2) && strchr(s + 2, ':') &&
+	    !strchr(strchr(s + 2, ':') + 1, ':')) {
+		o->match = s + 2;
+		o->tp = 1;
+		return 0;
+	}
+	return tool_error(t, "'%s': only kernel functions (func, p::func) and "
+			  "tracepoints (t:category:event) can be counted, no "
+			  "library:function or USDT probes", s);
+}
+
+static int parse_args(struct tool_ctx *t, struct funccount_opts *o, int argc,
+		      char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "timestamp", no_argument, NULL, 'T' },
+		{ "regexp", no_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "max-probes", required_argument, NULL, 1 },
+		{ "kern-version", required_argument, NULL, 2 },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ 0 }
+	};
+	int c;
+
+	o->max_probes = FUNCCOUNT_PROBES;
+	while ((c = getopt_long(argc, argv, "hp:i:d:Trjv", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'h': fputs(usage, stdout); exit(0);
+		case 'p':
+			if (opt_pid(t, optarg, &o->pid))
+				return 1;
+			break;
+		case 'i':
+			if (opt_seconds(t, "-i", optarg, &o->interval))
+				return 1;
+			break;
+		case 'd':
+			if (opt_seconds(t, "-d", optarg, &o->duration))
+				return 1;
+			break;
+		case 'T': o->timestamp = 1; break;
+		case 'r': o->regexp = 1; break;
+		case 'j': o->json = 1; break;
+		case 1:
+			if (parse_ulong(optarg, &o->max_probes) < 0 ||
+			    !o->max_probes ||
+			    o->max_probes > FUNCCOUNT_MAX_KEYS - 240)
+				return tool_error(t, "--max-probes needs a "
+						  "number from 1 to %d, not "
+						  "'%s'", FUNCCOUNT_MAX_KEYS -
+						  240, optarg);
+			break;
+		case 2: t->kver_override = optarg; break;
+		case 'v': t->verbose = 1; break;
+		default:
+			fputs(usage, stderr);
+			return 1;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs(usage, stderr);
+		return tool_error(t, optind >= argc ? "a pattern is needed" :
+				  "only one pattern may be given");
+	}
+	o->pattern = argv[optind];
+	return parse_pattern(t, o);
+}
+
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Drop the names in debugfs kprobes/blacklist ("0x<start>-0x<end>\t<name>"
+ * or "...\t<name> [module]" a line); returns how many are left. Where
+ * debugfs is not mounted, nothing is dropped (it is not mounted for this:
+ * the kernel refuses those functions all the same, counted as refused).
+ */
+static int drop_blacklisted(struct tool_ctx *t, char **names, int n)
+{
+	const char *tfs = t->sess.tracefs;
+	char dir[300], *text = NULL, *line, *tab, **bl = NULL;
+	size_t len = strlen(tfs);
+	int nbl = 0, cap = 0, i, k;
+
+	/* debugfs is where tracefs is its tracing/, or in its usual place */
+	if (len > 8 && !strcmp(tfs + len - 8, "/tracing"))
+		snprintf(dir, sizeof(dir), "%.*s", (int)(len - 8), tfs);
+	else
+		snprintf(dir, sizeof(dir), "/sys/kernel/debug");
+	if (tracefs_read(dir, "kprobes/blacklist", &text) < 0 &&
+	    tracefs_read("/sys/kernel/debug", "kprobes/blacklist", &text) < 0) {
+		if (t->verbose)
+			fprintf(stderr, "no debugfs kprobes/blacklist to read: "
+				"the kernel will refuse blacklisted functions\n");
+		return n;
+	}
+	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		tab = strchr(line, '\t');
+		if (!tab)
+			continue;
+		tab[1 + strcspn(tab + 1, " \t")] = 0;
+		if (nbl == cap) {
+			char **nv;
+
+			cap = cap ? cap * 2 : 256;
+			nv = realloc(bl, cap * sizeof(*bl));
+			if (!nv)
+				break;
+			bl = nv;
+		}
+		bl[nbl++] = tab + 1;
+	}
+	if (nbl)
+		qsort(bl, nbl, sizeof(*bl), cmp_strp);
+	for (i = k = 0; i < n; i++) {
+		if (nbl && bsearch(&names[i], bl, nbl, sizeof(*bl), cmp_strp))
+			free(names[i]);
+		else
+			names[k++] = names[i];
+	}
+	if (t->verbose)
+		fprintf(stderr, "%d of %d matches left out: in "
+			"kprobes/blacklist (%d names)\n", n - k, n, nbl);
+	free(bl);
+	free(text);
+	return k;
+}
+
+/* The tracepoints of available_events ("category:event" a line) that
+ * match; sorted. Returns how many, or -1 after printing why. */
+static int find_tracepoints(struct tool_ctx *t, const struct funccount_opts *o,
+			    char ***out)
+{
+	const char *tfs = tool_tracefs(t);
+	char *text = NULL, *line, **v = NULL;
+	int n = 0, cap = 0, ret;
+	regex_t re;
+
+	*out = NULL;
+	if (!tfs)
+		return -1;
+	ret = tracefs_read(tfs, "available_events", &text);
+	if (ret < 0)
+		return tool_error(t, "cannot read %s/available_events: %s", tfs,
+				  strerror(-ret)), -1;
+	if (o->regexp && regcomp(&re, o->match, REG_EXTENDED | REG_NOSUB)) {
+		free(text);
+		return tool_error(t, "bad regular expression '%s'", o->match),
+		       -1;
+	}
+	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		if (o->regexp ? regexec(&re, line, 0, NULL, 0) :
+				fnmatch(o->match, line, 0))
+			continue;
+		if (n == cap) {
+			char **nv;
+
+			cap = cap ? cap * 2 : 64;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				goto oom;
+			v = nv;
+		}
+		v[n] = strdup(line);
+		if (!v[n])
+			goto oom;
+		n++;
+	}
+	if (o->regexp)
+		regfree(&re);
+	free(text);
+	if (!n)
+		return tool_error(t, "no tracepoint matches '%s' in "
+				  "%s/available_events (list them with `grep "
+				  "CATEGORY: %s/available_events`)", o->match,
+				  tfs, tfs), -1;
+	qsort(v, n, sizeof(*v), cmp_strp);
+	*out = v;
+	return n;
+oom:
+	if (o->regexp)
+		regfree(&re);
+	free(text);
+	bb_free_strv(v, n);
+	return tool_error(t, "out of memory"), -1;
+}
+
+/* What a key counted since the last read (prev), and its name. */
+struct fc_row {
+	uint64_t key, total, delta;
+	char name[128];
+};
+
+struct fc_state {
+	const struct funccount_opts *o;
+	int fd;
+	char **names;         /* tracepoints: "category:event" */
+	int n;
+	int *tp_fds;          /* their perf events: n rows of ncpus */
+	int ncpus;
+	struct bb_ksyms *ks;  /* kallsyms, read at the first kprobe key */
+	int ks_failed;
+	struct fc_row *prev;  /* the last read, sorted by key */
+	int nprev;
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct fc_row *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* bcc's order: ascending by count (then by name, for a stable output) */
+static int cmp_count(const void *a, const void *b)
+{
+	const struct fc_row *x = a, *y = b;
+
+	if (x->delta != y->delta)
+		return x->delta < y->delta ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * A kprobe's key is the address the kprobe hit (regs ip): the function's
+ * own, or a few bytes into it (x86: after the int3 or the ftrace call,
+ * behind an ENDBR), so the symbol at or below it is the function.
+ * A tracepoint's key is its index in names: kernel addresses are not
+ * small numbers.
+ */
+static void key_name(struct fc_state *s, uint64_t key, char *buf,
+		     size_t len)
+{
+	const struct bb_ksym *sym;
+	struct bb_err err = { "" };
+	uint64_t off;
+
+	if (key < (uint64_t)s->n) {
+		snprintf(buf, len, "%s", s->names[key]);
+		return;
+	} else {
+		if (!s->ks && !s->ks_failed &&
+		    ksyms_load(&s->ks, "/proc/kallsyms", &err) < 0) {
+			s->ks_failed = 1;
+			fprintf(stderr, "barebpf funccount: %s\n", err.msg);
+		}
+		sym = s->ks ? ksyms_find(s->ks, key, &off) : NULL;
+		if (sym) {
+			snprintf(buf, len, "%s", sym->name);
+			return;
+		}
+	}
+	snprintf(buf, len, "0x%llx", (unsigned long long)key);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct fc_row *)a)->name,
+		      ((const struct fc_row *)b)->name);
+}
+
+/* The hits of tracepoint i that its BPF filter let through, all CPUs. */
+static uint64_t tp_count(struct fc_state *s, int i)
+{
+	uint64_t sum = 0, v;
+	int c;
+
+	for (c = 0; c < s->ncpus; c++)
+		if (s->tp_fds[i * s->ncpus + c] >= 0 &&
+		    read(s->tp_fds[i * s->ncpus + c], &v, sizeof(v)) ==
+			    sizeof(v))
+			sum += v;
+	return sum;
+}
+
+/*
+ * Counting perf events of the tracepoints on every CPU but 0, where the
+ * attach made one (with the filter: one per tracepoint runs it for all
+ * CPUs). Returns 0 or -1 after printing why.
+ */
+static int tp_open_counters(struct tool_ctx *t, struct fc_state *s,
+			    struct bb_probe *p)
+{
+	const struct bb_link *l;
+	int i, c, fd;
+
+	s->ncpus = bb_ncpus_possible();
+	if (s->ncpus < 1)
+		s->ncpus = 1;
+	s->tp_fds = malloc(s->n * s->ncpus * sizeof(*s->tp_fds));
+	if (!s->tp_fds)
+		return tool_error(t, "out of memory"), -1;
+	for (i = 0; i < s->n * s->ncpus; i++)
+		s->tp_fds[i] = -1;
+	for (i = 0; i < s->n; i++) {
+		char cat[128], *ev;
+		struct perf_event_attr a;
+
+		if (!p[i].attached)
+			continue;
+		for (l = t->sess.links; l; l = l->next)
+			if (l->kind == BB_PROG_TRACEPOINT &&
+			    !strcmp(l->target, s->names[i]))
+				s->tp_fds[i * s->ncpus] = l->pfd;
+		snprintf(cat, sizeof(cat), "%s", s->names[i]);
+		ev = strchr(cat, ':');
+		*ev++ = 0;
+		memset(&a, 0, sizeof(a));
+		a.type = PERF_TYPE_TRACEPOINT;
+		a.size = sizeof(a);
+		a.config = tracefs_event_id(t->sess.tracefs, cat, ev);
+		for (c = 1; c < s->ncpus; c++) {
+			/* ENODEV: a possible CPU that is offline */
+			fd = sys_perf_event_open(&a, -1, c, -1,
+						 PERF_FLAG_FD_CLOEXEC);
+			if (fd < 0 && fd != -ENODEV)
+				return tool_error(t, "cannot count tracepoint "
+						  "%s on CPU %d: %s",
+						  s->names[i], c,
+						  strerror(-fd)), -1;
+			s->tp_fds[i * s->ncpus + c] = fd;
+		}
+	}
+	return 0;
+}
+
+static void tp_close_counters(struct fc_state *s)
+{
+	int i;
+
+	for (i = 0; s->tp_fds && i < s->n * s->ncpus; i++)
+		if (i % s->ncpus && s->tp_fds[i] >= 0)
+			close(s->tp_fds[i]);
+	free(s->tp_fds);
+	s->tp_fds = NULL;
+}
+
+/* Running totals are read, never cleared (a clear loses what a CPU adds
+ * between the read and the clear); shown is what each gained. */
+static void print_counts(struct fc_state *s)
+{
+	const struct funccount_opts *o = s->o;
+	struct fc_row *cur = NULL, *old, *nr;
+	uint64_t key, next, *pk = NULL;
+	int n = 0, i, k, first = 1;
+
+	while (bpf_map_get_next_key(s->fd, pk, &next) == 0) {
+		nr = realloc(cur, (n + 1) * sizeof(*cur));
+		if (!nr)
+			break;
+		cur = nr;
+		key = next;
+		pk = &key;
+		cur[n].key = next;
+		if (bpf_map_lookup_elem(s->fd, &next, &cur[n].total) == 0)
+			n++;
+	}
+	for (i = 0; s->tp_fds && i < s->n; i++) {
+		nr = realloc(cur, (n + 1) * sizeof(*cur));
+		if (!nr)
+			break;
+		cur = nr;
+		cur[n].key = i;
+		cur[n++].total = tp_count(s, i);
+	}
+	if (n)
+		qsort(cur, n, sizeof(*cur), cmp_key);
+	for (i = 0; i < n; i++) {
+		old = s->nprev ? bsearch(&cur[i], s->prev, s->nprev,
+					 sizeof(*cur), cmp_key) : NULL;
+		cur[i].delta = cur[i].total - (old ? old->total : 0);
+		key_name(s, cur[i].key, cur[i].name, sizeof(cur[i].name));
+	}
+	free(s->prev);
+	s->prev = NULL;
+	s->nprev = 0;
+	if (n > 0) {
+		s->prev = malloc((size_t)n * sizeof(*cur));
+		if (s->prev) {
+			memcpy(s->prev, cur, n * sizeof(*cur));
+			s->nprev = n;
+		}
+		/* two keys of one name (two probes of one function) are
+		 * one row */
+		qsort(cur, n, sizeof(*cur), cmp_name);
+		for (i = 1, k = 0; i < n; i++) {
+			if (!strcmp(cur[i].name, cur[k].name)) {
+				cur[k].delta += cur[i].delta;
+				cur[i].delta = 0;
+			} else {
+				k = i;
+			}
+		}
+		qsort(cur, n, sizeof(*cur), cmp_count);
+	}
+	if (o->json)
+		printf("{\"time\":\"%s\",\"counts\":[", now_hms());
+	else {
+		putchar('\n');
+		if (o->timestamp)
+			printf("%-8s\n", now_hms());
+		printf("%-36s %8s\n", "FUNC", "COUNT");
+	}
+	for (i = 0; i < n; i++) {
+		if (!cur[i].delta)
+			continue;
+		if (o->json) {
+			printf("%s{\"func\":", first ? "" : ",");
+			json_str(stdout, cur[i].name);
+			printf(",\"count\":%llu}",
+			       (unsigned long long)cur[i].delta);
+			first = 0;
+		} else {
+			printf("%-36s %8llu\n", cur[i].name,
+			       (unsigned long long)cur[i].delta);
+		}
+	}
+	if (o->json)
+		printf("]}\n");
+	free(cur);
+}
+
+static int funccount_main(int argc, char **argv)
+{
+	struct funccount_opts o = { 0 };
+	struct tool_fails fails = { 0 };
+	struct fc_state st = { 0 };
+	struct tool_ctx t;
+	struct tool_timer tm;
+	struct bb_probe *p = NULL;
+	char **names = NULL;
+	double t_attach, t_detach;
+	int ret = 1, n = 0, i, attached = 0;
+
+	tool_init(&t, "funccount");
+	if (parse_args(&t, &o, argc, argv))
+		return 1;
+	tool_signals();
+	if (o.tp) {
+		n = find_tracepoints(&t, &o, &names);
+	} else if (tool_need_kprobes(&t) == 0) {
+		n = tool_match_funcs(&t, o.match, o.regexp, &names);
+		if (n > 0)
+			n = drop_blacklisted(&t, names, n);
+		if (n == 0)
+			tool_error(&t, "every function of '%s' is in "
+				   "kprobes/blacklist", o.pattern);
+	}
+	if (n <= 0) {
+		bb_free_strv(names, n);
+		return 1;
+	}
+	if ((unsigned long)n > o.max_probes) {
+		tool_error(&t, "'%s' matches %d %s, more than %lu: narrow the "
+			   "pattern, or raise the limit with --max-probes %d",
+			   o.pattern, n, o.tp ? "tracepoints" : "functions",
+			   o.max_probes, n);
+		goto out;
+	}
+	p = calloc(n, sizeof(*p));
+	if (!p) {
+		tool_error(&t, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		p[i].prog = o.tp ? "count_tp" : "count_kprobe";
+		p[i].target = names[i];
+		p[i].optional = n > 1;
+	}
+	if (tool_open(&t, EMBEDDED_ARGS(funccount)) < 0)
+		goto out;
+	obj_set_const(t.obj, "filter_tgid", o.pid);
+	if (tool_load(&t) < 0)
+		goto out;
+	t.fails = &fails;
+	t_attach = now_mono();
+	if (tool_attach_probes(&t, p, n) < 0)
+		goto out;
+	t_attach = now_mono() - t_attach;
+	for (i = 0; i < n; i++)
+		attached += p[i].attached;
+	tool_fails_report(&t, &fails, n);
+	if (!attached) {
+		tool_error(&t, "nothing of '%s' could be probed", o.pattern);
+		goto out;
+	}
+	if (t.verbose)
+		fprintf(stderr, "attached %d probes in %.3f s: %.0f probes/s "
+			"(%d through the kprobe PMU, %d through "
+			"kprobe_events)\n", attached, t_attach,
+			attached / (t_attach > 0 ? t_attach : 1e-9),
+			t.sess.npmu, t.sess.ntracefs);
+	st.names = names;
+	st.n = n;
+	if (o.tp && tp_open_counters(&t, &st, p) < 0)
+		goto out;
+	/* perf adds their __perf_count() value (ns of delay or runtime), not 1 */
+	for (i = 0; o.tp && i < n; i++)
+		if (!strncmp(names[i], "sched:sched_stat_", 17))
+			tool_error(&t, "warning: %s counts what the kernel "
+				   "weights it by (__perf_count: ns), not hits",
+				   names[i]);
+	st.o = &o;
+	st.fd = obj_map(t.obj, "counts")->fd;
+	tool_tracing(&t, o.json ? stderr : stdout,
+		     "Tracing %d functions for \"%s\"... Hit Ctrl-C to end.\n",
+		     attached, o.pattern);
+
+	tool_timer_init(&tm, o.interval, o.duration);
+	for (;;) {
+		int tick = tool_wait(&tm, NULL);
+
+		if (tick == TOOL_TICK_NONE)
+			continue;
+		print_counts(&st);
+		if (tick == TOOL_TICK_LAST)
+			break;
+	}
+	if (!o.json)
+		printf("Detaching...\n");
+	tool_flush();
+	t_detach = now_mono();
+	tp_close_counters(&st);
+	tool_detach(&t);
+	if (t.verbose)
+		fprintf(stderr, "detached %d probes in %.3f s: %.0f probes/s\n",
+			attached, now_mono() - t_detach, attached /
+			(now_mono() - t_detach + 1e-9));
+	ret = 0;
+out:
+	tp_close_counters(&st);
+	tool_cleanup(&t);
+	bb_free_strv(names, n);
+	free(p);
+	free(st.prev);
+	ksyms_free(st.ks);
+	return ret;
+}
+
+const struct tool tool_funccount = {
+	"funccount", funccount_main,
+	"count kernel function calls and tracepoint hits (bcc's options)"
+};

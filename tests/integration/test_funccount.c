@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * barebpf funccount on this machine's kernel, through tracepoints (it has
+ * no kprobes): a child of ours calls getppid() a known number of times,
+ * and `funccount -p <child> t:syscalls:sys_enter_getppid` must count
+ * exactly that (-p, because other processes of a shared machine call
+ * getppid too); -i must start every interval from 0; -d must end the run.
+ * vfsstat and funccount on functions must say that kprobes are missing.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bbtest.h"
+#include "barebpf.h"
+#include "util.h"
+
+#define TP "t:syscalls:sys_enter_getppid"
+#define ROW "syscalls:sys_enter_getppid"
+
+/* A child that, for each byte it reads, calls getppid() the next count
+ * of counts (0-terminated), then exits. */
+struct child {
+	pid_t pid;
+	int go;
+	char pid_s[16];
+};
+
+static void child_start(struct child *c, const int *counts)
+{
+	int p[2], i;
+	char b;
+
+	ck_assert_int_eq(pipe(p), 0);
+	c->pid = fork();
+	ck_assert_int_ge(c->pid, 0);
+	if (!c->pid) {
+		close(p[1]);
+		for (; *counts; counts++) {
+			if (read(p[0], &b, 1) != 1)
+				_exit(1);
+			for (i = 0; i < *counts; i++)
+				if (getppid() < 0)
+					_exit(2);
+		}
+		_exit(0);
+	}
+	close(p[0]);
+	c->go = p[1];
+	snprintf(c->pid_s, sizeof(c->pid_s), "%d", (int)c->pid);
+}
+
+static void child_go(struct child *c)
+{
+	ck_assert_int_eq(write(c->go, "g", 1), 1);
+}
+
+/* The count of ROW in text output: "syscalls:sys_enter_getppid   N". */
+static long text_count(const char *out)
+{
+	const char *l = strstr(out, ROW);
+
+	return l ? strtol(l + strlen(ROW), NULL, 10) : -1;
+}
+
+static void start(struct proc *p, char **argv, char *err, size_t len)
+{
+	spawn(p, argv);
+	read_until(p->err, err, len, "Tracing", 30000);
+	if (!strstr(err, "Tracing"))
+		read_until(p->out, err, len, "Tracing", 30000);
+	ck_assert_msg(strstr(err, "Tracing"), "funccount did not start: %s",
+		      err);
+}
+
+START_TEST(test_funccount_exact)
+{
+	static const int counts[] = { 1234, 0 };
+	static char out[65536], err[4096];
+	struct child c;
+	struct proc p;
+	char *argv[] = { (char *)barebpf(), "funccount", "-p", NULL, TP,
+			 NULL };
+
+	child_start(&c, counts);
+	argv[3] = c.pid_s;
+	spawn(&p, argv);
+	read_until(p.out, out, sizeof(out), "Tracing", 30000);
+	ck_assert_msg(strstr(out, "Tracing 1 functions for \"" TP "\"... "
+			     "Hit Ctrl-C to end."), "no Tracing line: %s", out);
+	child_go(&c);
+	ck_assert_int_eq(wait_exit(c.pid), 0);
+	kill(p.pid, SIGINT);
+	read_until(p.out, out, sizeof(out), NULL, 30000);
+	read_until(p.err, err, sizeof(err), NULL, 1000);
+	ck_assert_int_eq(wait_exit(p.pid), 0);
+	ck_assert_msg(strstr(out, "\nFUNC                                    "
+			     "COUNT\n"), "no bcc header: %s", out);
+	ck_assert_msg(text_count(out) == 1234, "counted %ld of 1234 calls:\n"
+		      "%s%s", text_count(out), out, err);
+	ck_assert_msg(strstr(out, "Detaching...\n"), "no Detaching: %s", out);
+}
+END_TEST
+
+/* -i: each interval counts from 0. Two batches, seconds apart: their
+ * counts show up in separate lines, never their sum, and add up. */
+START_TEST(test_funccount_interval_clears)
+{
+	static const int counts[] = { 300, 500, 0 };
+	static char out[65536], err[4096];
+	struct child c;
+	struct proc p;
+	char *argv[] = { (char *)barebpf(), "funccount", "-j", "-i", "1",
+			 "-p", NULL, TP, NULL };
+	const char *l;
+	long n, sum = 0, lines = 0, seen300 = 0, seen500 = 0;
+
+	child_start(&c, counts);
+	argv[6] = c.pid_s;
+	start(&p, argv, err, sizeof(err));
+	child_go(&c);
+	sleep(3);
+	child_go(&c);
+	ck_assert_int_eq(wait_exit(c.pid), 0);
+	sleep(2);
+	kill(p.pid, SIGINT);
+	read_until(p.out, out, sizeof(out), NULL, 30000);
+	ck_assert_int_eq(wait_exit(p.pid), 0);
+	for (l = out; (l = strstr(l, "\"count\":")); l++) {
+		n = strtol(l + 8, NULL, 10);
+		sum += n;
+		seen300 += n == 300;
+		seen500 += n == 500;
+	}
+	for (l = out; (l = strstr(l, "{\"time\":")); l++)
+		lines++;
+	ck_assert_msg(sum == 800, "intervals add up to %ld, not 800: %s", sum,
+		      out);
+	ck_assert_msg(seen300 == 1 && seen500 == 1,
+		      "each batch should be one interval's count: %s", out);
+	ck_assert_msg(lines >= 4, "%ld JSON lines in 5 s with -i 1: %s", lines,
+		      out);
+}
+END_TEST
+
+START_TEST(test_funccount_duration_exits)
+{
+	static char out[65536], err[4096];
+	char *argv[] = { (char *)barebpf(), "funccount", "-d", "2", "-p", "1",
+			 "t:syscalls:sys_enter_getpp*", NULL };
+	double t0 = mono();
+	int rc = run(argv, out, sizeof(out), err, sizeof(err));
+
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+	ck_assert_msg(mono() - t0 < 20, "took %.1f s with -d 2", mono() - t0);
+	ck_assert_msg(strstr(out, "FUNC") && strstr(out, "Detaching..."),
+		      "output: %s", out);
+}
+END_TEST
+
+START_TEST(test_funccount_bad_input)
+{
+	static char out[4096], err[4096];
+	char *lib[] = { (char *)barebpf(), "funccount", "c:malloc", NULL };
+	char *tp[] = { (char *)barebpf(), "funccount", "t:nosuch:event_xyz",
+		       NULL };
+	char *kp[] = { (char *)barebpf(), "funccount", "vfs_read", NULL };
+	char *vfs[] = { (char *)barebpf(), "vfsstat", "1", "1", NULL };
+	char tfs[256], path[300];
+
+	ck_assert_int_eq(run(lib, out, sizeof(out), err, sizeof(err)), 1);
+	ck_assert_msg(strstr(err, "no library:function"), "%s", err);
+	ck_assert_int_eq(run(tp, out, sizeof(out), err, sizeof(err)), 1);
+	ck_assert_msg(strstr(err, "no tracepoint matches"), "%s", err);
+	ck_assert_int_ge(tracefs_find(tfs, sizeof(tfs), NULL), 0);
+	snprintf(path, sizeof(path), "%s/kprobe_events", tfs);
+	if (access(path, F_OK) == 0)
+		return; /* a kernel with kprobes: the VM cases cover those */
+	ck_assert_int_eq(run(kp, out, sizeof(out), err, sizeof(err)), 1);
+	ck_assert_msg(strstr(err, "no kprobe_events"), "%s", err);
+	ck_assert_int_eq(run(vfs, out, sizeof(out), err, sizeof(err)), 1);
+	ck_assert_msg(strstr(err, "no kprobe_events"), "%s", err);
+}
+END_TEST
+
+static const char *need_tp(void)
+{
+	const char *why = need_root_and_tools();
+	char tfs[256], path[300];
+
+	if (why)
+		return why;
+	if (tracefs_find(tfs, sizeof(tfs), NULL) < 0)
+		return "no tracefs";
+	snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_getppid",
+		 tfs);
+	if (access(path, F_OK))
+		return "no syscalls:sys_enter_getppid tracepoint "
+		       "(CONFIG_FTRACE_SYSCALLS)";
+	return NULL;
+}
+
+static Suite *funccount_suite(void)
+{
+	Suite *s = suite_create("funccount");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_funccount_exact);
+	tcase_add_test(tc, test_funccount_interval_clears);
+	tcase_add_test(tc, test_funccount_duration_exits);
+	tcase_add_test(tc, test_funccount_bad_input);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+BBTEST_SUITE(funccount, funccount_suite, need_tp)
