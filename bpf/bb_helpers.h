@@ -22,6 +22,7 @@ typedef signed long long s64;
 /* map types used by our programs (values from include/uapi/linux/bpf.h) */
 #define BPF_MAP_TYPE_HASH 1
 #define BPF_MAP_TYPE_ARRAY 2
+#define BPF_MAP_TYPE_PROG_ARRAY 3
 #define BPF_MAP_TYPE_PERF_EVENT_ARRAY 4
 #define BPF_MAP_TYPE_PERCPU_HASH 5
 #define BPF_MAP_TYPE_PERCPU_ARRAY 6

@@ -13,7 +13,7 @@ static const struct tool *const tools[] = {
 	&tool_trace,
 	&tool_freeze, &tool_qenter,
 	&tool_slowbio, &tool_biosnoop,
-	&tool_exporter,
+	&tool_exporter, &tool_breakdown,
 };
 #define NTOOLS (int)(sizeof(tools) / sizeof(tools[0]))
 

@@ -151,5 +151,6 @@ extern const struct tool tool_trace;
 extern const struct tool tool_freeze, tool_qenter;
 extern const struct tool tool_slowbio, tool_biosnoop;
 extern const struct tool tool_exporter;
+extern const struct tool tool_breakdown;
 
 #endif
