@@ -184,7 +184,8 @@ int bd_return(struct pt_regs *ctx)
 	return 0;
 }
 
-/* One pair per function id: n in the scratch word, then the body. */
+/* One pair per function id: n in the scratch word, then the body (the
+ * kretprobe section is what makes the loader attach a return probe). */
 static __always_inline int slot(struct pt_regs *ctx, u32 n, u32 ret)
 {
 	u32 k = 0, *f = bpf_map_lookup_elem(&cur, &k);
@@ -201,7 +202,7 @@ static __always_inline int slot(struct pt_regs *ctx, u32 n, u32 ret)
 	{                                                                      \
 		return slot(ctx, n, 0);                                        \
 	}                                                                      \
-	SEC("kprobe") int bd_r##n(struct pt_regs *ctx)                         \
+	SEC("kretprobe") int bd_r##n(struct pt_regs *ctx)                      \
 	{                                                                      \
 		return slot(ctx, n, 1);                                        \
 	}

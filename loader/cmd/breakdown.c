@@ -15,7 +15,8 @@
 
 EMBEDDED_OBJ(breakdown);
 
-#define BD_PAGES 16
+/* -t 0 sends a record of ~430 bytes per call: room for bursts */
+#define BD_PAGES 64
 /* Returns of functions that sleep (blk_queue_enter on a frozen queue)
  * each hold a kretprobe instance: allow many, as slowbio does. */
 #define BD_MAXACTIVE 1024
@@ -24,18 +25,11 @@ static const char usage[] =
 "usage: barebpf breakdown [-h] [-m | -u] [-t THRESHOLD] [-p PID] [-n NAME]\n"
 "         [-K] [-j] [-i SECS] [--duration SECS] [-M MAXACTIVE] MAIN CHILD...\n"
 "\n"
-"Time each call of the kernel function MAIN, and of each CHILD called while\n"
-"MAIN is active on the same task. For a MAIN call of at least THRESHOLD\n"
-"(default 1ms), print where its time went: per child its calls, total,\n"
-"share of MAIN and longest call, longest total first, indented under the\n"
-"listed function that called it; [self] is MAIN outside its direct\n"
-"children. At exit (and every -i SECS): a summary of the slow calls, with\n"
-"a log2 histogram per child of its time in each slow call.\n"
-"\n"
-"CHILD may be a glob; names this kernel lacks are skipped. At most 8\n"
-"functions (the bound of the per-task stack). A recursive call counts but\n"
-"only the outermost is timed. A call whose return was missed (kretprobe\n"
-"maxactive) is dropped and counted. Needs kprobes.\n"
+"For each call of kernel function MAIN of at least THRESHOLD (1ms), where\n"
+"its time went: each CHILD (a glob; missing ones skipped) called while\n"
+"MAIN runs on the task, as a tree, longest first; [self]: MAIN outside\n"
+"its children. A summary at exit (and every -i). At most 8 functions.\n"
+"Recursion times the outermost call; a missed return is dropped, counted.\n"
 "\n"
 "  -u, -m                times in us (default) or ms\n"
 "  -t, --threshold T     10ms, 500us, 1s, ... (bare: the unit of -u/-m)\n"
@@ -52,8 +46,6 @@ static const char usage[] =
 "examples:\n"
 "  barebpf breakdown -m -t 10ms submit_bio_noacct __bio_queue_enter \\\n"
 "      blk_mq_submit_bio blk_mq_get_new_requests    # slow submissions\n"
-"  barebpf breakdown generic_make_request blk_queue_enter \\\n"
-"      blk_mq_make_request blk_mq_get_request       # the same on 4.15\n"
 "  barebpf breakdown -t 5ms -p 1234 vfs_read 'ext4_*read*'\n";
 
 struct bd_opts {
@@ -359,19 +351,17 @@ void bd_print_agg_json(FILE *f, const struct bd_agg *a, uint64_t main_calls,
 
 static int parse_threshold(struct tool_ctx *t, struct bd_opts *o)
 {
-	static const struct { const char *sfx; double mul; } units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-	};
+	static const char sfx[][3] = { "ns", "us", "ms", "s" };
+	static const double units[] = { 1, 1e3, 1e6, 1e9 };
 	const char *s = o->threshold ? o->threshold : "1ms";
 	char *end;
 	double v = strtod(s, &end), mul = (double)o->fmt.div;
 	size_t i;
 
 	if (end != s && *end) {
-		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-			if (!strcmp(end, units[i].sfx))
-				break;
-		mul = i < sizeof(units) / sizeof(units[0]) ? units[i].mul : -1;
+		for (i = 0; i < 4 && strcmp(end, sfx[i]); i++)
+			;
+		mul = i < 4 ? units[i] : -1;
 	}
 	if (end == s || mul < 0 || !(v >= 0) || v * mul > 3600e9)
 		return tool_error(t, "-t needs a time such as 10ms or 1s (up "
@@ -608,12 +598,11 @@ static void report(struct tool_ctx *t, struct bd_run *r,
 
 static int fill_jmp(struct tool_ctx *t)
 {
-	static const char *const body[] = { "bd_entry", "bd_return" };
 	int fd = obj_map(t->obj, "jmp")->fd;
 	uint32_t k;
 
 	for (k = 0; k < 2; k++) {
-		int pfd = obj_prog(t->obj, body[k])->fd;
+		int pfd = obj_prog(t->obj, k ? "bd_return" : "bd_entry")->fd;
 		int r = bpf_map_update_elem(fd, &k, &pfd, 0);
 
 		if (r < 0)
