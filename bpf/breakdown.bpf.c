@@ -103,8 +103,12 @@ int bd_entry(struct pt_regs *ctx)
 	u32 tid = (u32)id, fid = cur_fid(), d, p;
 	struct bd_task *t = bpf_map_lookup_elem(&tasks, &tid);
 
-	if (t && t->depth && PT_REGS_SP(ctx) >= t->sp) {
-		/* not inside that MAIN call: it returned unseen */
+	/*
+	 * Not inside that MAIN call: it returned unseen. A child tail-called
+	 * by MAIN (a jump) enters at MAIN's own stack pointer; MAIN again at
+	 * that stack pointer is a new call (recursion is deeper).
+	 */
+	if (t && t->depth && PT_REGS_SP(ctx) + !fid > t->sp) {
 		count(BD_STALE);
 		bpf_map_delete_elem(&tasks, &tid);
 		t = 0;
