@@ -16,6 +16,7 @@ static const struct tool *const tools[] = {
 	&tool_exporter,
 	&tool_execsnoop, &tool_opensnoop,
 	&tool_funccount, &tool_vfsstat,
+	&tool_breakdown,
 };
 #define NTOOLS (int)(sizeof(tools) / sizeof(tools[0]))
 

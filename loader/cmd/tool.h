@@ -203,5 +203,6 @@ extern const struct tool tool_slowbio, tool_biosnoop;
 extern const struct tool tool_exporter;
 extern const struct tool tool_execsnoop, tool_opensnoop;
 extern const struct tool tool_funccount, tool_vfsstat;
+extern const struct tool tool_breakdown;
 
 #endif
