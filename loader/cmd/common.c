@@ -97,10 +97,21 @@ static void fd_make_blocking(int fd)
 	close(nfd);
 }
 
+/*
+ * Output to a pipe or file goes out in batches: stdout fully buffered in
+ * 64 KiB (musl's own buffer is 1 KiB: a write() every dozen lines), and
+ * flushed once per drain of the rings (tool_wait), so at most
+ * PERFBUF_MAX_DELAY_MS after the event. A terminal stays line-buffered:
+ * a person reads no faster, and its lines keep their order with stderr's.
+ */
 void tool_stdio_init(void)
 {
+	static char outbuf[65536];
+
 	fd_make_blocking(1);
 	fd_make_blocking(2);
+	if (!isatty(1))
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 }
 
 /* errno is still that of the failed write when this sees the error
