@@ -28,8 +28,9 @@ die() { echo "bench: $*" >&2; exit 1; }
 command -v fio >/dev/null || die "needs fio (scripts/deps.sh)"
 BT=$(command -v bpftrace || true)
 # bpftrace buffers its whole output on a pipe (nothing, not even the BEGIN
-# line, until exit): line-buffered as on a terminal
+# line, until exit): line-buffered as on a terminal.
 BTL="-B line"
+BT_READY=Tracing
 
 W=$(mktemp -d /dev/shm/bbbench.XXXXXX)
 LOOP=
@@ -62,8 +63,9 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.3g",
 # ---- start to attached, exit time, peak RSS ----
 # run_start KEY OUTFILE CMD...: one start; appends "start exit rss" to KEY
 run_start() {
-	local key=$1 out=$2 r; shift 2
-	r=$("$W/benchrun" "$out" Tracing 300 -- "$@") || { echo "bench: $* failed: $(tail -n3 "$out")" >&2; return; }
+	local key=$1 out=$2 pat=Tracing r; shift 2
+	[ "$1" = "$BT" ] && pat=$BT_READY
+	r=$("$W/benchrun" "$out" "$pat" 1000 -- "$@") || { echo "bench: $* failed: $(tail -n3 "$out")" >&2; return; }
 	echo "$r" >>"$W/$key.start"
 	sed -n 's/^attached [0-9]* probes\{0,1\} in \([0-9]*\) ms$/\1/p' "$out" >>"$W/$key.self"
 }
@@ -93,16 +95,25 @@ LOOP=$(losetup -f --show "$W/disk.img") || die "cannot set up a loop device"
 dd if=/dev/zero of="$LOOP" bs=1M count=256 oflag=direct status=none
 FIO="fio --name=r --filename=$LOOP --rw=randread --bs=4k --direct=1 --ioengine=psync --runtime=$FIO_SECS --time_based --output-format=terse"
 fio_iops() { $FIO 2>/dev/null | awk -F';' '{print $8; exit}'; }
+# ready OUT CMD...: start CMD (pid in $pid) and wait until it is attached;
+# it is stopped once $W/done exists
+ready() {
+	local out=$1 pat=Tracing; shift
+	[ "$1" = "$BT" ] && pat=$BT_READY
+	rm -f "$W/done" "$out"
+	"$W/benchrun" "$out" "$pat" "@$W/done" -- "$@" >"$W/br" 2>&1 &
+	pid=$!
+	until grep -q "$pat" "$out" 2>/dev/null; do
+		sleep 0.05
+		kill -0 $pid 2>/dev/null || { echo "bench: $* did not start" >&2; return 1; }
+	done
+	[ "$pat" = "$BT_READY" ] && sleep 2
+	return 0
+}
 # with_tool OUT CMD...: run CMD until fio is done, print fio's IOPS
 with_tool() {
 	local out=$1 pid iops; shift
-	rm -f "$W/done"
-	"$W/benchrun" "$out" Tracing "@$W/done" -- "$@" >"$W/br" 2>&1 &
-	pid=$!
-	until grep -q Tracing "$out" 2>/dev/null; do
-		sleep 0.05
-		kill -0 $pid 2>/dev/null || { echo "bench: $* did not start" >&2; return; }
-	done
+	ready "$out" "$@" || return
 	iops=$(fio_iops)
 	touch "$W/done"
 	wait $pid
@@ -123,13 +134,7 @@ done
 # stream OUT CMD...: "rate delivered lost" of one traced loop
 stream() {
 	local out=$1 pid rate lpid; shift
-	rm -f "$W/done"
-	"$W/benchrun" "$out" Tracing "@$W/done" -- "$@" >"$W/br" 2>&1 &
-	pid=$!
-	until grep -q Tracing "$out" 2>/dev/null; do
-		sleep 0.05
-		kill -0 $pid 2>/dev/null || { echo "bench: $* did not start" >&2; return; }
-	done
+	ready "$out" "$@" || return
 	rate=$("$W/getppid" "$CALLS" "$W/lpid")
 	lpid=$(cat "$W/lpid")
 	# what is still in the rings reaches the output at exit
@@ -210,7 +215,7 @@ for tool in biolatency biosnoop trace; do
 	cells=()
 	for l in "${LABELS[@]}"; do cells+=("$(cell "$l" "$(col "$tool.$l" 2) ms")"); done
 	row "$tool: exit (SIGINT to exit), median" "$(ratio "$(col "$tool.bpftrace" 2)" "$(col "$tool.barebpf" 2)")" \
-		"after 0.3 s attached, idle" "${cells[@]}"
+		"SIGINT 1 s after the Tracing line, idle; again each second until it exits" "${cells[@]}"
 done
 for tool in biolatency biosnoop trace; do
 	cells=()

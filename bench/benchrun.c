@@ -8,7 +8,9 @@
  * and measures from just before exec to the first line containing
  * PATTERN (the tool's "Tracing" line: it is attached). Then waits HOLD
  * milliseconds (or, given @PATH, until PATH exists), sends SIGINT and
- * measures until the process has exited.
+ * measures until the process has exited. SIGINT is sent again every
+ * second: bpftrace 0.17 loses one that comes just after its BEGIN probe
+ * ran and waits for the next event (on an idle disk: for ever).
  * Prints "START_MS EXIT_MS MAXRSS_KIB": peak RSS from wait4's rusage.
  * A shell cannot time this finely: its own fork and read cost
  * milliseconds.
@@ -86,8 +88,13 @@ int main(int argc, char **argv)
 				continue;
 			}
 		}
-		if (poll(&pfd, 1, tmo) == 0)
+		if (t2 >= 0)
+			tmo = 1000;
+		if (poll(&pfd, 1, tmo) == 0) {
+			if (t2 >= 0)
+				kill(pid, SIGINT);
 			continue;
+		}
 		n = read(p[0], buf, sizeof(buf));
 		if (n <= 0)
 			break;
