@@ -292,6 +292,15 @@ struct bb_tp_field {
 };
 /* Pure: parse the text of a format file. Returns the number of fields. */
 int tp_format_parse(const char *text, struct bb_tp_field *fields, int max);
+/* Every field of events/<category>/<event>/format, in *fields (freed by
+ * the caller). Returns how many, or -errno. */
+int tp_fields(const char *tracefs, const char *category, const char *event,
+	      struct bb_tp_field **fields, struct bb_err *err);
+/* Field `field` of fields[0..n-1] (from tp_fields), or -ENOENT saying so. */
+int tp_fields_find(const struct bb_tp_field *fields, int n,
+		   const char *tracefs, const char *category,
+		   const char *event, const char *field,
+		   struct bb_tp_field *out, struct bb_err *err);
 /* Look a field up in events/<category>/<event>/format. */
 int tp_field(const char *tracefs, const char *category, const char *event,
 	     const char *field, struct bb_tp_field *out, struct bb_err *err);

@@ -246,11 +246,24 @@ int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
 	struct bb_err err = { "" };
 	struct bb_tp_field f;
 	const char *tfs = tool_tracefs(t);
+	char name[sizeof(t->tp_event)];
 	int ret;
 
 	if (!tfs)
 		return -ENOENT;
-	ret = tp_field(tfs, cat, event, field, &f, &err);
+	snprintf(name, sizeof(name), "%s/%s", cat, event);
+	if (strcmp(name, t->tp_event)) {
+		free(t->tp_fields);
+		t->tp_event[0] = 0;
+		t->tp_nfields = tp_fields(tfs, cat, event, &t->tp_fields, &err);
+		if (t->tp_nfields < 0) {
+			tool_error(t, "%s", err.msg);
+			return t->tp_nfields;
+		}
+		snprintf(t->tp_event, sizeof(t->tp_event), "%s", name);
+	}
+	ret = tp_fields_find(t->tp_fields, t->tp_nfields, tfs, cat, event,
+			     field, &f, &err);
 	if (ret < 0) {
 		tool_error(t, "%s", err.msg);
 		return ret;
@@ -481,6 +494,9 @@ void tool_detach(struct tool_ctx *t)
 
 void tool_cleanup(struct tool_ctx *t)
 {
+	free(t->tp_fields);
+	t->tp_fields = NULL;
+	t->tp_event[0] = 0;
 	tool_detach(t);
 	obj_close(t->obj);
 	t->obj = NULL;

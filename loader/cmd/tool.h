@@ -27,6 +27,11 @@ struct tool_ctx {
 	double t0;            /* when the tool started (now_mono) */
 	int ring_fds[8];      /* perf event arrays with an open ring */
 	int nrings;
+	/* the format of the last tracepoint tool_tp_offset read: a tool
+	 * asks for several fields of one event in a row */
+	char tp_event[128];
+	struct bb_tp_field *tp_fields;
+	int tp_nfields;
 };
 
 #define EMBEDDED_OBJ(n)                                                        \
