@@ -5,6 +5,8 @@
 #                   builds the aarch64 binary in $(O)-aarch64 for them)
 #   make ARCH=aarch64 O=build-aarch64   the arm64 binary (cross-built)
 #   make vm-bench   cost per I/O of the tools in QEMU (figures only)
+#   make bench      barebpf against bpftrace on this machine (figures only;
+#                   BENCH_BASE=main measures main's build beside it)
 #   make demo       biolatency on a loop device made for the demo
 #   make install    PREFIX=/usr/local
 #   V=1             show full commands
@@ -183,6 +185,11 @@ $(O)-$(OTHER_ARCH)/barebpf: FORCE
 vm-bench: $(O)/barebpf
 	VMTEST_SUITE=bench VMTEST_VERBOSE=1 vm-tests/run.sh $(O)/barebpf
 
+# barebpf against bpftrace on this kernel (root): start, exit, RSS, size,
+# per-I/O cost, event streaming. Prints figures, asserts none.
+bench: $(O)/barebpf
+	bench/bench.sh $(O)/barebpf
+
 # ---- fuzzing: libFuzzer harnesses of tests/fuzz, with ASan and UBSan ----
 #   make fuzz                   each harness for FUZZ_SECONDS (10; CI: 60)
 #   make fuzz FUZZ=obj          only tests/fuzz/fuzz_obj.c
@@ -243,5 +250,5 @@ install: $(O)/barebpf
 clean:
 	rm -rf $(O) $(O)-$(OTHER_ARCH)
 
-.PHONY: all test vm-test vm-bench demo install clean FORCE
+.PHONY: all test vm-test vm-bench bench demo install clean FORCE
 .DELETE_ON_ERROR:

@@ -236,10 +236,14 @@ struct bb_kcaps {
 	int probe_read_kernel; /* bpf_probe_read_{kernel,user}[_str] (5.5) */
 	int syscall_wrapper;   /* syscalls take a struct pt_regs * (x86_64
 				* 4.17, arm64 4.19) */
+	int wrapper_unknown;   /* syscall_wrapper not looked up yet: only
+				* objects that ask read kallsyms for it */
 	uint32_t kver;         /* LINUX_VERSION_CODE, if known */
 };
 /* Probe this kernel (needs bpf() as root). Fills what it can. */
 void kcaps_probe(struct bb_kcaps *c, uint32_t kver);
+/* c->syscall_wrapper, looked up in /proc/kallsyms the first time. */
+int kcaps_syscall_wrapper(struct bb_kcaps *c);
 /* "bpf-to-bpf calls, JMP32, ..." of what c lacks: for -v and messages. */
 void kcaps_describe(const struct bb_kcaps *c, char *buf, size_t len);
 
@@ -333,6 +337,15 @@ struct bb_tp_field {
 };
 /* Pure: parse the text of a format file. Returns the number of fields. */
 int tp_format_parse(const char *text, struct bb_tp_field *fields, int max);
+/* Every field of events/<category>/<event>/format, in *fields (freed by
+ * the caller). Returns how many, or -errno. */
+int tp_fields(const char *tracefs, const char *category, const char *event,
+	      struct bb_tp_field **fields, struct bb_err *err);
+/* Field `field` of fields[0..n-1] (from tp_fields), or -ENOENT saying so. */
+int tp_fields_find(const struct bb_tp_field *fields, int n,
+		   const char *tracefs, const char *category,
+		   const char *event, const char *field,
+		   struct bb_tp_field *out, struct bb_err *err);
 /* Look a field up in events/<category>/<event>/format. */
 int tp_field(const char *tracefs, const char *category, const char *event,
 	     const char *field, struct bb_tp_field *out, struct bb_err *err);
@@ -472,7 +485,14 @@ struct bb_perfbuf;
 /* Open one ring per possible CPU and store their fds in map_fd. */
 int perfbuf_open(struct bb_perfbuf **pbp, int map_fd, int pages_per_cpu,
 		 perfbuf_sample_fn fn, void *ctx, struct bb_err *err);
-/* Wait up to timeout_ms, then deliver every pending sample. */
+/*
+ * The rings wake their reader at a watermark (a quarter full), so a record
+ * may wait in its ring until a poll times out: perfbuf_poll waits at most
+ * this long, which bounds the delay from a record to its delivery.
+ */
+#define PERFBUF_MAX_DELAY_MS 100
+/* Wait up to timeout_ms (at most PERFBUF_MAX_DELAY_MS), then deliver every
+ * pending sample. */
 int perfbuf_poll(struct bb_perfbuf *pb, int timeout_ms);
 uint64_t perfbuf_lost(const struct bb_perfbuf *pb);
 void perfbuf_close(struct bb_perfbuf *pb);

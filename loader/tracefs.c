@@ -310,13 +310,13 @@ int tp_format_parse(const char *text, struct bb_tp_field *fields, int max)
 	return count;
 }
 
-int tp_field(const char *tracefs, const char *category, const char *event,
-	     const char *field, struct bb_tp_field *out, struct bb_err *err)
+int tp_fields(const char *tracefs, const char *category, const char *event,
+	      struct bb_tp_field **fields, struct bb_err *err)
 {
-	struct bb_tp_field *fields = NULL;
 	char rel[256], *text;
-	int ret, n, i;
+	int ret, n;
 
+	*fields = NULL;
 	if ((size_t)snprintf(rel, sizeof(rel), "events/%s/%s/format", category,
 			     event) >= sizeof(rel))
 		return bb_fail(err, -ENAMETOOLONG, "tracepoint name too long");
@@ -327,29 +327,52 @@ int tp_field(const char *tracefs, const char *category, const char *event,
 			       category, event, tracefs, rel, strerror(-ret));
 	n = tp_format_parse(text, NULL, 0);
 	if (n > 0) {
-		fields = calloc(n, sizeof(*fields));
-		if (!fields) {
-			ret = bb_fail(err, -ENOMEM, "out of memory");
+		*fields = calloc(n, sizeof(**fields));
+		if (!*fields) {
+			n = bb_fail(err, -ENOMEM, "out of memory");
 			goto out;
 		}
-		n = tp_format_parse(text, fields, n);
+		n = tp_format_parse(text, *fields, n);
 	}
 	if (n < 0) {
-		ret = bb_fail(err, n, "cannot parse %s/%s", tracefs, rel);
-		goto out;
+		free(*fields);
+		*fields = NULL;
+		n = bb_fail(err, n, "cannot parse %s/%s", tracefs, rel);
 	}
+out:
+	free(text);
+	return n;
+}
+
+int tp_fields_find(const struct bb_tp_field *fields, int n,
+		   const char *tracefs, const char *category,
+		   const char *event, const char *field,
+		   struct bb_tp_field *out, struct bb_err *err)
+{
+	int i;
+
 	for (i = 0; i < n; i++) {
 		if (!strcmp(fields[i].name, field)) {
 			*out = fields[i];
-			ret = 0;
-			goto out;
+			return 0;
 		}
 	}
-	ret = bb_fail(err, -ENOENT,
-		      "tracepoint %s:%s has no field '%s' on this kernel (see "
-		      "%s/%s)", category, event, field, tracefs, rel);
-out:
+	return bb_fail(err, -ENOENT,
+		       "tracepoint %s:%s has no field '%s' on this kernel (see "
+		       "%s/events/%s/%s/format)", category, event, field,
+		       tracefs, category, event);
+}
+
+int tp_field(const char *tracefs, const char *category, const char *event,
+	     const char *field, struct bb_tp_field *out, struct bb_err *err)
+{
+	struct bb_tp_field *fields;
+	int n = tp_fields(tracefs, category, event, &fields, err);
+
+	if (n < 0)
+		return n;
+	n = tp_fields_find(fields, n, tracefs, category, event, field, out,
+			   err);
 	free(fields);
-	free(text);
-	return ret;
+	return n;
 }

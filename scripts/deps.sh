@@ -7,6 +7,7 @@ export DEBIAN_FRONTEND=noninteractive
 # integration tests run them on loopback, on ports of their own; their
 # packages' services are not needed (a container without systemd does not
 # start them).
+# bpftrace and fio: make bench measures barebpf against bpftrace under fio.
 # arm64: musl for the cross-built binary (make ARCH=aarch64) comes as the
 # arm64 package musl-dev:arm64, beside the host's own.
 dpkg --add-architecture arm64
@@ -20,5 +21,6 @@ apt-get install -y -qq --no-install-recommends \
 	qemu-system-x86 qemu-system-arm busybox-static cpio xz-utils \
 	debian-archive-keyring \
 	prometheus prometheus-node-exporter \
+	bpftrace fio \
 	>/dev/null
 echo "deps: build and test dependencies installed"

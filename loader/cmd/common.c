@@ -98,10 +98,21 @@ static void fd_make_blocking(int fd)
 	close(nfd);
 }
 
+/*
+ * Output to a pipe or file goes out in batches: stdout fully buffered in
+ * 64 KiB (musl's own buffer is 1 KiB: a write() every dozen lines), and
+ * flushed once per drain of the rings (tool_wait), so at most
+ * PERFBUF_MAX_DELAY_MS after the event. A terminal stays line-buffered:
+ * a person reads no faster, and its lines keep their order with stderr's.
+ */
 void tool_stdio_init(void)
 {
+	static char outbuf[65536];
+
 	fd_make_blocking(1);
 	fd_make_blocking(2);
+	if (!isatty(1))
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 }
 
 /* errno is still that of the failed write when this sees the error
@@ -348,11 +359,24 @@ int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
 	struct bb_err err = { "" };
 	struct bb_tp_field f;
 	const char *tfs = tool_tracefs(t);
+	char name[sizeof(t->tp_event)];
 	int ret;
 
 	if (!tfs)
 		return -ENOENT;
-	ret = tp_field(tfs, cat, event, field, &f, &err);
+	snprintf(name, sizeof(name), "%s/%s", cat, event);
+	if (strcmp(name, t->tp_event)) {
+		free(t->tp_fields);
+		t->tp_event[0] = 0;
+		t->tp_nfields = tp_fields(tfs, cat, event, &t->tp_fields, &err);
+		if (t->tp_nfields < 0) {
+			tool_error(t, "%s", err.msg);
+			return t->tp_nfields;
+		}
+		snprintf(t->tp_event, sizeof(t->tp_event), "%s", name);
+	}
+	ret = tp_fields_find(t->tp_fields, t->tp_nfields, tfs, cat, event,
+			     field, &f, &err);
 	if (ret < 0) {
 		tool_error(t, "%s", err.msg);
 		return ret;
@@ -662,6 +686,9 @@ void tool_detach(struct tool_ctx *t)
 
 void tool_cleanup(struct tool_ctx *t)
 {
+	free(t->tp_fields);
+	t->tp_fields = NULL;
+	t->tp_event[0] = 0;
 	tool_detach(t);
 	obj_close(t->obj);
 	t->obj = NULL;

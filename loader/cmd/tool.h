@@ -35,6 +35,11 @@ struct tool_ctx {
 	int nrings;
 	int skips_own;        /* the tool reports recursion skips itself */
 	struct tool_fails *fails; /* see tool_attach_probes; NULL: none */
+	/* the format of the last tracepoint tool_tp_offset read: a tool
+	 * asks for several fields of one event in a row */
+	char tp_event[128];
+	struct bb_tp_field *tp_fields;
+	int tp_nfields;
 };
 
 /* Why probes of a pattern could not be attached, by error. */

@@ -151,12 +151,24 @@ static int kallsyms_have(const char *const *names, int n, int *found)
 	return 0;
 }
 
-void kcaps_probe(struct bb_kcaps *c, uint32_t kver)
+/*
+ * A pass over /proc/kallsyms costs 20-200 ms on a busy host (it holds
+ * 100k-300k lines): done only for the objects whose programs need it.
+ */
+int kcaps_syscall_wrapper(struct bb_kcaps *c)
 {
 	static const char *const wrappers[] = { "__x64_sys_getpid",
 						"__arm64_sys_getpid" };
 	int found[2];
 
+	if (c->wrapper_unknown && kallsyms_have(wrappers, 2, found) == 0)
+		c->syscall_wrapper = found[0] || found[1];
+	c->wrapper_unknown = 0;
+	return c->syscall_wrapper;
+}
+
+void kcaps_probe(struct bb_kcaps *c, uint32_t kver)
+{
 	char src[64];
 
 	memset(c, 0, sizeof(*c));
@@ -171,8 +183,7 @@ void kcaps_probe(struct bb_kcaps *c, uint32_t kver)
 	c->map_freeze = probe_freeze();
 	c->rdonly_prog = probe_rdonly_prog();
 	c->probe_read_kernel = probe_read_kernel();
-	if (kallsyms_have(wrappers, 2, found) == 0)
-		c->syscall_wrapper = found[0] || found[1];
+	c->wrapper_unknown = 1;
 }
 
 void kcaps_describe(const struct bb_kcaps *c, char *buf, size_t len)
@@ -185,7 +196,8 @@ void kcaps_describe(const struct bb_kcaps *c, char *buf, size_t len)
 		 c->big_progs ? "yes" : "no", c->global_data ? "yes" : "no",
 		 c->map_freeze ? "yes" : "no",
 		 c->probe_read_kernel ? "yes" : "no",
-		 c->syscall_wrapper ? "yes" : "no");
+		 c->wrapper_unknown ? "not looked up"
+				    : c->syscall_wrapper ? "yes" : "no");
 }
 
 /*

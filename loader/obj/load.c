@@ -346,7 +346,7 @@ static void auto_consts(struct bb_obj *obj)
 			continue;
 		if (!strcmp(c->name, "bb_syscall_wrapper") ||
 		    !strcmp(c->name, "LINUX_HAS_SYSCALL_WRAPPER")) {
-			c->value = obj->caps.syscall_wrapper;
+			c->value = kcaps_syscall_wrapper(&obj->caps);
 			c->set = 1;
 		} else if (!strcmp(c->name, "LINUX_KERNEL_VERSION") &&
 			   obj->caps.kver) {

@@ -204,7 +204,7 @@ static int extern_value(struct bb_obj *obj, struct obj_extern *x,
 	if (!strcmp(x->name, "LINUX_KERNEL_VERSION") && obj->caps.kver)
 		x->value = obj->caps.kver;
 	else if (!strcmp(x->name, "LINUX_HAS_SYSCALL_WRAPPER"))
-		x->value = obj->caps.syscall_wrapper;
+		x->value = kcaps_syscall_wrapper(&obj->caps);
 	else if (!x->weak)
 		return bb_fail(err, -EOPNOTSUPP,
 			       "%s: extern '%s' (__kconfig): barebpf knows "

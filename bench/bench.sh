@@ -1,0 +1,242 @@
+#!/bin/bash
+# make bench: barebpf against bpftrace on this machine (root, a kernel with
+# tracepoints), one table of figures; no threshold is asserted.
+#
+#   bench/bench.sh BAREBPF
+#
+# BENCH_BASE=REF (a git ref, e.g. main): that version of barebpf is built
+# in a temporary folder and measured in the same rounds, for before/after.
+# Every figure is a median over rounds that alternate between the tools,
+# so that a noisy shared host slows all of them alike. Environment:
+#   BENCH_STARTS (7)   starts per barebpf tool (bpftrace: 3)
+#   BENCH_ROUNDS (3)   alternating rounds of the fio and getppid figures
+#   BENCH_FIO_SECS (3) seconds per fio run
+#   BENCH_CALLS (1000000) getppid() calls per streaming run
+set -u
+export LC_ALL=C
+B=$(readlink -f "$1")
+HERE=$(cd "$(dirname "$0")" && pwd)
+STARTS=${BENCH_STARTS:-7}
+BT_STARTS=3
+ROUNDS=${BENCH_ROUNDS:-3}
+FIO_SECS=${BENCH_FIO_SECS:-3}
+CALLS=${BENCH_CALLS:-1000000}
+
+die() { echo "bench: $*" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || die "needs root (bpf(), perf events, loop devices)"
+[ -x "$B" ] || die "no barebpf binary at '$1' (make first)"
+command -v fio >/dev/null || die "needs fio (scripts/deps.sh)"
+BT=$(command -v bpftrace || true)
+# bpftrace buffers its whole output on a pipe (nothing, not even the BEGIN
+# line, until exit): line-buffered as on a terminal.
+BTL="-B line"
+BT_READY=Tracing
+
+W=$(mktemp -d /dev/shm/bbbench.XXXXXX)
+LOOP=
+cleanup() {
+	[ -n "$LOOP" ] && losetup -d "$LOOP"
+	rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+cc -O2 -o "$W/benchrun" "$HERE/benchrun.c" || die "cannot build benchrun"
+cc -O2 -o "$W/getppid" "$HERE/getppid.c" || die "cannot build getppid"
+BASE=
+if [ -n "${BENCH_BASE:-}" ]; then
+	echo "bench: building barebpf $BENCH_BASE for comparison..." >&2
+	mkdir "$W/base"
+	git -C "$HERE/.." archive "$BENCH_BASE" | tar -x -C "$W/base" &&
+		nice -n 10 make -s -C "$W/base" -j"$(nproc)" >/dev/null ||
+		die "cannot build $BENCH_BASE"
+	BASE=$W/base/build/barebpf
+fi
+
+# the tools under test: label and command prefix
+TOOLS=("barebpf" "$B")
+[ -n "$BASE" ] && TOOLS+=("barebpf(base)" "$BASE")
+
+median() { sort -g | awk '{v[NR]=$1} END {if (NR) print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2); else print "-"}'; }
+minimum() { sort -g | head -n1; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.3g", a/b; else print "-"}'; }
+
+# ---- start to attached, exit time, peak RSS ----
+# run_start KEY OUTFILE CMD...: one start; appends "start exit rss" to KEY
+run_start() {
+	local key=$1 out=$2 pat=Tracing r; shift 2
+	[ "$1" = "$BT" ] && pat=$BT_READY
+	r=$("$W/benchrun" "$out" "$pat" 1000 -- "$@") || { echo "bench: $* failed: $(tail -n3 "$out")" >&2; return; }
+	echo "$r" >>"$W/$key.start"
+	sed -n 's/^attached [0-9]* probes\{0,1\} in \([0-9]*\) ms$/\1/p' "$out" >>"$W/$key.self"
+}
+declare -A CMD
+CMD[biolatency]="biolatency -v"
+CMD[biosnoop]="biosnoop -v"
+CMD[trace]="trace -v -j t:syscalls:sys_enter_getppid"
+CMD[bt_biolatency]="$HERE/biolatency.bt"
+CMD[bt_biosnoop]="$HERE/biosnoop.bt"
+CMD[bt_trace]="$HERE/getppid.bt"
+echo "bench: start and exit times ($STARTS starts of each barebpf tool, $BT_STARTS of bpftrace's, alternating)..." >&2
+for i in $(seq "$STARTS"); do
+	for tool in biolatency biosnoop trace; do
+		for ((k = 0; k < ${#TOOLS[@]}; k += 2)); do
+			# shellcheck disable=SC2086
+			run_start "$tool.${TOOLS[k]}" "$W/out" "${TOOLS[k+1]}" ${CMD[$tool]}
+		done
+		if [ -n "$BT" ] && [ "$i" -le "$BT_STARTS" ]; then
+			run_start "$tool.bpftrace" "$W/out" "$BT" $BTL "${CMD[bt_$tool]}"
+		fi
+	done
+done
+
+# ---- per-I/O cost: fio on a loop device over tmpfs ----
+truncate -s 256M "$W/disk.img"
+LOOP=$(losetup -f --show "$W/disk.img") || die "cannot set up a loop device"
+dd if=/dev/zero of="$LOOP" bs=1M count=256 oflag=direct status=none
+FIO="fio --name=r --filename=$LOOP --rw=randread --bs=4k --direct=1 --ioengine=psync --runtime=$FIO_SECS --time_based --output-format=terse"
+fio_iops() { $FIO 2>/dev/null | awk -F';' '{print $8; exit}'; }
+# ready OUT CMD...: start CMD (pid in $pid) and wait until it is attached;
+# it is stopped once $W/done exists
+ready() {
+	local out=$1 pat=Tracing; shift
+	[ "$1" = "$BT" ] && pat=$BT_READY
+	rm -f "$W/done" "$out"
+	"$W/benchrun" "$out" "$pat" "@$W/done" -- "$@" >"$W/br" 2>&1 &
+	pid=$!
+	until grep -q "$pat" "$out" 2>/dev/null; do
+		sleep 0.05
+		kill -0 $pid 2>/dev/null || { echo "bench: $* did not start" >&2; return 1; }
+	done
+	[ "$pat" = "$BT_READY" ] && sleep 2
+	return 0
+}
+# with_tool OUT CMD...: run CMD until fio is done, print fio's IOPS
+with_tool() {
+	local out=$1 pid iops; shift
+	ready "$out" "$@" || return
+	iops=$(fio_iops)
+	touch "$W/done"
+	wait $pid
+	echo "$iops"
+}
+echo "bench: per-I/O cost ($ROUNDS rounds of ${FIO_SECS}s fio runs: none, then each tool)..." >&2
+for tool in biolatency biosnoop; do
+	for i in $(seq "$ROUNDS"); do
+		fio_iops >>"$W/fio.$tool.none"
+		for ((k = 0; k < ${#TOOLS[@]}; k += 2)); do
+			with_tool "$W/fout" "${TOOLS[k+1]}" "$tool" >>"$W/fio.$tool.${TOOLS[k]}"
+		done
+		[ -n "$BT" ] && with_tool "$W/fout" "$BT" $BTL "$HERE/$tool.bt" >>"$W/fio.$tool.bpftrace"
+	done
+done
+
+# ---- event streaming: getppid() loop, traced ----
+# stream OUT CMD...: "rate delivered lost" of one traced loop
+stream() {
+	local out=$1 pid rate lpid; shift
+	ready "$out" "$@" || return
+	rate=$("$W/getppid" "$CALLS" "$W/lpid")
+	lpid=$(cat "$W/lpid")
+	# what is still in the rings reaches the output at exit
+	touch "$W/done"
+	wait $pid
+	echo "$rate $(grep -c "\"pid\":$lpid," "$out") $(sed -n \
+		-e 's/.*warning: \([0-9]*\) event(s) lost.*/\1/p' \
+		-e 's/^Lost \([0-9]*\) events.*/\1/p' "$out" | awk '{s+=$1} END {print s+0}')"
+}
+echo "bench: event streaming ($ROUNDS rounds of $CALLS getppid() calls: untraced, then each tool)..." >&2
+for i in $(seq "$ROUNDS"); do
+	"$W/getppid" "$CALLS" >>"$W/pp.none"
+	for ((k = 0; k < ${#TOOLS[@]}; k += 2)); do
+		stream "$W/sout" "${TOOLS[k+1]}" trace -j t:syscalls:sys_enter_getppid >>"$W/pp.${TOOLS[k]}"
+	done
+	[ -n "$BT" ] && stream "$W/sout" "$BT" $BTL "$HERE/getppid.bt" >>"$W/pp.bpftrace"
+done
+
+# ---- the table ----
+col() { # KEY FIELD(1 start, 2 exit, 3 rss): median over the runs
+	[ -s "$W/$1.start" ] && awk -v f="$2" '{print $f}' "$W/$1.start" | median || echo -
+}
+size_of() { # bytes of a binary and the shared libraries it loads
+	local f=$1 s l
+	s=$(stat -Lc %s "$f")
+	for l in $(ldd "$f" 2>/dev/null | awk '/=> \//{print $3} /^\t\/lib/{print $1}'); do
+		s=$((s + $(stat -Lc %s "$l")))
+	done
+	echo "$s"
+}
+fio_share() { # TOOL LABEL: median IOPS with the tool, % of the median without
+	[ -s "$W/fio.$1.$2" ] || { echo -; return; }
+	awk -v a="$(median <"$W/fio.$1.$2")" -v b="$(median <"$W/fio.$1.none")" \
+		'BEGIN {printf "%.1f%% (%d IOPS)", 100 * a / b, a}'
+}
+pp_share() { # LABEL
+	[ -s "$W/pp.$1" ] || { echo -; return; }
+	awk -v b="$(median <"$W/pp.none")" -v m="$(pp_rate "$1")" -v n="$CALLS" '
+		{d+=$2; l+=$3}
+		END {printf "%.1f%% (%d/s), %d of %d delivered, %d lost (means)", 100*m/b, m, d/NR, n, l/NR}' "$W/pp.$1"
+}
+pp_rate() { [ -s "$W/pp.$1" ] && awk '{print $1}' "$W/pp.$1" | median || echo -; }
+
+LABELS=(barebpf)
+[ -n "$BASE" ] && LABELS+=("barebpf(base)")
+LABELS+=(bpftrace)
+cell() { # LABEL TEXT: "not installed" where bpftrace is missing
+	if [ "$1" = bpftrace ] && [ -z "$BT" ]; then echo "not installed"; else echo "$2"; fi
+}
+row() { # NAME RATIO COMMAND CELLS...
+	local name=$1 r=$2 c=$3 l
+	shift 3
+	printf '| %s |' "$name"
+	for l in "$@"; do printf ' %s |' "$l"; done
+	printf ' %s | %s |\n' "$r" "$c"
+}
+echo
+echo "barebpf $("$B" --version 2>/dev/null | head -n1 | awk '{print $NF}') against bpftrace $([ -n "$BT" ] && "$BT" --version | awk '{print $2}'), $(date -u +%Y-%m-%d), Linux $(uname -r), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+printf '| figure |'; for l in "${LABELS[@]}"; do printf ' %s |' "$l"; done; printf ' bpftrace / barebpf | command |\n'
+printf '|---|'; for l in "${LABELS[@]}"; do printf -- '---|'; done; printf -- '---|---|\n'
+for tool in biolatency biosnoop trace; do
+	cells=()
+	for l in "${LABELS[@]}"; do
+		if [ -s "$W/$tool.$l.start" ]; then
+			m=$(col "$tool.$l" 1); mn=$(awk '{print $1}' "$W/$tool.$l.start" | minimum)
+			s=""
+			[ -s "$W/$tool.$l.self" ] && s=", -v $(median <"$W/$tool.$l.self") ms"
+			cells+=("$(cell "$l" "$m ms (min $mn$s)")")
+		else
+			cells+=("$(cell "$l" -)")
+		fi
+	done
+	row "$tool: start to attached, median" "$(ratio "$(col "$tool.bpftrace" 1)" "$(col "$tool.barebpf" 1)")" \
+		"exec to the Tracing line: \`${CMD[$tool]}\` / \`bpftrace bench/$(basename "${CMD[bt_$tool]}")\`" "${cells[@]}"
+done
+for tool in biolatency biosnoop trace; do
+	cells=()
+	for l in "${LABELS[@]}"; do cells+=("$(cell "$l" "$(col "$tool.$l" 2) ms")"); done
+	row "$tool: exit (SIGINT to exit), median" "$(ratio "$(col "$tool.bpftrace" 2)" "$(col "$tool.barebpf" 2)")" \
+		"SIGINT 1 s after the Tracing line, idle; again each second until it exits" "${cells[@]}"
+done
+for tool in biolatency biosnoop trace; do
+	cells=()
+	for l in "${LABELS[@]}"; do cells+=("$(cell "$l" "$(col "$tool.$l" 3) KiB")"); done
+	row "$tool: peak RSS, median" "$(ratio "$(col "$tool.bpftrace" 3)" "$(col "$tool.barebpf" 3)")" \
+		"wait4() ru_maxrss of the runs above" "${cells[@]}"
+done
+cells=("$(size_of "$B") B")
+[ -n "$BASE" ] && cells+=("$(size_of "$BASE") B")
+cells+=("$(cell bpftrace "$([ -n "$BT" ] && size_of "$BT") B")")
+row "binary + shared libraries" "$([ -n "$BT" ] && ratio "$(size_of "$BT")" "$(size_of "$B")")" \
+	"stat of the binary and of what \`ldd\` lists" "${cells[@]}"
+for tool in biolatency biosnoop; do
+	cells=()
+	for l in "${LABELS[@]}"; do cells+=("$(cell "$l" "$(fio_share $tool "$l")")"); done
+	row "$tool: IOPS kept (untraced: $(median <"$W/fio.$tool.none"))" "-" \
+		"\`$FIO\` (loop device over tmpfs), $ROUNDS rounds, medians" "${cells[@]}"
+done
+cells=()
+for l in "${LABELS[@]}"; do cells+=("$(cell "$l" "$(pp_share "$l")")"); done
+row "getppid() loop: traced rate (untraced: $(median <"$W/pp.none")/s)" \
+	"$(ratio "$(pp_rate barebpf)" "$(pp_rate bpftrace)") (barebpf / bpftrace)" \
+	"\`bench/getppid $CALLS\` under \`trace -j t:syscalls:sys_enter_getppid\` / \`bpftrace bench/getppid.bt\`, output on a pipe, $ROUNDS rounds" \
+	"${cells[@]}"
