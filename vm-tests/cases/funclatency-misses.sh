@@ -10,12 +10,19 @@
 need_tracefs
 F=blkdev_read_iter
 grep -qx "$F" $T/available_filter_functions || skip "no $F on this kernel"
+# The readers start together: started one after the other under TCG (a
+# fork and exec each) the first were done before the last began, and fewer
+# than the PMU's 10 instances were ever in flight (arm64 6.1, a busy host).
 readers() {
 	local r DD=
+	rm -f $W/go
 	for r in $(seq 20); do
-		dd if=/dev/nullb0 of=/dev/null bs=4k iflag=direct count=5 skip=$((r * 10)) 2>/dev/null &
+		(while [ ! -e $W/go ]; do sleep 0.05; done
+		 exec dd if=/dev/nullb0 of=/dev/null bs=4k iflag=direct count=5 skip=$((r * 10)) 2>/dev/null) &
 		DD="$DD $!"
 	done
+	sleep 1
+	touch $W/go
 	wait $DD
 }
 check() { # check LABEL
