@@ -47,7 +47,8 @@ SIZE_CFLAGS := -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tabl
 # the largest page size in the file: up to 64 KiB of padding on aarch64.
 SIZE_LDFLAGS := -Wl,--gc-sections -Wl,-z,norelro
 CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iasm -Ibpf
-TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iloader/cmd -Iasm -Ibpf \
+CLI_CFLAGS := -Iloader/cli -Iloader/tools
+TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iloader/cli -Iloader/tools -Iasm -Ibpf \
 	-Wno-unused-parameter
 BPF_CFLAGS := -target bpf -O2 -mcpu=v2 -g0 -D__TARGET_ARCH_$(BPF_ARCH) -Ibpf \
 	-Wall -Werror -Wno-unused-function
@@ -61,21 +62,26 @@ msg = @printf '  %-8s %s\n' $(1) $(2)
 endif
 
 LIB_SRCS := $(wildcard loader/*.c loader/obj/*.c loader/probe/*.c)
-CMD_SRCS := $(wildcard loader/cmd/*.c)
+# loader/cli/ (the frame) and loader/tools/ (one file per tool) see
+# loader/cli/; the library (LIB_SRCS) is built without that folder on its
+# include path, so that it cannot depend on the command line.
+CLI_SRCS := $(wildcard loader/cli/*.c)
+TOOL_SRCS := $(wildcard loader/tools/*.c)
+CMD_SRCS := $(CLI_SRCS) $(TOOL_SRCS)
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_NAMES := $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS))
 BPF_OBJS := $(patsubst %,$(O)/bpf/%.bpf.o,$(BPF_NAMES))
 EMBED_OBJS := $(patsubst %,$(O)/embed/%.o,$(BPF_NAMES))
-HDRS := $(wildcard loader/*.h loader/obj/*.h loader/probe/*.h loader/cmd/*.h asm/*.h bpf/*.h)
+HDRS := $(wildcard loader/*.h loader/obj/*.h loader/probe/*.h loader/cli/*.h loader/tools/*.h asm/*.h bpf/*.h)
 # The tools' names, from their definitions (`const struct tool tool_x = {`
 # then `"name", ...`): the links are made without running the binary, which
 # a cross build cannot. A native build checks the list against --list-tools.
-TOOLS := $(shell sed -n '/^const struct tool tool_/{n;s/^[[:space:]]*"\([^"]*\)".*/\1/p;}' $(CMD_SRCS))
+TOOLS := $(shell sed -n '/^const struct tool tool_/{n;s/^[[:space:]]*"\([^"]*\)".*/\1/p;}' $(TOOL_SRCS))
 
 LIB_OBJS := $(patsubst loader/%.c,$(O)/musl/%.o,$(LIB_SRCS))
-CMD_OBJS := $(patsubst loader/cmd/%.c,$(O)/musl/cmd/%.o,$(CMD_SRCS))
+CMD_OBJS := $(patsubst loader/%.c,$(O)/musl/%.o,$(CMD_SRCS))
 HLIB_OBJS := $(patsubst loader/%.c,$(O)/host/%.o,$(LIB_SRCS))
-HCMD_OBJS := $(patsubst loader/cmd/%.c,$(O)/host/cmd/%.o,$(filter-out loader/cmd/main.c,$(CMD_SRCS)))
+HCMD_OBJS := $(patsubst loader/%.c,$(O)/host/%.o,$(filter-out loader/cli/main.c,$(CMD_SRCS)))
 HEMBED_OBJS := $(patsubst %,$(O)/host/embed/%.o,$(BPF_NAMES)) $(O)/host/embed_list.o
 
 # BPF objects only the tests load (read from disk, never embedded).
@@ -97,10 +103,10 @@ $(O)/embed_list.c: $(BPF_SRCS) Makefile
 	  echo '	{ 0 } };'; } > $@
 
 $(O)/musl/embed_list.o: $(O)/embed_list.c $(HDRS)
-	$(Q)$(MUSL_CC) $(CFLAGS) -Iloader/cmd -c -o $@ $<
+	$(Q)$(MUSL_CC) $(CFLAGS) $(CLI_CFLAGS) -c -o $@ $<
 
 $(O)/host/embed_list.o: $(O)/embed_list.c $(HDRS)
-	$(Q)$(HOST_CC) $(TEST_CFLAGS) -Iloader/cmd -c -o $@ $<
+	$(Q)$(HOST_CC) $(TEST_CFLAGS) -c -o $@ $<
 
 $(O)/barebpf: $(CMD_OBJS) $(LIB_OBJS) $(EMBED_OBJS) $(O)/musl/embed_list.o
 	$(call msg,LD,$@)
@@ -114,7 +120,7 @@ endif
 $(O)/musl/%.o: loader/%.c $(HDRS)
 	$(call msg,CC,$@)
 	@mkdir -p $(dir $@)
-	$(Q)$(MUSL_CC) $(CFLAGS) $(SIZE_CFLAGS) -c -o $@ $<
+	$(Q)$(MUSL_CC) $(CFLAGS) $(if $(filter loader/cli/% loader/tools/%,$<),$(CLI_CFLAGS)) $(SIZE_CFLAGS) -c -o $@ $<
 
 $(O)/host/%.o: loader/%.c $(HDRS)
 	$(call msg,HOSTCC,$@)
@@ -205,19 +211,19 @@ FUZZ_TIMEOUT ?= 10
 FUZZ ?= $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all $(WARN) -Wno-unused-parameter -std=gnu11 \
-	-D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iloader/cmd -Iasm -Ibpf
+	-D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iloader/cli -Iloader/tools -Iasm -Ibpf
 FUZZ_LIB_OBJS := $(patsubst loader/%.c,$(O)/fuzz/lib/%.o,$(LIB_SRCS))
 # parsers of outside input on the command-line side: files of their own,
 # with nothing but libc below them
-FUZZ_CMD_SRCS := loader/cmd/httpd.c
-FUZZ_CMD_OBJS := $(patsubst loader/cmd/%.c,$(O)/fuzz/cmd/%.o,$(FUZZ_CMD_SRCS))
+FUZZ_CMD_SRCS := loader/cli/httpd.c
+FUZZ_CMD_OBJS := $(patsubst loader/cli/%.c,$(O)/fuzz/cli/%.o,$(FUZZ_CMD_SRCS))
 
 $(O)/fuzz/lib/%.o: loader/%.c $(HDRS)
 	$(call msg,FUZZCC,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-$(O)/fuzz/cmd/%.o: loader/cmd/%.c $(HDRS)
+$(O)/fuzz/cli/%.o: loader/cli/%.c $(HDRS)
 	$(call msg,FUZZCC,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<

@@ -208,7 +208,7 @@ static __always_inline long bb_update(void *map, const void *key,
  * comes second to a new slot: its update fails with EEXIST. Here a missing
  * slot is created as 0 (the second creation fails harmlessly), looked up
  * again, and every count goes in with an atomic add. The reader never
- * deletes (it reads deltas: loader/cmd/dhist.c), so a slot once made stays.
+ * deletes (it reads deltas: loader/cli/dhist.c), so a slot once made stays.
  */
 static __always_inline void bb_hist_add(void *map, const void *key, u64 n,
 					void *drops)

@@ -58,7 +58,7 @@ struct bd_task {
 
 #define BD_SLOTS 32 /* log2 histogram slots (in the output unit) */
 
-/* The aggregate over slow calls (loader/cmd/breakdown.c, pure). */
+/* The aggregate over slow calls (loader/tools/breakdown.c, pure). */
 struct bd_agg {
 	uint64_t slow, dur, self, drops;
 	uint64_t calls[BD_MAX_FUNCS], total[BD_MAX_FUNCS];

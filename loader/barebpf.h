@@ -6,9 +6,11 @@
  * tracefs.c, kallsyms.c, disk.c), user symbols (elfsyms.c, usym.c), stacks
  * (stack.c), perf rings (perfbuf.c); BPF objects in loader/obj/ (obj.h),
  * attaching in loader/probe/ (probe.h). It returns data and errors, knows
- * nothing of tools and includes nothing of loader/cmd/; the command line
- * (loader/cmd/) includes this header and prints (cmd/output.h). The
- * folders' own headers (obj.h, probe.h) are for their files and the tests.
+ * nothing of tools and includes nothing of loader/cli/ or loader/tools/
+ * (the Makefile builds it without them on the include path); the command
+ * line (loader/cli/, the frame, and loader/tools/, one file per tool)
+ * includes this header and prints (cli/output.h). The folders' own headers
+ * (obj.h, probe.h) are for their files and the tests.
  *
  * Conventions (for every function here):
  *  - A function that can fail returns a non-negative result or -errno.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Kernel stacks from a BPF_MAP_TYPE_STACK_TRACE map (bpf_get_stackid: 4.15
- * has no bpf_get_stack). The command line prints them (cmd/output.c).
+ * has no bpf_get_stack). The command line prints them (cli/output.c).
  */
 #include <errno.h>
 #include <stdint.h>

@@ -7,7 +7,7 @@
 #include "../../bpf/slowbio.h"
 
 /*
- * The user side's pure parts (loader/cmd/slowbio.c), for the unit tests:
+ * The user side's pure parts (loader/tools/slowbio.c), for the unit tests:
  * one line with its "\n". start_ts is the ts of the first record (TIME(s)
  * counts from it); ms prints LAT(ms) instead of LAT(us).
  */

@@ -7,7 +7,7 @@
 #include "../../bpf/biosnoop.h"
 
 /*
- * The user side's pure parts (loader/cmd/biosnoop.c), for the unit tests.
+ * The user side's pure parts (loader/tools/biosnoop.c), for the unit tests.
  * biosnoop_type: bcc's T column from rwbs: "R", "W", and where bcc would
  * say R: "D" discard, "F" flush, "N" none. The print functions write one
  * line with its "\n". start_ts is the ts of the first record: TIME(s)

@@ -4,9 +4,14 @@
  *   options -> open -> configure -> load -> attach -> loop -> cleanup
  * with errors printed once, here, and cleanup on every exit path.
  *
- * loader/cmd/ is the command line: this frame (common.c), the output layer
- * (output.h), shared pieces of several tools, and the tools. It includes
- * barebpf.h; the library never includes anything of this folder.
+ * loader/cli/ is the frame every tool stands on: main and the tool table
+ * (main.c), this header's skeleton (common.c), the output layer (output.h),
+ * and the pieces several tools share (per-disk histograms, disk names,
+ * kernel function chains, Prometheus text, the HTTP server). It includes
+ * barebpf.h and nothing of loader/tools/. loader/tools/ holds one file per
+ * tool (a tool with several files prefixes them with its name), each
+ * including cli/ headers and its bpf/<tool>.h; no tool includes another
+ * tool. The library never includes anything of either folder.
  */
 #ifndef BAREBPF_TOOL_H
 #define BAREBPF_TOOL_H
