@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
-#include "freeze_lib.h"
 #include "../../bpf/breakdown.h"
 
 EMBEDDED_OBJ(breakdown);

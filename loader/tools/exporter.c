@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include "tool.h"
 #include "blkdisk.h"
-#include "freeze_lib.h"
+#include "qfreeze.h"
 #include "httpd.h"
 #include "prom.h"
 #include "../../bpf/biolatency.h"

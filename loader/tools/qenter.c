@@ -7,7 +7,7 @@
 #include <string.h>
 #include "tool.h"
 #include "dhist.h"
-#include "freeze_lib.h"
+#include "kfuncs.h"
 #include "../../bpf/qenter.h"
 
 _Static_assert(QENTER_SLOTS == DHIST_SLOTS, "one slot count");
@@ -57,10 +57,6 @@ static const char usage[] =
 "  barebpf qenter -D                  # a histogram per disk\n"
 "  barebpf qenter -d sdb --duration 60  # sdb only, for a minute\n";
 
-/* the slow path of 5.15+ (bio_queue_enter was out of line for a while) */
-const char *const qenter_slow_fns[] = {
-	"__bio_queue_enter", "bio_queue_enter", NULL
-};
 static const char *const blk_fns[] = { "blk_queue_enter", NULL };
 
 struct qenter_opts {

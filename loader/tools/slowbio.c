@@ -10,7 +10,7 @@
 #include <string.h>
 #include "tool.h"
 #include "blkdisk.h"
-#include "freeze_lib.h"
+#include "kfuncs.h"
 #include "slowbio_out.h"
 
 EMBEDDED_OBJ(slowbio);
@@ -23,11 +23,6 @@ EMBEDDED_OBJ(slowbio);
  * while a queue is frozen: allow many (the kernel's limit is 4096). */
 #define SLOWBIO_MAXACTIVE 1024
 
-/* The bio submission function, newest name first: generic_make_request
- * became submit_bio_noacct in 5.9. */
-const char *const slowbio_submit_fns[] = {
-	"submit_bio_noacct", "generic_make_request", NULL
-};
 
 static const char usage[] =
 "usage: barebpf slowbio [-h] [-m] [-j] [-d DISK] [--duration SECONDS]\n"

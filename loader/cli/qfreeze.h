@@ -1,34 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The pure parts of freeze and qenter, apart from the kernel so that the
- * unit tests can reach them: which kernel functions to probe, and the
- * freeze summary (freezes and frozen time per disk and per stack).
+ * blk-mq queue freezes as the freeze tool and the exporter both see them:
+ * the probes of bpf/freeze.bpf.c on every function of their roles this
+ * kernel has and the disk of a queue (qfreeze.c), the summary per disk
+ * and per stack (freeze_sum.c, pure: tests/unit/test_freeze.c).
  */
-#ifndef BAREBPF_FREEZE_LIB_H
-#define BAREBPF_FREEZE_LIB_H
+#ifndef BAREBPF_QFREEZE_H
+#define BAREBPF_QFREEZE_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "barebpf.h"
 #include "tool.h"
-
-/*
- * Function names across kernels. `avail` is sorted (as kprobe_match returns
- * it). fn_pick_first: index in chain (NULL-terminated) of the first name
- * this kernel has, or -ENOENT. fn_pick_all: every name of chain this kernel
- * has, in chain order, into out (at most max); returns how many.
- */
-int fn_available(char *const *avail, int navail, const char *name);
-int fn_pick_first(const char *const *chain, char *const *avail, int navail);
-int fn_pick_all(const char *const *chain, char *const *avail, int navail,
-		const char **out, int max);
-
-/* The chains the tools use (NULL-terminated): every name of the first two
- * that exists is probed; the first of the others that exists. */
-extern const char *const freeze_start_fns[], *const freeze_end_fns[];
-extern const char *const qenter_slow_fns[];
-extern const char *const slowbio_submit_fns[];
+#include "kfuncs.h"
 
 /* One line of the summary: a disk, or a kernel stack. */
 struct freeze_agg {
@@ -98,6 +83,12 @@ struct freeze_run {
 	int nstacks; /* stack ids read since the stack map was emptied */
 };
 
+/* Empty the stack map once half of it was read or a stack collided, but for
+ * the stacks of freezes in progress (stackid: the record's). */
+void freeze_stacks_maybe_clear(struct freeze_run *r, int stackid);
+/* Which functions of the freeze chains (kfuncs.h) this kernel has, sorted,
+ * freed with bb_free_strv: one pass over available_filter_functions. */
+int freeze_find_functions(struct tool_ctx *t, char ***avail);
 /*
  * Attach the freeze object's programs (loaded, in t) to every function of
  * their roles this kernel has (avail: kprobe_match's sorted list); sets
