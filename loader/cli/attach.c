@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+/* Attaching a tool's probes (closers first: probe_order), its output
+ * rings, and detaching with what the run missed (tool.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tool.h"
+
+/* session_attach of p (NULL: program prog); the message in err, not printed. */
+static int attach_one(struct tool_ctx *t, struct bb_prog *p, const char *prog,
+		      const char *target, int maxactive, struct bb_err *err)
+{
+	int ret;
+
+	if (!p)
+		p = obj_prog(t->obj, prog);
+	if (!p)
+		return bb_fail(err, -ENOENT, "internal: no program %s", prog);
+	ret = session_attach(&t->sess, p, target, maxactive, err);
+	if (t->verbose && t->sess.pmu_note[0])
+		fprintf(stderr, "%s\n", t->sess.pmu_note);
+	t->sess.pmu_note[0] = 0;
+	return ret;
+}
+
+int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
+		int maxactive)
+{
+	struct bb_err err = { "" };
+	int ret = attach_one(t, NULL, prog, target, maxactive, &err);
+
+	if (ret < 0)
+		tool_error(t, "%s", err.msg);
+	return ret;
+}
+
+void tool_fails_count(struct tool_fails *f, int ret, const struct bb_err *err)
+{
+	switch (ret) {
+	case -EINVAL: f->refused++; break;
+	case -ENOENT: f->missing++; break;
+	case -EADDRNOTAVAIL: f->ambiguous++; break;
+	default:
+		f->other++;
+		snprintf(f->other_msg, sizeof(f->other_msg), "%s", err->msg);
+	}
+}
+
+void tool_fails_report(struct tool_ctx *t, const struct tool_fails *f, int n)
+{
+	if (f->refused || f->missing || f->ambiguous || f->other)
+		tool_error(t, "%d of %d functions could not be probed: %d "
+			   "refused by the kernel (blacklisted for kprobes or "
+			   "not probeable), %d not found, %d with several "
+			   "definitions, %d for other reasons%s%s (-v names "
+			   "each)", f->refused + f->missing + f->ambiguous +
+			   f->other, n, f->refused, f->missing, f->ambiguous,
+			   f->other, f->other ? ", the last: " : "",
+			   f->other ? f->other_msg : "");
+}
+
+static int ring_open(const struct tool_ctx *t, int map_fd)
+{
+	int i;
+
+	for (i = 0; i < t->nrings; i++)
+		if (t->ring_fds[i] == map_fd)
+			return 1;
+	return 0;
+}
+
+static void ring_add(struct tool_ctx *t, int map_fd)
+{
+	if (t->nrings < (int)(sizeof(t->ring_fds) / sizeof(t->ring_fds[0])))
+		t->ring_fds[t->nrings++] = map_fd;
+}
+
+int tool_ring(struct tool_ctx *t, const char *map, int pages,
+	      perfbuf_sample_fn fn, void *ctx, struct bb_perfbuf **pb)
+{
+	struct bb_err err = { "" };
+	struct bb_map *m = obj_map(t->obj, map);
+	int ret;
+
+	if (!m)
+		return tool_error(t, "internal: no map %s", map), -ENOENT;
+	ret = perfbuf_open(pb, m->fd, pages, fn, ctx, &err);
+	if (ret < 0)
+		return tool_error(t, "%s", err.msg), ret;
+	ring_add(t, m->fd);
+	return 0;
+}
+
+void tool_ring_unread(struct tool_ctx *t, int map_fd)
+{
+	ring_add(t, map_fd);
+}
+
+int tool_attach_probes(struct tool_ctx *t, struct bb_probe *p, int n)
+{
+	return tool_attach_probe_progs(t, p, NULL, n);
+}
+
+int tool_attach_probe_progs(struct tool_ctx *t, struct bb_probe *p,
+			    struct bb_prog **progs, int n)
+{
+	int *order, i, ret = 0;
+
+	for (i = 0; i < obj_nmaps(t->obj); i++) {
+		struct bb_map *m = obj_map_at(t->obj, i);
+
+		if (m->def.type == BPF_MAP_TYPE_PERF_EVENT_ARRAY &&
+		    !ring_open(t, m->fd))
+			return tool_error(t, "internal: the ring of map %s must "
+					  "be open before the first attach",
+					  m->name), -EINVAL;
+	}
+	order = malloc((n > 0 ? n : 1) * sizeof(*order));
+	if (!order)
+		return tool_error(t, "out of memory"), -ENOMEM;
+	ret = probe_order(p, n, order);
+	if (ret < 0) {
+		tool_error(t, "internal: no attach order for these probes: %s",
+			   strerror(-ret));
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		struct bb_probe *q = &p[order[i]];
+		struct bb_err err = { "" };
+
+		if (bb_stop) {
+			ret = -EINTR;
+			break;
+		}
+		ret = attach_one(t, progs ? progs[order[i]] : NULL, q->prog,
+				 q->target, q->maxactive, &err);
+		if (ret == -EMFILE || ret == -ENFILE) {
+			tool_error(t, "%s", err.msg);
+			tool_error(t, "%d probes take about %d file descriptors "
+				   "and the limit is %ld: raise it with `ulimit "
+				   "-n %d`, or narrow the pattern", n, n + 32,
+				   bb_raise_nofile(), n + 32);
+			break;
+		}
+		if (ret < 0) {
+			if (!q->optional || !t->fails || t->verbose)
+				tool_error(t, "%s", err.msg);
+			if (!q->optional)
+				break;
+			if (t->fails)
+				tool_fails_count(t->fails, ret, &err);
+			ret = 0;
+			continue;
+		}
+		q->attached = 1;
+		if (t->verbose)
+			fprintf(stderr, "%s: %s\n", q->prog, q->target ?
+				q->target : obj_prog(t->obj, q->prog)->target);
+	}
+out:
+	free(order);
+	return ret;
+}
+
+/* Counts a full map could not take (bb_helpers.h: BB_DROPS_MAP). */
+static void report_drops(struct tool_ctx *t)
+{
+	struct bb_map *m = t->obj ? obj_map(t->obj, "drops") : NULL;
+	uint32_t k = 0;
+	uint64_t n = 0;
+
+	if (m && m->fd >= 0 && bpf_map_lookup_elem(m->fd, &k, &n) == 0 && n)
+		tool_error(t, "warning: %llu event(s) not counted: a map of "
+			   "the BPF program was full", (unsigned long long)n);
+}
+
+/*
+ * Runs of the object's programs the kernel skipped because another BPF
+ * program was running on that CPU (6.7+ counts them): events never seen.
+ */
+static void report_skips(struct tool_ctx *t)
+{
+	uint64_t sum = 0, n;
+	int i;
+
+	if (t->skips_own || !t->obj)
+		return;
+	for (i = 0; i < obj_nprogs(t->obj); i++) {
+		struct bb_prog *p = obj_prog_at(t->obj, i);
+
+		if (p->fd >= 0 && bpf_prog_recursion_misses(p->fd, &n) == 0)
+			sum += n;
+	}
+	if (sum)
+		tool_error(t, "warning: %llu event(s) not seen: the kernel "
+			   "skipped our programs because another BPF program "
+			   "was running on that CPU", (unsigned long long)sum);
+}
+
+void tool_detach(struct tool_ctx *t)
+{
+	long missed;
+
+	if (!t->sess.links) {
+		session_detach_all(&t->sess); /* unmounts, if still owed */
+		return;
+	}
+	report_drops(t);
+	report_skips(t);
+	missed = session_kretprobe_misses(&t->sess);
+	if (missed > 0)
+		tool_error(t, "warning: %ld call(s) entered without their "
+			   "return being seen: still in flight at exit, or "
+			   "missed because more calls were in flight than the "
+			   "kretprobe's maxactive (raise it with --maxactive)",
+			   missed);
+	session_detach_all(&t->sess);
+}

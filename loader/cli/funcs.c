@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/* What this kernel has, for a tool: functions by name, glob or regex,
+ * system call functions and tracepoints, tracepoint field offsets (tool.h). */
+#include <errno.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "tool.h"
+
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int tool_funcs(struct tool_ctx *t, int source, const char *const *names,
+	       int n, int need, char ***avail)
+{
+	struct bb_err err = { "" };
+	const char *tfs = source == BB_FUNCS_FTRACE ? tool_tracefs(t) : "";
+	char *found = calloc(n > 0 ? n : 1, 1);
+	char **v = calloc(n > 0 ? n : 1, sizeof(*v));
+	int i, k = 0, ret;
+
+	*avail = NULL;
+	if (!found || !v || !tfs) {
+		if (tfs)
+			tool_error(t, "out of memory");
+		free(found);
+		free(v);
+		return -1;
+	}
+	ret = kprobe_funcs_find(tfs, source, names, n, need, found, &err);
+	if (ret < 0) {
+		tool_error(t, "%s", err.msg);
+		free(found);
+		free(v);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (!found[i])
+			continue;
+		v[k] = strdup(names[i]);
+		if (!v[k]) {
+			bb_free_strv(v, k);
+			free(found);
+			return tool_error(t, "out of memory"), -1;
+		}
+		k++;
+	}
+	qsort(v, k, sizeof(*v), cmp_strp);
+	free(found);
+	*avail = v;
+	return k;
+}
+
+int tool_syscall_tracepoints(struct tool_ctx *t, const char *sys)
+{
+	const char *tfs = tool_tracefs(t), *force = getenv("BAREBPF_SYSCALLS");
+	char path[512];
+
+	if (!tfs)
+		return -1;
+	if (force && !strcmp(force, "kprobes"))
+		return 0;
+	snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_%s", tfs,
+		 sys);
+	return access(path, F_OK) == 0;
+}
+
+int tool_syscall_funcs(struct tool_ctx *t, const char *const *sys, int n,
+		       char (*out)[64])
+{
+	static const char *const pre[] = { "__x64_sys_", "__arm64_sys_",
+					   "SyS_", "sys_" };
+	const char *names[4 * 8] = { 0 };
+	char cand[4 * 8][64], **avail;
+	int i, j, k, m;
+
+	if (n > 8)
+		return tool_error(t, "internal: too many syscalls"), -1;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < 4; j++) {
+			snprintf(cand[4 * i + j], 64, "%s%s", pre[j], sys[i]);
+			names[4 * i + j] = cand[4 * i + j];
+		}
+	m = tool_funcs(t, BB_FUNCS_KALLSYMS, names, 4 * n, 0, &avail);
+	if (m < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		out[i][0] = 0;
+		for (j = 0; j < 4 && !out[i][0]; j++)
+			for (k = 0; k < m; k++)
+				if (!strcmp(avail[k], cand[4 * i + j])) {
+					strcpy(out[i], avail[k]);
+					break;
+				}
+	}
+	bb_free_strv(avail, m);
+	return 0;
+}
+
+int tool_match_funcs(struct tool_ctx *t, const char *pattern, int regexp,
+		     char ***names)
+{
+	struct bb_err err = { "" };
+	const char *tfs = tool_tracefs(t);
+	int n, i, k;
+	regex_t re;
+
+	*names = NULL;
+	if (!tfs)
+		return -1;
+	if (!regexp && !strpbrk(pattern, "*?[")) {
+		/* one name: a pass that stops where it is found */
+		n = tool_funcs(t, BB_FUNCS_FTRACE, &pattern, 1, 1, names);
+		if (n < 0)
+			return -1;
+	} else {
+		n = kprobe_match(tfs, regexp ? "*" : pattern, names, &err);
+		if (n < 0)
+			return tool_error(t, "%s", err.msg), -1;
+	}
+	if (regexp) {
+		if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB)) {
+			bb_free_strv(*names, n);
+			*names = NULL;
+			return tool_error(t, "bad regular expression '%s'",
+					  pattern), -1;
+		}
+		for (i = k = 0; i < n; i++) {
+			if (!regexec(&re, (*names)[i], 0, NULL, 0))
+				(*names)[k++] = (*names)[i];
+			else
+				free((*names)[i]);
+		}
+		regfree(&re);
+		n = k;
+	}
+	if (n == 0) {
+		free(*names);
+		*names = NULL;
+		return tool_error(t, "no kernel function matches '%s' in "
+				  "%s/available_filter_functions (it may not "
+				  "exist on this kernel, be inlined or be "
+				  "renamed: try a glob like '%s*')", pattern,
+				  tfs, pattern), -1;
+	}
+	return n;
+}
+
+int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
+		   const char *field, const char *cname)
+{
+	struct bb_err err = { "" };
+	struct bb_tp_field f;
+	const char *tfs = tool_tracefs(t);
+	char name[sizeof(t->tp_event)];
+	int ret;
+
+	if (!tfs)
+		return -ENOENT;
+	snprintf(name, sizeof(name), "%s/%s", cat, event);
+	if (strcmp(name, t->tp_event)) {
+		free(t->tp_fields);
+		t->tp_event[0] = 0;
+		t->tp_nfields = tp_fields(tfs, cat, event, &t->tp_fields, &err);
+		if (t->tp_nfields < 0) {
+			tool_error(t, "%s", err.msg);
+			return t->tp_nfields;
+		}
+		snprintf(t->tp_event, sizeof(t->tp_event), "%s", name);
+	}
+	ret = tp_fields_find(t->tp_fields, t->tp_nfields, tfs, cat, event,
+			     field, &f, &err);
+	if (ret < 0) {
+		tool_error(t, "%s", err.msg);
+		return ret;
+	}
+	return obj_set_const(t->obj, cname, f.offset);
+}

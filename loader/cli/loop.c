@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/* The output loop's clock: intervals, a duration, signals (tool.h). */
+#include <time.h>
+#include "tool.h"
+
+void tool_sleep(double secs)
+{
+	struct timespec ts;
+
+	if (bb_stop || secs <= 0)
+		return;
+	ts.tv_sec = (time_t)secs;
+	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL); /* EINTR on a signal: the caller checks bb_stop */
+}
+
+void tool_timer_init(struct tool_timer *tm, double interval, double duration)
+{
+	double now = now_mono();
+
+	tm->interval = interval;
+	tm->next = interval > 0 ? now + interval : 0;
+	tm->end = duration > 0 ? now + duration : 0;
+}
+
+int tool_wait(struct tool_timer *tm, struct bb_perfbuf *pb)
+{
+	double now = now_mono(), wake = now + 1;
+
+	/* wake at least once a second so that a signal is never missed for
+	 * long, even if it lands between the check and the sleep */
+	if (tm->next && tm->next < wake)
+		wake = tm->next;
+	if (tm->end && tm->end < wake)
+		wake = tm->end;
+	if (!bb_stop) {
+		if (pb)
+			perfbuf_poll(pb, (int)((wake - now) * 1000) + 1);
+		else
+			tool_sleep(wake - now);
+	}
+	tool_flush();
+	now = now_mono();
+	if (bb_stop || (tm->end && now >= tm->end))
+		return TOOL_TICK_LAST;
+	if (tm->next && now >= tm->next) {
+		while (tm->next <= now)
+			tm->next += tm->interval;
+		return TOOL_TICK_INTERVAL;
+	}
+	return TOOL_TICK_NONE;
+}
+
+double now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+const char *now_hms(void)
+{
+	static char buf[16];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
+	return buf;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/* The options tools share and their checks (tool.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tool.h"
+
+int opt_seconds(struct tool_ctx *t, const char *opt, const char *arg,
+		double *v)
+{
+	if (parse_seconds(arg, v) < 0)
+		return tool_error(t, "%s needs a number of seconds > 0, not "
+				  "'%s'", opt, arg);
+	return 0;
+}
+
+int opt_pid(struct tool_ctx *t, const char *arg, unsigned long *v)
+{
+	if (parse_ulong(arg, v) < 0 || !*v || *v > 0x7fffffff)
+		return tool_error(t, "-p needs a process id, not '%s'", arg);
+	return 0;
+}
+
+int opt_maxactive(struct tool_ctx *t, const char *arg, unsigned long *v)
+{
+	/* KRETPROBE_MAXACTIVE_MAX in kernel/trace/trace_kprobe.c */
+	if (parse_ulong(arg, v) < 0 || !*v || *v > 4096)
+		return tool_error(t, "--maxactive needs a number from 1 to "
+				  "4096, not '%s'", arg);
+	return 0;
+}
+
+int opt_interval_count(struct tool_ctx *t, int argc, char **argv,
+		       double *interval, unsigned long *count)
+{
+	if (optind < argc) {
+		if (parse_seconds(argv[optind], interval) < 0)
+			return tool_error(t, "interval must be a number of "
+					  "seconds > 0, not '%s'", argv[optind]);
+		optind++;
+	}
+	if (optind < argc) {
+		if (parse_ulong(argv[optind], count) < 0 || !*count)
+			return tool_error(t, "count must be a whole number > 0, "
+					  "not '%s'", argv[optind]);
+		optind++;
+	}
+	if (optind < argc)
+		return tool_error(t, "unexpected argument '%s' (see --help)",
+				  argv[optind]);
+	return 0;
+}
+
+int tool_unknown_disk(struct tool_ctx *t, const char *disk)
+{
+	return tool_error(t, "unknown disk '%s': there is no "
+			  "/sys/class/block/%s (list disks with `ls /sys/block` "
+			  "or `cat /proc/partitions`)", disk, disk);
+}
+
+int parse_ulong(const char *s, unsigned long *v)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	*v = strtoul(s, &end, 0);
+	if (errno || *end)
+		return -EINVAL;
+	return 0;
+}
+
+int parse_seconds(const char *s, double *v)
+{
+	const char *end;
+
+	if (!s || bb_parse_double(s, &end, v) < 0 || *end || !(*v > 0) ||
+	    *v > 1e9)
+		return -EINVAL;
+	return 0;
+}
