@@ -7,6 +7,38 @@
 #include <string.h>
 #include "tool.h"
 
+int tool_opt(struct tool_ctx *t, int c, const struct tool_usage *u,
+	     int *json, double *duration)
+{
+	switch (c) {
+	case 'h':
+		if (u->head)
+			fputs(u->head, stdout);
+		fputs(u->body, stdout);
+		exit(0);
+	case 'v':
+		t->verbose = 1;
+		return 0;
+	case TOOL_OPT_KVER:
+		t->kver_override = optarg;
+		return 0;
+	case 'j':
+		if (!json)
+			break;
+		*json = 1;
+		return 0;
+	case TOOL_OPT_DURATION:
+		if (!duration)
+			break;
+		return opt_seconds(t, "--duration", optarg, duration);
+	}
+	if (c == 'j' || c == TOOL_OPT_DURATION)
+		tool_error(t, "%s is not an option of %s", c == 'j' ? "-j" :
+			   "--duration", t->name);
+	fputs(u->head ? u->head : u->body, stderr);
+	return 1;
+}
+
 int opt_seconds(struct tool_ctx *t, const char *opt, const char *arg,
 		double *v)
 {

@@ -177,6 +177,39 @@ void tool_timer_init(struct tool_timer *tm, double interval, double duration);
 int tool_wait(struct tool_timer *tm, struct bb_perfbuf *pb);
 
 /*
+ * The options every tool takes, one table and one handler: -h/--help,
+ * -v/--verbose, --kern-version V, and where the tool has them -j/--json
+ * and --duration SECONDS. A tool's getopt_long table starts with
+ * TOOL_LONGOPTS (its short options string lists h, v and j itself), and
+ * its switch hands what it does not know to tool_opt:
+ *
+ *	default:
+ *		if (tool_opt(t, c, &usage, &o->json, &o->duration))
+ *			return 1;
+ *
+ * json or duration NULL: the tool has no such option. bcc spells the
+ * duration `-d SECONDS` in funclatency, funccount and opensnoop; those
+ * tools handle their -d themselves, into the same field.
+ */
+enum { TOOL_OPT_DURATION = 1, TOOL_OPT_KVER = 2, TOOL_OPT_FIRST_OWN = 3 };
+#define TOOL_LONGOPTS                                                          \
+	{ "help", no_argument, NULL, 'h' },                                    \
+	{ "verbose", no_argument, NULL, 'v' },                                 \
+	{ "json", no_argument, NULL, 'j' },                                    \
+	{ "kern-version", required_argument, NULL, TOOL_OPT_KVER },            \
+	{ "duration", required_argument, NULL, TOOL_OPT_DURATION }
+/* What -h prints (head, if any, then body) to stdout; a bad option prints
+ * head, or body where there is none, to stderr. */
+struct tool_usage {
+	const char *head, *body;
+};
+/* c is getopt's answer, optarg its argument: -h prints the usage and
+ * exits 0; returns 0 for an option it took, 1 (an exit code) after saying
+ * what is wrong. */
+int tool_opt(struct tool_ctx *t, int c, const struct tool_usage *u,
+	     int *json, double *duration);
+
+/*
  * Option values every tool checks the same way. Each returns 0, or prints
  * what is wrong and returns 1 (the exit code).
  */

@@ -50,6 +50,7 @@ static const char usage[] =
 "  barebpf biolatency -D               # show each disk device separately\n"
 "  barebpf biolatency -F               # show I/O flags separately\n"
 "  barebpf biolatency -d sdc --duration 10  # sdc only, for 10 seconds\n";
+static const struct tool_usage help = { NULL, usage };
 
 struct biolat_opts {
 	int timestamp, queued, ms, per_disk, per_flags, json;
@@ -93,40 +94,29 @@ static int parse_args(struct tool_ctx *t, struct biolat_opts *o, int argc,
 		      char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
+		TOOL_LONGOPTS,
 		{ "timestamp", no_argument, NULL, 'T' },
 		{ "queued", no_argument, NULL, 'Q' },
 		{ "milliseconds", no_argument, NULL, 'm' },
 		{ "disks", no_argument, NULL, 'D' },
 		{ "flags", no_argument, NULL, 'F' },
-		{ "json", no_argument, NULL, 'j' },
 		{ "disk", required_argument, NULL, 'd' },
-		{ "duration", required_argument, NULL, 1 },
-		{ "kern-version", required_argument, NULL, 2 },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ 0 }
 	};
 	int c;
 
 	while ((c = getopt_long(argc, argv, "hTQmDFjd:v", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'h': fputs(usage, stdout); exit(0);
 		case 'T': o->timestamp = 1; break;
 		case 'Q': o->queued = 1; break;
 		case 'm': o->ms = 1; break;
 		case 'D': o->per_disk = 1; break;
 		case 'F': o->per_flags = 1; break;
-		case 'j': o->json = 1; break;
 		case 'd': o->disk = optarg; break;
-		case 'v': t->verbose = 1; break;
-		case 1:
-			if (opt_seconds(t, "--duration", optarg, &o->duration))
+		default:
+			if (tool_opt(t, c, &help, &o->json, &o->duration))
 				return 1;
 			break;
-		case 2: t->kver_override = optarg; break;
-		default:
-			fputs(usage, stderr);
-			return 1;
 		}
 	}
 	if (opt_interval_count(t, argc, argv, &o->interval, &o->count))

@@ -69,6 +69,7 @@ static const char usage[] =
 "  barebpf biosnoop -Q                 # include OS queued time\n"
 "  barebpf biosnoop -d sdc             # trace sdc only\n"
 "  barebpf biosnoop -j --duration 10   # JSON lines, for 10 seconds\n";
+static const struct tool_usage help = { NULL, usage };
 
 struct biosnoop_opts {
 	int queued, json;
@@ -245,33 +246,22 @@ static int parse_args(struct tool_ctx *t, struct biosnoop_opts *o, int argc,
 		      char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
+		TOOL_LONGOPTS,
 		{ "queue", no_argument, NULL, 'Q' },
 		{ "queued", no_argument, NULL, 'Q' },
-		{ "json", no_argument, NULL, 'j' },
 		{ "disk", required_argument, NULL, 'd' },
-		{ "duration", required_argument, NULL, 1 },
-		{ "kern-version", required_argument, NULL, 2 },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ 0 }
 	};
 	int c;
 
 	while ((c = getopt_long(argc, argv, "hQjd:v", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'h': fputs(usage, stdout); exit(0);
 		case 'Q': o->queued = 1; break;
-		case 'j': o->json = 1; break;
 		case 'd': o->disk = optarg; break;
-		case 'v': t->verbose = 1; break;
-		case 1:
-			if (opt_seconds(t, "--duration", optarg, &o->duration))
+		default:
+			if (tool_opt(t, c, &help, &o->json, &o->duration))
 				return 1;
 			break;
-		case 2: t->kver_override = optarg; break;
-		default:
-			fputs(usage, stderr);
-			return 1;
 		}
 	}
 	if (optind < argc)

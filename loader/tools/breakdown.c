@@ -46,6 +46,7 @@ static const char usage[] =
 "  barebpf breakdown -m -t 10ms submit_bio_noacct __bio_queue_enter \\\n"
 "      blk_mq_submit_bio blk_mq_get_new_requests    # slow submissions\n"
 "  barebpf breakdown -t 5ms -p 1234 vfs_read 'ext4_*read*'\n";
+static const struct tool_usage help = { NULL, usage };
 
 struct bd_opts {
 	int json, kstack;
@@ -376,19 +377,15 @@ static int parse_args(struct tool_ctx *t, struct bd_opts *o, int argc,
 		      char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
+		TOOL_LONGOPTS,
 		{ "microseconds", no_argument, NULL, 'u' },
 		{ "milliseconds", no_argument, NULL, 'm' },
 		{ "threshold", required_argument, NULL, 't' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "kernel-stack", no_argument, NULL, 'K' },
-		{ "json", no_argument, NULL, 'j' },
 		{ "interval", required_argument, NULL, 'i' },
-		{ "duration", required_argument, NULL, 1 },
 		{ "maxactive", required_argument, NULL, 'M' },
-		{ "kern-version", required_argument, NULL, 2 },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ 0 }
 	};
 	int c;
@@ -399,7 +396,6 @@ static int parse_args(struct tool_ctx *t, struct bd_opts *o, int argc,
 	while ((c = getopt_long(argc, argv, "+humt:p:n:Kji:M:v", longopts,
 				NULL)) != -1) {
 		switch (c) {
-		case 'h': fputs(usage, stdout); exit(0);
 		case 'u': o->fmt.div = 1000; o->fmt.unit = "us"; break;
 		case 'm': o->fmt.div = 1000000; o->fmt.unit = "ms"; break;
 		case 't': o->threshold = optarg; break;
@@ -418,24 +414,18 @@ static int parse_args(struct tool_ctx *t, struct bd_opts *o, int argc,
 			o->name = optarg;
 			break;
 		case 'K': o->kstack = 1; break;
-		case 'j': o->json = 1; break;
 		case 'i':
 			if (opt_seconds(t, "-i", optarg, &o->interval))
-				return 1;
-			break;
-		case 1:
-			if (opt_seconds(t, "--duration", optarg, &o->duration))
 				return 1;
 			break;
 		case 'M':
 			if (opt_maxactive(t, optarg, &o->maxactive))
 				return 1;
 			break;
-		case 2: t->kver_override = optarg; break;
-		case 'v': t->verbose = 1; break;
 		default:
-			fputs(usage, stderr);
-			return 1;
+			if (tool_opt(t, c, &help, &o->json, &o->duration))
+				return 1;
+			break;
 		}
 	}
 	if (argc - optind < 2) {

@@ -71,6 +71,7 @@ static const char usage[] =
 "  barebpf execsnoop -u 1000      # only trace UID 1000\n"
 "  barebpf execsnoop --max-args 5 # at most 5 arguments\n"
 "  barebpf execsnoop -j --duration 60  # JSON lines for a minute\n";
+static const struct tool_usage help = { NULL, usage };
 
 struct execsnoop_opts {
 	int time, timestamp, fails, quote, print_uid, json, name_set, line_set;
@@ -276,21 +277,17 @@ static int parse_args(struct tool_ctx *t, struct execsnoop_opts *o, int argc,
 		      char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
+		TOOL_LONGOPTS,
 		{ "time", no_argument, NULL, 'T' },
 		{ "timestamp", no_argument, NULL, 't' },
 		{ "fails", no_argument, NULL, 'x' },
 		{ "quote", no_argument, NULL, 'q' },
 		{ "print-uid", no_argument, NULL, 'U' },
-		{ "json", no_argument, NULL, 'j' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "line", required_argument, NULL, 'l' },
 		{ "uid", required_argument, NULL, 'u' },
-		{ "max-args", required_argument, NULL, 3 },
+		{ "max-args", required_argument, NULL, TOOL_OPT_FIRST_OWN },
 		{ "max-events", required_argument, NULL, 'M' },
-		{ "duration", required_argument, NULL, 1 },
-		{ "kern-version", required_argument, NULL, 2 },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ 0 }
 	};
 	int c;
@@ -299,14 +296,11 @@ static int parse_args(struct tool_ctx *t, struct execsnoop_opts *o, int argc,
 	while ((c = getopt_long(argc, argv, "hTtxqUjn:l:u:M:v", longopts,
 				NULL)) != -1) {
 		switch (c) {
-		case 'h': fputs(usage, stdout); exit(0);
 		case 'T': o->time = 1; break;
 		case 't': o->timestamp = 1; break;
 		case 'x': o->fails = 1; break;
 		case 'q': o->quote = 1; break;
 		case 'U': o->print_uid = 1; break;
-		case 'j': o->json = 1; break;
-		case 'v': t->verbose = 1; break;
 		case 'n':
 			if (o->name_set || compile(t, &o->name, "-n", optarg))
 				return 1;
@@ -324,7 +318,7 @@ static int parse_args(struct tool_ctx *t, struct execsnoop_opts *o, int argc,
 						  "user in /etc/passwd", optarg);
 			o->uid_set = 1;
 			break;
-		case 3:
+		case TOOL_OPT_FIRST_OWN:
 			if (parse_ulong(optarg, &o->max_args) < 0 ||
 			    !o->max_args || o->max_args > EXECSNOOP_MAXARGS)
 				return tool_error(t, "--max-args '%s': give 1 "
@@ -337,14 +331,10 @@ static int parse_args(struct tool_ctx *t, struct execsnoop_opts *o, int argc,
 				return tool_error(t, "-M needs a number of "
 						  "execs, 1 or more");
 			break;
-		case 1:
-			if (opt_seconds(t, "--duration", optarg, &o->duration))
+		default:
+			if (tool_opt(t, c, &help, &o->json, &o->duration))
 				return 1;
 			break;
-		case 2: t->kver_override = optarg; break;
-		default:
-			fputs(usage, stderr);
-			return 1;
 		}
 	}
 	if (optind < argc)

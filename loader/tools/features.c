@@ -22,6 +22,7 @@ static const char usage[] =
 "  -h, --help            show this help message and exit\n"
 "  -j, --json            print one JSON object\n"
 "      --kern-version V  override the detected kernel version (a.b.c)\n";
+static const struct tool_usage help = { NULL, usage };
 
 static const char *const block_tps[] = {
 	"block_rq_issue", "block_rq_insert", "block_rq_complete",
@@ -60,9 +61,7 @@ static int bpf_works(void)
 static int features_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "kern-version", required_argument, NULL, 2 },
+		TOOL_LONGOPTS,
 		{ 0 }
 	};
 	struct bb_err err = { "" };
@@ -76,14 +75,9 @@ static int features_main(int argc, char **argv)
 
 	tool_init(&t, "features");
 	tool_signals(); /* `features | head`: unmount what it mounted */
-	while ((c = getopt_long(argc, argv, "hj", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h': fputs(usage, stdout); return 0;
-		case 'j': json = 1; break;
-		case 2: t.kver_override = optarg; break;
-		default: fputs(usage, stderr); return 1;
-		}
-	}
+	while ((c = getopt_long(argc, argv, "hj", longopts, NULL)) != -1)
+		if (tool_opt(&t, c, &help, &json, NULL))
+			return 1;
 	uname(&u);
 	ret = kver_detect(t.kver_override, &kver, src, sizeof(src), &err);
 	if (ret < 0)

@@ -59,6 +59,7 @@ static const char usage[] =
 "  barebpf freeze -d sdb --duration 60  # sdb only, for a minute\n"
 "  barebpf freeze --no-stack -j       # JSON lines without stacks\n"
 "  udevadm trigger & barebpf freeze --duration 10  # who freezes on udev?\n";
+static const struct tool_usage help = { NULL, usage };
 
 static double ms(uint64_t ns)
 {
@@ -208,14 +209,10 @@ static int parse_args(struct tool_ctx *t, struct freeze_opts *o, int argc,
 		      char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "json", no_argument, NULL, 'j' },
+		TOOL_LONGOPTS,
 		{ "disk", required_argument, NULL, 'd' },
-		{ "no-stack", no_argument, NULL, 3 },
+		{ "no-stack", no_argument, NULL, TOOL_OPT_FIRST_OWN },
 		{ "correlate", no_argument, NULL, 'C' },
-		{ "duration", required_argument, NULL, 1 },
-		{ "kern-version", required_argument, NULL, 2 },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ 0 }
 	};
 	uint32_t kdev;
@@ -223,20 +220,13 @@ static int parse_args(struct tool_ctx *t, struct freeze_opts *o, int argc,
 
 	while ((c = getopt_long(argc, argv, "hjd:Cv", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'h': fputs(usage, stdout); exit(0);
-		case 'j': o->json = 1; break;
 		case 'd': o->disk = optarg; break;
 		case 'C': o->correlate = 1; break;
-		case 'v': t->verbose = 1; break;
-		case 3: o->no_stack = 1; break;
-		case 1:
-			if (opt_seconds(t, "--duration", optarg, &o->duration))
+		case TOOL_OPT_FIRST_OWN: o->no_stack = 1; break;
+		default:
+			if (tool_opt(t, c, &help, &o->json, &o->duration))
 				return 1;
 			break;
-		case 2: t->kver_override = optarg; break;
-		default:
-			fputs(usage, stderr);
-			return 1;
 		}
 	}
 	if (optind < argc)

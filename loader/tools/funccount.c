@@ -55,6 +55,7 @@ static const char usage[] =
 "  barebpf funccount -p 185 'vfs_*'      # count vfs calls for PID 185 only\n"
 "  barebpf funccount t:sched:sched_fork  # count calls to the sched_fork tracepoint\n"
 "  barebpf funccount 't:block:*'         # every block tracepoint\n";
+static const struct tool_usage help = { NULL, usage };
 
 struct funccount_opts {
 	const char *pattern, *match; /* match: pattern without its t: */
@@ -89,16 +90,12 @@ static int parse_args(struct tool_ctx *t, struct funccount_opts *o, int argc,
 		      char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
+		TOOL_LONGOPTS,
 		{ "pid", required_argument, NULL, 'p' },
 		{ "interval", required_argument, NULL, 'i' },
-		{ "duration", required_argument, NULL, 'd' },
 		{ "timestamp", no_argument, NULL, 'T' },
 		{ "regexp", no_argument, NULL, 'r' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "max-probes", required_argument, NULL, 1 },
-		{ "kern-version", required_argument, NULL, 2 },
-		{ "verbose", no_argument, NULL, 'v' },
+		{ "max-probes", required_argument, NULL, TOOL_OPT_FIRST_OWN },
 		{ 0 }
 	};
 	int c;
@@ -107,7 +104,6 @@ static int parse_args(struct tool_ctx *t, struct funccount_opts *o, int argc,
 	while ((c = getopt_long(argc, argv, "hp:i:d:Trjv", longopts,
 				NULL)) != -1) {
 		switch (c) {
-		case 'h': fputs(usage, stdout); exit(0);
 		case 'p':
 			if (opt_pid(t, optarg, &o->pid))
 				return 1;
@@ -122,8 +118,7 @@ static int parse_args(struct tool_ctx *t, struct funccount_opts *o, int argc,
 			break;
 		case 'T': o->timestamp = 1; break;
 		case 'r': o->regexp = 1; break;
-		case 'j': o->json = 1; break;
-		case 1:
+		case TOOL_OPT_FIRST_OWN:
 			if (parse_ulong(optarg, &o->max_probes) < 0 ||
 			    !o->max_probes ||
 			    o->max_probes > FUNCCOUNT_MAX_KEYS - 240)
@@ -132,11 +127,10 @@ static int parse_args(struct tool_ctx *t, struct funccount_opts *o, int argc,
 						  "'%s'", FUNCCOUNT_MAX_KEYS -
 						  240, optarg);
 			break;
-		case 2: t->kver_override = optarg; break;
-		case 'v': t->verbose = 1; break;
 		default:
-			fputs(usage, stderr);
-			return 1;
+			if (tool_opt(t, c, &help, &o->json, &o->duration))
+				return 1;
+			break;
 		}
 	}
 	if (optind != argc - 1) {

@@ -51,6 +51,7 @@ static const char usage[] =
 "  barebpf funclatency -p 181 vfs_read      # only for PID 181\n"
 "  barebpf funclatency 'vfs_fstat*'         # every vfs_fstat* function\n"
 "  barebpf funclatency -r '^blk_mq_.*_request$'\n";
+static const struct tool_usage help = { NULL, usage };
 
 struct funclat_opts {
 	const char *pattern;
@@ -65,18 +66,14 @@ static int parse_args(struct tool_ctx *t, struct funclat_opts *o, int argc,
 		      char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
+		TOOL_LONGOPTS,
 		{ "pid", required_argument, NULL, 'p' },
 		{ "interval", required_argument, NULL, 'i' },
-		{ "duration", required_argument, NULL, 'd' },
 		{ "timestamp", no_argument, NULL, 'T' },
 		{ "microseconds", no_argument, NULL, 'u' },
 		{ "milliseconds", no_argument, NULL, 'm' },
 		{ "regexp", no_argument, NULL, 'r' },
-		{ "json", no_argument, NULL, 'j' },
 		{ "maxactive", required_argument, NULL, 'M' },
-		{ "kern-version", required_argument, NULL, 2 },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ 0 }
 	};
 	int c;
@@ -87,7 +84,6 @@ static int parse_args(struct tool_ctx *t, struct funclat_opts *o, int argc,
 	while ((c = getopt_long(argc, argv, "hp:i:d:TumrjM:v", longopts,
 				NULL)) != -1) {
 		switch (c) {
-		case 'h': fputs(usage, stdout); exit(0);
 		case 'p':
 			if (opt_pid(t, optarg, &o->pid))
 				return 1;
@@ -104,16 +100,14 @@ static int parse_args(struct tool_ctx *t, struct funclat_opts *o, int argc,
 		case 'u': o->unit_div = 1000; o->unit = "usecs"; break;
 		case 'm': o->unit_div = 1000000; o->unit = "msecs"; break;
 		case 'r': o->regexp = 1; break;
-		case 'j': o->json = 1; break;
 		case 'M':
 			if (opt_maxactive(t, optarg, &o->maxactive))
 				return 1;
 			break;
-		case 2: t->kver_override = optarg; break;
-		case 'v': t->verbose = 1; break;
 		default:
-			fputs(usage, stderr);
-			return 1;
+			if (tool_opt(t, c, &help, &o->json, &o->duration))
+				return 1;
+			break;
 		}
 	}
 	if (optind != argc - 1) {

@@ -72,6 +72,7 @@ static const char usage[] =
 "  barebpf opensnoop -e             # show extended fields\n"
 "  barebpf opensnoop -f O_WRONLY -f O_RDWR  # only print calls for writing\n"
 "  barebpf opensnoop -j -d 10       # JSON lines for 10 seconds\n";
+static const struct tool_usage help = { NULL, usage };
 
 static const struct {
 	const char *name;
@@ -183,21 +184,17 @@ static int parse_args(struct tool_ctx *t, struct opensnoop_opts *o, int argc,
 		      char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
+		TOOL_LONGOPTS,
 		{ "timestamp", no_argument, NULL, 'T' },
 		{ "print-uid", no_argument, NULL, 'U' },
 		{ "failed", no_argument, NULL, 'x' },
-		{ "json", no_argument, NULL, 'j' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
 		{ "uid", required_argument, NULL, 'u' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "extended_fields", no_argument, NULL, 'e' },
 		{ "flag_filter", required_argument, NULL, 'f' },
-		{ "duration", required_argument, NULL, 'd' },
 		{ "max-events", required_argument, NULL, 'M' },
-		{ "kern-version", required_argument, NULL, 2 },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ 0 }
 	};
 	int c;
@@ -205,14 +202,11 @@ static int parse_args(struct tool_ctx *t, struct opensnoop_opts *o, int argc,
 	while ((c = getopt_long(argc, argv, "hTUxjp:t:u:n:ef:d:M:v", longopts,
 				NULL)) != -1) {
 		switch (c) {
-		case 'h': fputs(usage, stdout); exit(0);
 		case 'T': o->timestamp = 1; break;
 		case 'U': o->print_uid = 1; break;
 		case 'x': o->failed = 1; break;
-		case 'j': o->json = 1; break;
 		case 'e': o->extended = 1; break;
 		case 'n': o->name = optarg; break;
-		case 'v': t->verbose = 1; break;
 		case 'p':
 			if (parse_id(t, "-p", optarg, &o->pid))
 				return 1;
@@ -242,10 +236,10 @@ static int parse_args(struct tool_ctx *t, struct opensnoop_opts *o, int argc,
 				return tool_error(t, "-M needs a number of "
 						  "opens, 1 or more");
 			break;
-		case 2: t->kver_override = optarg; break;
 		default:
-			fputs(usage, stderr);
-			return 1;
+			if (tool_opt(t, c, &help, &o->json, &o->duration))
+				return 1;
+			break;
 		}
 	}
 	if (optind < argc)

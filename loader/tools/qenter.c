@@ -56,6 +56,7 @@ static const char usage[] =
 "  barebpf qenter -m 1 10             # 1 second summaries, ms, 10 times\n"
 "  barebpf qenter -D                  # a histogram per disk\n"
 "  barebpf qenter -d sdb --duration 60  # sdb only, for a minute\n";
+static const struct tool_usage help = { NULL, usage };
 
 static const char *const blk_fns[] = { "blk_queue_enter", NULL };
 
@@ -71,16 +72,12 @@ static int parse_args(struct tool_ctx *t, struct qenter_opts *o, int argc,
 		      char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
+		TOOL_LONGOPTS,
 		{ "timestamp", no_argument, NULL, 'T' },
 		{ "milliseconds", no_argument, NULL, 'm' },
 		{ "disks", no_argument, NULL, 'D' },
-		{ "json", no_argument, NULL, 'j' },
 		{ "disk", required_argument, NULL, 'd' },
 		{ "maxactive", required_argument, NULL, 'M' },
-		{ "duration", required_argument, NULL, 1 },
-		{ "kern-version", required_argument, NULL, 2 },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ 0 }
 	};
 	int c;
@@ -89,25 +86,18 @@ static int parse_args(struct tool_ctx *t, struct qenter_opts *o, int argc,
 	while ((c = getopt_long(argc, argv, "hTmDjd:M:v", longopts,
 				NULL)) != -1) {
 		switch (c) {
-		case 'h': fputs(usage, stdout); exit(0);
 		case 'T': o->timestamp = 1; break;
 		case 'm': o->ms = 1; break;
 		case 'D': o->per_disk = 1; break;
-		case 'j': o->json = 1; break;
 		case 'd': o->disk = optarg; break;
-		case 'v': t->verbose = 1; break;
 		case 'M':
 			if (opt_maxactive(t, optarg, &o->maxactive))
 				return 1;
 			break;
-		case 1:
-			if (opt_seconds(t, "--duration", optarg, &o->duration))
+		default:
+			if (tool_opt(t, c, &help, &o->json, &o->duration))
 				return 1;
 			break;
-		case 2: t->kver_override = optarg; break;
-		default:
-			fputs(usage, stderr);
-			return 1;
 		}
 	}
 	if (opt_interval_count(t, argc, argv, &o->interval, &o->count))

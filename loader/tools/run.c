@@ -45,6 +45,7 @@ static const char usage[] =
 "  -M, --maxactive N     kretprobe instances per probe (default 128)\n"
 "      --kern-version V  override the detected kernel version (a.b.c)\n"
 "  -v, --verbose         say what was detected and attached\n";
+static const struct tool_usage help = { NULL, usage };
 
 static int json;
 
@@ -173,13 +174,9 @@ static int attach_object(struct tool_ctx *t, int maxactive)
 static int run_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "json", no_argument, NULL, 'j' },
+		TOOL_LONGOPTS,
 		{ "const", required_argument, NULL, 'c' },
-		{ "duration", required_argument, NULL, 'd' },
 		{ "maxactive", required_argument, NULL, 'M' },
-		{ "kern-version", required_argument, NULL, 2 },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ 0 }
 	};
 	struct bb_perfbuf *pb = NULL;
@@ -195,8 +192,6 @@ static int run_main(int argc, char **argv)
 	tool_init(&t, "run");
 	while ((c = getopt_long(argc, argv, "hjc:d:M:v", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'h': fputs(usage, stdout); return 0;
-		case 'j': json = 1; break;
 		case 'c':
 			consts = realloc(consts, (nconsts + 1) * sizeof(*consts));
 			if (!consts)
@@ -211,9 +206,10 @@ static int run_main(int argc, char **argv)
 			if (opt_maxactive(&t, optarg, &maxactive))
 				return 1;
 			break;
-		case 2: t.kver_override = optarg; break;
-		case 'v': t.verbose = 1; break;
-		default: fputs(usage, stderr); return 1;
+		default:
+			if (tool_opt(&t, c, &help, &json, &duration))
+				return 1;
+			break;
 		}
 	}
 	if (optind != argc - 1) {

@@ -72,6 +72,7 @@ static const char usage[] =
 "  barebpf slowbio -m 1000             # slower than 1 ms, in ms\n"
 "  barebpf slowbio -d sdb 5000         # on sdb, slower than 5 ms\n"
 "  barebpf slowbio -j --duration 60    # JSON lines, for a minute\n";
+static const struct tool_usage help = { NULL, usage };
 
 struct slowbio_opts {
 	int ms, json;
@@ -166,14 +167,10 @@ static int parse_args(struct tool_ctx *t, struct slowbio_opts *o, int argc,
 		      char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
+		TOOL_LONGOPTS,
 		{ "milliseconds", no_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, 'j' },
 		{ "disk", required_argument, NULL, 'd' },
-		{ "duration", required_argument, NULL, 1 },
 		{ "maxactive", required_argument, NULL, 'M' },
-		{ "kern-version", required_argument, NULL, 2 },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ 0 }
 	};
 	int c;
@@ -182,23 +179,16 @@ static int parse_args(struct tool_ctx *t, struct slowbio_opts *o, int argc,
 	o->maxactive = SLOWBIO_MAXACTIVE;
 	while ((c = getopt_long(argc, argv, "hmjd:M:v", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'h': fputs(usage, stdout); exit(0);
 		case 'm': o->ms = 1; break;
-		case 'j': o->json = 1; break;
 		case 'd': o->disk = optarg; break;
-		case 'v': t->verbose = 1; break;
 		case 'M':
 			if (opt_maxactive(t, optarg, &o->maxactive))
 				return 1;
 			break;
-		case 1:
-			if (opt_seconds(t, "--duration", optarg, &o->duration))
+		default:
+			if (tool_opt(t, c, &help, &o->json, &o->duration))
 				return 1;
 			break;
-		case 2: t->kver_override = optarg; break;
-		default:
-			fputs(usage, stderr);
-			return 1;
 		}
 	}
 	if (optind < argc) {

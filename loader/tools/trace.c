@@ -118,6 +118,7 @@ static const char usage[] =
 "        two functions, one process, user stacks\n"
 "  barebpf trace -t -M 10 'r::vfs_read \"%ld\", retval'\n"
 "        timestamps; stop after 10 events\n";
+static const struct tool_usage help = { usage_line, usage };
 
 static int parse_num(struct tool_ctx *t, const char *opt, const char *what,
 		     const char *arg, unsigned long max, unsigned long *v)
@@ -131,10 +132,9 @@ static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 		      char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
+		TOOL_LONGOPTS,
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 'L' },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ "string-size", required_argument, NULL, 'Z' },
 		{ "include-self", no_argument, NULL, 'S' },
 		{ "max-events", required_argument, NULL, 'M' },
@@ -146,10 +146,7 @@ static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 		{ "kernel-stack", no_argument, NULL, 'K' },
 		{ "user-stack", no_argument, NULL, 'U' },
 		{ "disk", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "duration", required_argument, NULL, 3 },
-		{ "maxactive", required_argument, NULL, 4 },
-		{ "kern-version", required_argument, NULL, 2 },
+		{ "maxactive", required_argument, NULL, TOOL_OPT_FIRST_OWN },
 		{ 0 }
 	};
 	int c, i, j;
@@ -158,10 +155,6 @@ static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 	while ((c = getopt_long(argc, argv, "hp:L:vZ:SM:tTCn:f:KUd:j",
 				longopts, NULL)) != -1) {
 		switch (c) {
-		case 'h':
-			fputs(usage_line, stdout);
-			fputs(usage, stdout);
-			exit(0);
 		case 'p':
 			if (parse_num(t, "-p", "a process id", optarg,
 				      0x7fffffff, &o->pid))
@@ -172,7 +165,6 @@ static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 				      0x7fffffff, &o->tid))
 				return 1;
 			break;
-		case 'v': t->verbose = 1; break;
 		case 'Z':
 			if (parse_num(t, "-Z", "a string size from 1 to 256",
 				      optarg, TRACE_STR_MAX, &o->strsize))
@@ -192,19 +184,14 @@ static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 		case 'K': o->kstack = 1; break;
 		case 'U': o->ustack = 1; break;
 		case 'd': o->disk = optarg; break;
-		case 'j': o->json = 1; break;
-		case 3:
-			if (opt_seconds(t, "--duration", optarg, &o->duration))
-				return 1;
-			break;
-		case 4:
+		case TOOL_OPT_FIRST_OWN:
 			if (opt_maxactive(t, optarg, &o->maxactive))
 				return 1;
 			break;
-		case 2: t->kver_override = optarg; break;
 		default:
-			fputs(usage_line, stderr);
-			return 1;
+			if (tool_opt(t, c, &help, &o->json, &o->duration))
+				return 1;
+			break;
 		}
 	}
 	if (o->pid && o->tid)

@@ -36,6 +36,7 @@ static const char usage[] =
 "  barebpf vfsstat               # per second, until Ctrl-C\n"
 "  barebpf vfsstat 5 3           # three 5-second summaries, then exit\n"
 "  barebpf vfsstat -j 1 10       # ten JSON lines\n";
+static const struct tool_usage help = { NULL, usage };
 
 struct vfsstat_opts {
 	double interval, duration;
@@ -51,11 +52,7 @@ static int parse_args(struct tool_ctx *t, struct vfsstat_opts *o, int argc,
 		      char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "kern-version", required_argument, NULL, 2 },
-		{ "verbose", no_argument, NULL, 'v' },
+		TOOL_LONGOPTS,
 		{ 0 }
 	};
 	int c;
@@ -63,17 +60,14 @@ static int parse_args(struct tool_ctx *t, struct vfsstat_opts *o, int argc,
 	o->interval = 1;
 	while ((c = getopt_long(argc, argv, "hjd:v", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'h': fputs(usage, stdout); exit(0);
-		case 'j': o->json = 1; break;
 		case 'd':
 			if (opt_seconds(t, "--duration", optarg, &o->duration))
 				return 1;
 			break;
-		case 2: t->kver_override = optarg; break;
-		case 'v': t->verbose = 1; break;
 		default:
-			fputs(usage, stderr);
-			return 1;
+			if (tool_opt(t, c, &help, &o->json, &o->duration))
+				return 1;
+			break;
 		}
 	}
 	return opt_interval_count(t, argc, argv, &o->interval, &o->count);
