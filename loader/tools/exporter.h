@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * barebpf exporter's parts: the frame (exporter.c: options, the poll loop,
+ * HTTP, the textfile, its own health) and the collectors
+ * (exporter_collect.c), one per BPF program.
+ */
+#ifndef BAREBPF_EXPORTER_H
+#define BAREBPF_EXPORTER_H
+
+#include <stdio.h>
+#include "tool.h"
+#include "blkdisk.h"
+#include "httpd.h"
+
+/* Buckets up to le (2^27 - 1) us = 134 s (ebpf_exporter's biolatency goes
+ * to 2^26 us); slower ones count in +Inf. */
+#define EXP_BUCKETS 27
+#define EXP_INTERVAL 5.0
+#define EXP_TEXTFILE "barebpf.prom"
+#define EXP_QENTER_MAXACTIVE 128   /* qenter's default */
+#define EXP_SLOWBIO_MAXACTIVE 1024 /* slowbio's: waiters of a frozen queue */
+#define EXP_SLOW_US 10000          /* slowbio's default threshold */
+#define EXP_RING_DRAIN_MS 250
+
+struct exp_opts {
+	const char *listen, *textfile;
+	double interval, duration;
+	unsigned long slow_us;
+	int no_kprobes;
+};
+
+struct exporter;
+
+struct collector;
+
+/* What a collector is: its name, whether it needs kprobes, its parts. */
+struct collector_kind {
+	const char *name;
+	int kprobes;
+	int (*start)(struct exporter *e, struct collector *c);
+	void (*render)(struct exporter *e, struct collector *c, FILE *f);
+	void (*stop)(struct collector *c);
+};
+
+/* One collector of a run. */
+struct collector {
+	const struct collector_kind *k;
+	struct tool_ctx t;
+	int on;                 /* attached and collecting */
+	struct bb_perfbuf *pb;  /* its ring, if it has one */
+	void *priv;
+};
+
+struct exporter {
+	struct exp_opts o;
+	struct collector *c;
+	int nc;
+	char **avail;           /* available_filter_functions, sorted */
+	int navail;
+	struct blkdisks disks;  /* read again at each render */
+	struct httpd *h;
+	uint32_t kver;
+	char release[65];
+	int wrote_textfile, textfile_err;
+};
+
+/* The collectors, in the order they start (tracepoints first). */
+#define EXP_NCOLLECTORS 4
+extern const struct collector_kind exp_collectors[EXP_NCOLLECTORS];
+
+#endif
