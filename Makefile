@@ -215,7 +215,7 @@ FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 FUZZ_LIB_OBJS := $(patsubst loader/%.c,$(O)/fuzz/lib/%.o,$(LIB_SRCS))
 # parsers of outside input on the command-line side: files of their own,
 # with nothing but libc below them
-FUZZ_CMD_SRCS := loader/cli/httpd.c
+FUZZ_CMD_SRCS := loader/cli/httpd.c loader/cli/httpd_parse.c
 FUZZ_CMD_OBJS := $(patsubst loader/cli/%.c,$(O)/fuzz/cli/%.o,$(FUZZ_CMD_SRCS))
 
 $(O)/fuzz/lib/%.o: loader/%.c $(HDRS)

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "bbtest.h"
 #include "barebpf.h"
-#include "breakdown.h"
+#include "breakdown_out.h"
 
 #define RENDER(out, call)                                                      \
 	do {                                                                   \
