@@ -2,6 +2,7 @@
 /* Attaching a tool's probes (closers first: probe_order), its output
  * rings, and detaching with what the run missed (tool.h). */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,4 +217,43 @@ void tool_detach(struct tool_ctx *t)
 			   "kretprobe's maxactive (raise it with --maxactive)",
 			   missed);
 	session_detach_all(&t->sess);
+}
+
+void tool_detach_drain(struct tool_ctx *t, struct bb_perfbuf *pb,
+		       void (*drain)(void *ctx, struct bb_perfbuf *pb),
+		       void *ctx)
+{
+	int i;
+
+	tool_detach(t);
+	for (i = 0; i < 2; i++) {
+		if (i)
+			poll(NULL, 0, 50);
+		if (drain)
+			drain(ctx, pb);
+		else
+			perfbuf_poll(pb, 0);
+	}
+}
+
+uint64_t tool_ring_lost(struct tool_ctx *t, struct bb_perfbuf *pb,
+			const char *map, uint32_t idx, uint64_t received,
+			uint64_t *sent)
+{
+	struct bb_map *m = obj_map(t->obj, map);
+	uint64_t emitted = 0, lost;
+	int ret = m ? bpf_map_sum_percpu_u64(m->fd, idx, &emitted) : -ENOENT;
+
+	if (ret < 0) {
+		tool_error(t, "warning: cannot read how many records were sent "
+			   "(%s): only the losses the kernel reported count",
+			   strerror(-ret));
+		emitted = received;
+	}
+	lost = emitted > received ? emitted - received : 0;
+	if (perfbuf_lost(pb) > lost)
+		lost = perfbuf_lost(pb);
+	if (sent)
+		*sent = emitted;
+	return lost;
 }

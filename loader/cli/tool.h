@@ -160,6 +160,27 @@ void tool_sleep(double secs);
 /* Report kretprobe misses, then detach everything: the programs stop
  * (before a tool drains its rings for the last time). Idempotent. */
 void tool_detach(struct tool_ctx *t);
+/*
+ * The end of a tool with an output ring: tool_detach, then drain the ring
+ * twice around a 50 ms pause for a program still running on another CPU
+ * (close() does not wait for it; the pause is a poll, which the signal
+ * that stopped us does not cut short), so that every record counted as
+ * sent has arrived or is lost. drain(ctx, pb) reads the ring the tool's
+ * way; NULL: perfbuf_poll(pb, 0).
+ */
+void tool_detach_drain(struct tool_ctx *t, struct bb_perfbuf *pb,
+		       void (*drain)(void *ctx, struct bb_perfbuf *pb),
+		       void *ctx);
+/*
+ * Records lost on the way, after tool_detach_drain: sent (counter idx of
+ * the object's per-CPU array `map`) but not received, or what the kernel
+ * counted as dropped where that is more (it shows a loss only once a later
+ * record lands on that ring). A count that cannot be read is said, and
+ * then only the kernel's counts. *sent: the count (received if unread).
+ */
+uint64_t tool_ring_lost(struct tool_ctx *t, struct bb_perfbuf *pb,
+			const char *map, uint32_t idx, uint64_t received,
+			uint64_t *sent);
 /* tool_detach, then close the object. */
 void tool_cleanup(struct tool_ctx *t);
 

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* barebpf biosnoop: one line per block I/O, bcc's columns. */
 #include <getopt.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,8 +229,9 @@ static int cmp_ts(const void *a, const void *b)
  * Drain every ring, then print in completion order: the rings are read
  * one CPU after the other, so a batch holds each CPU's records in a row.
  */
-static void drain(struct biosnoop_run *r, struct bb_perfbuf *pb)
+static void drain(void *ctx, struct bb_perfbuf *pb)
 {
+	struct biosnoop_run *r = ctx;
 	size_t i;
 
 	perfbuf_poll(pb, 0);
@@ -363,23 +363,12 @@ static void finish(struct tool_ctx *t, struct biosnoop_run *r,
 		   struct bb_perfbuf *pb)
 {
 	int stats_fd = obj_map(t->obj, "stats")->fd;
-	uint64_t emitted, untracked, lost, missed;
+	uint64_t emitted, untracked = 0, lost, missed;
 
-	tool_detach(t);
-	drain(r, pb);
-	/* a program still running on another CPU: close() does not wait
-	 * (tool_sleep would not: a signal has stopped us) */
-	poll(NULL, 0, 50);
-	drain(r, pb);
-	if (bpf_map_sum_percpu_u64(stats_fd, BIOSNOOP_EMITTED, &emitted) < 0) {
-		tool_error(t, "warning: cannot read how many records were "
-			   "sent: only the losses the kernel reported count");
-		emitted = r->received;
-	}
+	tool_detach_drain(t, pb, drain, r);
+	lost = tool_ring_lost(t, pb, "stats", BIOSNOOP_EMITTED, r->received,
+			      &emitted);
 	bpf_map_sum_percpu_u64(stats_fd, BIOSNOOP_UNTRACKED, &untracked);
-	lost = emitted > r->received ? emitted - r->received : 0;
-	if (perfbuf_lost(pb) > lost)
-		lost = perfbuf_lost(pb);
 	if (t->verbose)
 		fprintf(stderr, "records: %llu emitted, %llu received, %llu "
 			"dropped by the kernel\n", (unsigned long long)emitted,

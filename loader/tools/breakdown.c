@@ -5,7 +5,6 @@
  * of latency-investigation-timing.txt, on 4.15 without BTF).
  */
 #include <getopt.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,13 +284,11 @@ static void print_summary(struct tool_ctx *t, struct bd_run *r,
 static void report(struct tool_ctx *t, struct bd_run *r,
 		   struct bb_perfbuf *pb)
 {
-	uint64_t emitted = stat_of(t, BD_EMITTED), lost;
+	uint64_t lost;
 	uint64_t dropped = stat_of(t, BD_DROPPED), stale = stat_of(t, BD_STALE);
 	uint64_t noroom = stat_of(t, BD_NO_ROOM);
 
-	lost = emitted > r->received ? emitted - r->received : 0;
-	if (perfbuf_lost(pb) > lost)
-		lost = perfbuf_lost(pb);
+	lost = tool_ring_lost(t, pb, "stats", BD_EMITTED, r->received, NULL);
 	/* records lost (the reader fell behind) or short (a mismatched
 	 * build); calls dropped for a missed return (raise -M); MAIN calls
 	 * untimed for want of room (10240 tasks at once) */
@@ -391,10 +388,7 @@ static int breakdown_main(int argc, char **argv)
 		if (tick == TOOL_TICK_LAST)
 			break;
 	}
-	tool_detach(&t);
-	perfbuf_poll(pb, 0);
-	poll(NULL, 0, 50); /* a program still running on another CPU */
-	perfbuf_poll(pb, 0);
+	tool_detach_drain(&t, pb, NULL, NULL);
 	print_summary(&t, &r, &prev_calls);
 	report(&t, &r, pb);
 	ret = 0;

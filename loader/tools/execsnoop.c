@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* barebpf execsnoop: one line per exec(), bcc's columns. */
 #include <getopt.h>
-#include <poll.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -402,19 +401,11 @@ static void finish(struct tool_ctx *t, struct execsnoop_run *r,
 		   struct bb_perfbuf *pb)
 {
 	int stats_fd = obj_map(t->obj, "stats")->fd;
-	uint64_t emitted, untracked = 0, lost;
+	uint64_t untracked = 0, lost;
 
-	tool_detach(t);
-	perfbuf_poll(pb, 0);
-	/* a program still running on another CPU: close() does not wait */
-	poll(NULL, 0, 50);
-	perfbuf_poll(pb, 0);
-	if (bpf_map_sum_percpu_u64(stats_fd, EXECSNOOP_EMITTED, &emitted) < 0)
-		emitted = r->received;
+	tool_detach_drain(t, pb, NULL, NULL);
+	lost = tool_ring_lost(t, pb, "stats", EXECSNOOP_EMITTED, r->received, NULL);
 	bpf_map_sum_percpu_u64(stats_fd, EXECSNOOP_UNTRACKED, &untracked);
-	lost = emitted > r->received ? emitted - r->received : 0;
-	if (perfbuf_lost(pb) > lost)
-		lost = perfbuf_lost(pb);
 	fprintf(stderr, "barebpf execsnoop: %llu execs printed, %llu lost; "
 		"parent from fork %llu, from /proc %llu, unknown %llu\n",
 		(unsigned long long)r->printed, (unsigned long long)lost,

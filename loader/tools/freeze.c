@@ -249,7 +249,7 @@ static int freeze_main(int argc, char **argv)
 	struct tool_timer tm;
 	struct tool_ctx t;
 	char **avail = NULL;
-	uint64_t emitted, lost, v;
+	uint64_t lost, v;
 	int ret = 1, n = 0, tick, stats_fd;
 
 	tool_init(&t, "freeze");
@@ -308,17 +308,14 @@ static int freeze_main(int argc, char **argv)
 	 */
 	perfbuf_poll(pb, 0);
 	print_still_frozen(&r, obj_map(t.obj, "fstate")->fd);
-	tool_detach(&t);
-	perfbuf_poll(pb, 0);
-	tool_sleep(0.05); /* a program still running on another CPU */
-	perfbuf_poll(pb, 0);
+	tool_detach_drain(&t, pb, NULL, NULL);
+	lost = tool_ring_lost(&t, pb, "stats", FREEZE_STAT_EMITTED, r.received,
+			      NULL);
 	stats_fd = obj_map(t.obj, "stats")->fd;
-	bpf_map_sum_percpu_u64(stats_fd, FREEZE_STAT_EMITTED, &emitted);
-	lost = emitted > r.received ? emitted - r.received : 0;
-	if (perfbuf_lost(pb) > lost)
-		lost = perfbuf_lost(pb);
+	v = 0;
 	bpf_map_sum_percpu_u64(stats_fd, FREEZE_STAT_HEALED, &v);
 	r.sum.healed = (unsigned long)v;
+	v = 0;
 	bpf_map_sum_percpu_u64(stats_fd, FREEZE_STAT_UNSEEN, &v);
 	r.sum.unseen = (unsigned long)v;
 	freeze_sum_sort(&r.sum);

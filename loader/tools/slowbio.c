@@ -4,7 +4,6 @@
  * (the tool of ceph-latency-to-kernel-patch.txt).
  */
 #include <getopt.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,24 +252,12 @@ static int pick_disk(struct tool_ctx *t, struct slowbio_opts *o,
 static void finish(struct tool_ctx *t, struct slowbio_run *r,
 		   struct bb_perfbuf *pb)
 {
-	uint64_t emitted, lost;
+	uint64_t lost;
 
-	tool_detach(t);
-	perfbuf_poll(pb, 0);
-	/* a program still running on another CPU: close() does not wait
-	 * (tool_sleep would not: a signal has stopped us) */
-	poll(NULL, 0, 50);
-	perfbuf_poll(pb, 0);
+	tool_detach_drain(t, pb, NULL, NULL);
 	fflush(stdout);
-	if (bpf_map_sum_percpu_u64(obj_map(t->obj, "stats")->fd,
-				   SLOWBIO_EMITTED, &emitted) < 0) {
-		tool_error(t, "warning: cannot read how many records were "
-			   "sent: only the losses the kernel reported count");
-		emitted = r->received;
-	}
-	lost = emitted > r->received ? emitted - r->received : 0;
-	if (perfbuf_lost(pb) > lost)
-		lost = perfbuf_lost(pb);
+	lost = tool_ring_lost(t, pb, "stats", SLOWBIO_EMITTED, r->received,
+			      NULL);
 	fprintf(stderr, "barebpf slowbio: %llu slow calls printed, %llu lost\n",
 		(unsigned long long)r->printed, (unsigned long long)lost);
 	if (lost)

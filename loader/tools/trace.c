@@ -358,15 +358,6 @@ static void say_probe(const struct trace_probe *p, int split)
 }
 
 /* Events the programs sent (a per-CPU counter): 0 or -errno. */
-static int count_emitted(struct tool_ctx *t, uint64_t *emitted)
-{
-	struct bb_map *m = obj_map(t->obj, "counters");
-
-	*emitted = 0;
-	return m ? bpf_map_sum_percpu_u64(m->fd, TRACE_CNT_EMITTED, emitted)
-		 : -ENOENT;
-}
-
 /* Calls the kernel did not run our programs for (see
  * bpf_prog_recursion_misses): never sent, so never counted as emitted. */
 static uint64_t count_skipped(const struct trace_opts *o)
@@ -394,17 +385,9 @@ static void report_losses(struct tool_ctx *t, const struct trace_run *r,
 			  struct bb_perfbuf *pb)
 {
 	uint64_t emitted, lost, skipped = count_skipped(r->o);
-	int ret = count_emitted(t, &emitted);
 
-	if (ret < 0) {
-		tool_error(t, "warning: cannot read how many events were sent "
-			   "(%s): only the losses the kernel reported count",
-			   strerror(-ret));
-		emitted = r->received;
-	}
-	lost = emitted > r->received ? emitted - r->received : 0;
-	if (perfbuf_lost(pb) > lost)
-		lost = perfbuf_lost(pb);
+	lost = tool_ring_lost(t, pb, "counters", TRACE_CNT_EMITTED,
+			      r->received, &emitted);
 	if (t->verbose)
 		fprintf(stderr, "events: %llu sent, %llu received, %llu "
 			"printed, %llu reported lost by the kernel, %llu "
@@ -665,10 +648,7 @@ static int trace_main(int argc, char **argv)
 
 	/* Stop the sources, then take what is still in the rings: a count
 	 * of lost records is only written once a later record fits. */
-	tool_detach(&t);
-	perfbuf_poll(pb, 0);
-	/* a program still running on another CPU: close() does not wait */
-	perfbuf_poll(pb, 50);
+	tool_detach_drain(&t, pb, NULL, NULL);
 	tool_flush();
 	report_losses(&t, &r, pb);
 	ret = 0;
