@@ -65,6 +65,17 @@ void tool_fails_report(struct tool_ctx *t, const struct tool_fails *f, int n);
  */
 int tool_match_funcs(struct tool_ctx *t, const char *pattern, int regexp,
 		     char ***names);
+/*
+ * Drop the names in debugfs kprobes/blacklist from names (freed); returns
+ * how many are left. Where debugfs is not mounted nothing is dropped (it
+ * is not mounted for this: the kernel refuses those all the same).
+ */
+int tool_drop_blacklisted(struct tool_ctx *t, char **names, int n);
+/* The tracepoints of available_events ("category:event" a line) matching
+ * pattern (a glob, or with regexp an extended regular expression); sorted,
+ * freed with bb_free_strv. Returns how many, or -1 after printing why. */
+int tool_match_tracepoints(struct tool_ctx *t, const char *pattern,
+			   int regexp, char ***out);
 
 #define EMBEDDED_OBJ(n)                                                        \
 	extern const unsigned char bpfobj_##n[], bpfobj_##n##_end[]

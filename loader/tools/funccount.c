@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* barebpf funccount: count kernel function calls and tracepoint hits. */
 #include <errno.h>
-#include <fnmatch.h>
 #include <getopt.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,126 +140,8 @@ static int parse_args(struct tool_ctx *t, struct funccount_opts *o, int argc,
 	return parse_pattern(t, o);
 }
 
-static int cmp_strp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
-/*
- * Drop the names in debugfs kprobes/blacklist ("0x<start>-0x<end>\t<name>"
- * or "...\t<name> [module]" a line); returns how many are left. Where
- * debugfs is not mounted, nothing is dropped (it is not mounted for this:
- * the kernel refuses those functions all the same, counted as refused).
- */
-static int drop_blacklisted(struct tool_ctx *t, char **names, int n)
-{
-	const char *tfs = t->sess.tracefs;
-	char dir[300], *text = NULL, *line, *tab, **bl = NULL;
-	size_t len = strlen(tfs);
-	int nbl = 0, cap = 0, i, k;
 
-	/* debugfs is where tracefs is its tracing/, or in its usual place */
-	if (len > 8 && !strcmp(tfs + len - 8, "/tracing"))
-		snprintf(dir, sizeof(dir), "%.*s", (int)(len - 8), tfs);
-	else
-		snprintf(dir, sizeof(dir), "/sys/kernel/debug");
-	if (tracefs_read(dir, "kprobes/blacklist", &text) < 0 &&
-	    tracefs_read("/sys/kernel/debug", "kprobes/blacklist", &text) < 0) {
-		if (t->verbose)
-			fprintf(stderr, "no debugfs kprobes/blacklist to read: "
-				"the kernel will refuse blacklisted functions\n");
-		return n;
-	}
-	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-		tab = strchr(line, '\t');
-		if (!tab)
-			continue;
-		tab[1 + strcspn(tab + 1, " \t")] = 0;
-		if (nbl == cap) {
-			char **nv;
-
-			cap = cap ? cap * 2 : 256;
-			nv = realloc(bl, cap * sizeof(*bl));
-			if (!nv)
-				break;
-			bl = nv;
-		}
-		bl[nbl++] = tab + 1;
-	}
-	if (nbl)
-		qsort(bl, nbl, sizeof(*bl), cmp_strp);
-	for (i = k = 0; i < n; i++) {
-		if (nbl && bsearch(&names[i], bl, nbl, sizeof(*bl), cmp_strp))
-			free(names[i]);
-		else
-			names[k++] = names[i];
-	}
-	if (t->verbose)
-		fprintf(stderr, "%d of %d matches left out: in "
-			"kprobes/blacklist (%d names)\n", n - k, n, nbl);
-	free(bl);
-	free(text);
-	return k;
-}
-
-/* The tracepoints of available_events ("category:event" a line) that
- * match; sorted. Returns how many, or -1 after printing why. */
-static int find_tracepoints(struct tool_ctx *t, const struct funccount_opts *o,
-			    char ***out)
-{
-	const char *tfs = tool_tracefs(t);
-	char *text = NULL, *line, **v = NULL;
-	int n = 0, cap = 0, ret;
-	regex_t re;
-
-	*out = NULL;
-	if (!tfs)
-		return -1;
-	ret = tracefs_read(tfs, "available_events", &text);
-	if (ret < 0)
-		return tool_error(t, "cannot read %s/available_events: %s", tfs,
-				  strerror(-ret)), -1;
-	if (o->regexp && regcomp(&re, o->match, REG_EXTENDED | REG_NOSUB)) {
-		free(text);
-		return tool_error(t, "bad regular expression '%s'", o->match),
-		       -1;
-	}
-	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-		if (o->regexp ? regexec(&re, line, 0, NULL, 0) :
-				fnmatch(o->match, line, 0))
-			continue;
-		if (n == cap) {
-			char **nv;
-
-			cap = cap ? cap * 2 : 64;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv)
-				goto oom;
-			v = nv;
-		}
-		v[n] = strdup(line);
-		if (!v[n])
-			goto oom;
-		n++;
-	}
-	if (o->regexp)
-		regfree(&re);
-	free(text);
-	if (!n)
-		return tool_error(t, "no tracepoint matches '%s' in "
-				  "%s/available_events (list them with `grep "
-				  "CATEGORY: %s/available_events`)", o->match,
-				  tfs, tfs), -1;
-	qsort(v, n, sizeof(*v), cmp_strp);
-	*out = v;
-	return n;
-oom:
-	if (o->regexp)
-		regfree(&re);
-	free(text);
-	bb_free_strv(v, n);
-	return tool_error(t, "out of memory"), -1;
-}
 
 /* What a key counted since the last read (prev), and its name. */
 struct fc_row {
@@ -515,11 +395,11 @@ static int funccount_main(int argc, char **argv)
 		return 1;
 	tool_signals();
 	if (o.tp) {
-		n = find_tracepoints(&t, &o, &names);
+		n = tool_match_tracepoints(&t, o.match, o.regexp, &names);
 	} else if (tool_need_kprobes(&t) == 0) {
 		n = tool_match_funcs(&t, o.match, o.regexp, &names);
 		if (n > 0)
-			n = drop_blacklisted(&t, names, n);
+			n = tool_drop_blacklisted(&t, names, n);
 		if (n == 0)
 			tool_error(&t, "every function of '%s' is in "
 				   "kprobes/blacklist", o.pattern);
