@@ -357,81 +357,8 @@ static void say_probe(const struct trace_probe *p, int split)
 	}
 }
 
-/* Events the programs sent (a per-CPU counter): 0 or -errno. */
-/* Calls the kernel did not run our programs for (see
- * bpf_prog_recursion_misses): never sent, so never counted as emitted. */
-static uint64_t count_skipped(const struct trace_opts *o)
-{
-	uint64_t sum = 0, n;
-	int i;
 
-	for (i = 0; i < o->nprobes; i++) {
-		struct bb_prog *p = o->probes[i].bprog;
 
-		if (p && p->fd >= 0 &&
-		    bpf_prog_recursion_misses(p->fd, &n) == 0)
-			sum += n;
-	}
-	return sum;
-}
-
-/*
- * Every call is printed, or counted here: sent but not received (the ring
- * was full: the kernel's own count of lost records shows only once a later
- * record fits, the program's count does not wait), or never sent because
- * the kernel skipped the program.
- */
-static void report_losses(struct tool_ctx *t, const struct trace_run *r,
-			  struct bb_perfbuf *pb)
-{
-	uint64_t emitted, lost, skipped = count_skipped(r->o);
-
-	lost = tool_ring_lost(t, pb, "counters", TRACE_CNT_EMITTED,
-			      r->received, &emitted);
-	if (t->verbose)
-		fprintf(stderr, "events: %llu sent, %llu received, %llu "
-			"printed, %llu reported lost by the kernel, %llu "
-			"skipped\n", (unsigned long long)emitted,
-			(unsigned long long)r->received,
-			(unsigned long long)r->printed,
-			(unsigned long long)perfbuf_lost(pb),
-			(unsigned long long)skipped);
-	if (lost)
-		tool_error(t, "warning: %llu event(s) lost: the perf buffer "
-			   "was full (output too slow for the event rate)",
-			   (unsigned long long)lost);
-	if (skipped)
-		tool_error(t, "warning: %llu event(s) not seen: the kernel "
-			   "skipped our program because another BPF program "
-			   "was running on that CPU", (unsigned long long)skipped);
-}
-
-/*
- * Between drains, once the map in use fills: empty the other one and
- * switch to it. The other one's events were all sent before the last
- * switch; a whole drain begun since (two tool_wait calls, each draining
- * every ring) has read them. At most once a second.
- */
-static void stack_maps_turn(struct trace_run *r, struct tool_ctx *t)
-{
-	uint32_t zero = 0, next = r->gen ^ 1;
-	double now = now_mono();
-
-	r->drains++;
-	if (!r->full || r->drains < 2 || now - r->switched < 1)
-		return;
-	stack_map_clear(r->stacks_fd[next], TRACE_STACK_ENTRIES);
-	if (bpf_map_update_elem(r->gen_fd, &zero, &next, BPF_ANY) < 0)
-		return;
-	if (t->verbose)
-		fprintf(stderr, "stack map %u filled (%d stacks, %d "
-			"collisions): now map %u\n", r->gen, r->nseen,
-			r->collisions, next);
-	r->gen = next;
-	memset(r->seen, 0, sizeof(r->seen));
-	r->nseen = r->collisions = r->full = r->drains = 0;
-	r->switched = now;
-}
 
 /*
  * Every probe's copy of the program, on each of its functions or its
@@ -643,14 +570,14 @@ static int trace_main(int argc, char **argv)
 		if (tick == TOOL_TICK_LAST)
 			break;
 		if (o.kstack || o.ustack)
-			stack_maps_turn(&r, &t);
+			trace_stack_maps_turn(&r, &t);
 	}
 
 	/* Stop the sources, then take what is still in the rings: a count
 	 * of lost records is only written once a later record fits. */
 	tool_detach_drain(&t, pb, NULL, NULL);
 	tool_flush();
-	report_losses(&t, &r, pb);
+	trace_report_losses(&t, &r, pb);
 	ret = 0;
 out:
 	tool_cleanup(&t);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What trace.c (options, probes, attaching) and trace_out.c (its lines)
- * share. Not for other files.
+ * What trace.c (options, probes, attaching) and trace_out.c (its lines,
+ * stack maps and losses) share. Not for other files.
  */
 #ifndef BAREBPF_TRACE_TOOL_H
 #define BAREBPF_TRACE_TOOL_H
@@ -48,5 +48,12 @@ struct trace_run {
 /* perfbuf callback: print one event, as text or JSON (r->o->json). */
 void trace_on_event(void *ctx, int cpu, const void *data, uint32_t size);
 void trace_print_header(const struct trace_opts *o);
+/* Between drains: once the stack map in use fills, empty the other one and
+ * switch to it (at most once a second). */
+void trace_stack_maps_turn(struct trace_run *r, struct tool_ctx *t);
+/* At exit, after tool_detach_drain: every call was printed, or is counted
+ * here (lost in the ring, or skipped by the kernel). */
+void trace_report_losses(struct tool_ctx *t, const struct trace_run *r,
+			 struct bb_perfbuf *pb);
 
 #endif
