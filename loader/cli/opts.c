@@ -79,9 +79,23 @@ int opt_interval_count(struct tool_ctx *t, int argc, char **argv,
 					  "not '%s'", argv[optind]);
 		optind++;
 	}
+	return opt_no_args(t, argc, argv);
+}
+
+int opt_no_args(struct tool_ctx *t, int argc, char **argv)
+{
 	if (optind < argc)
 		return tool_error(t, "unexpected argument '%s' (see --help)",
 				  argv[optind]);
+	return 0;
+}
+
+int opt_count(struct tool_ctx *t, const char *opt, const char *what,
+	      const char *arg, unsigned long *v)
+{
+	if (parse_ulong(arg, v) < 0 || !*v)
+		return tool_error(t, "%s needs a number of %s, 1 or more, not "
+				  "'%s'", opt, what, arg);
 	return 0;
 }
 

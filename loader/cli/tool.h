@@ -252,6 +252,11 @@ int opt_pid(struct tool_ctx *t, const char *arg, unsigned long *v);
 /* The positional [interval [count]] from argv[optind]; nothing after. */
 int opt_interval_count(struct tool_ctx *t, int argc, char **argv,
 		       double *interval, unsigned long *count);
+/* Nothing left in argv after the options. */
+int opt_no_args(struct tool_ctx *t, int argc, char **argv);
+/* A count of what (e.g. -M's "execs"), 1 or more. */
+int opt_count(struct tool_ctx *t, const char *opt, const char *what,
+	      const char *arg, unsigned long *v);
 /* "unknown disk 'X': ..." */
 int tool_unknown_disk(struct tool_ctx *t, const char *disk);
 

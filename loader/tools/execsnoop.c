@@ -325,10 +325,8 @@ static int parse_args(struct tool_ctx *t, struct execsnoop_opts *o, int argc,
 						  EXECSNOOP_MAXARGS);
 			break;
 		case 'M':
-			if (parse_ulong(optarg, &o->max_events) < 0 ||
-			    !o->max_events)
-				return tool_error(t, "-M needs a number of "
-						  "execs, 1 or more");
+			if (opt_count(t, "-M", "execs", optarg, &o->max_events))
+				return 1;
 			break;
 		default:
 			if (tool_opt(t, c, &help, &o->json, &o->duration))
@@ -336,9 +334,8 @@ static int parse_args(struct tool_ctx *t, struct execsnoop_opts *o, int argc,
 			break;
 		}
 	}
-	if (optind < argc)
-		return tool_error(t, "unexpected argument '%s' (see --help)",
-				  argv[optind]);
+	if (opt_no_args(t, argc, argv))
+		return 1;
 	return 0;
 }
 

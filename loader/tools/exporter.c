@@ -295,9 +295,8 @@ static int parse_args(struct tool_ctx *t, struct exporter *e, int argc,
 			break;
 		}
 	}
-	if (optind < argc)
-		return tool_error(t, "unexpected argument '%s' (see --help)",
-				  argv[optind]);
+	if (opt_no_args(t, argc, argv))
+		return 1;
 	if (!o->listen && !o->textfile) {
 		static char dflt[32];
 

@@ -229,9 +229,8 @@ static int parse_args(struct tool_ctx *t, struct freeze_opts *o, int argc,
 			break;
 		}
 	}
-	if (optind < argc)
-		return tool_error(t, "unexpected argument '%s' (see --help)",
-				  argv[optind]);
+	if (opt_no_args(t, argc, argv))
+		return 1;
 	if (o->disk) {
 		if (!strncmp(o->disk, "/dev/", 5))
 			o->disk += 5;

@@ -199,9 +199,8 @@ static int parse_args(struct tool_ctx *t, struct slowbio_opts *o, int argc,
 					  argv[optind]);
 		optind++;
 	}
-	if (optind < argc)
-		return tool_error(t, "unexpected argument '%s' (see --help)",
-				  argv[optind]);
+	if (opt_no_args(t, argc, argv))
+		return 1;
 	return 0;
 }
 
