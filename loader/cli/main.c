@@ -8,16 +8,17 @@
 #include <string.h>
 #include "tool.h"
 
-static const struct tool *const tools[] = {
-	&tool_biolatency, &tool_funclatency, &tool_features, &tool_run,
-	&tool_trace,
-	&tool_freeze, &tool_qenter,
-	&tool_slowbio, &tool_biosnoop,
-	&tool_exporter,
-	&tool_execsnoop, &tool_opensnoop,
-	&tool_funccount, &tool_vfsstat,
-	&tool_breakdown,
-};
+/* The tools, in the order --help lists them: each defines `const struct
+ * tool tool_<name>` in loader/tools/<name>.c. */
+#define TOOLS(X)                                                               \
+	X(biolatency) X(funclatency) X(features) X(run) X(trace) X(freeze)     \
+	X(qenter) X(slowbio) X(biosnoop) X(exporter) X(execsnoop)              \
+	X(opensnoop) X(funccount) X(vfsstat) X(breakdown)
+
+#define DECLARE(name) extern const struct tool tool_##name;
+#define ENTRY(name) &tool_##name,
+TOOLS(DECLARE)
+static const struct tool *const tools[] = { TOOLS(ENTRY) };
 #define NTOOLS (int)(sizeof(tools) / sizeof(tools[0]))
 
 static void usage(FILE *f)

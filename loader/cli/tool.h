@@ -275,14 +275,4 @@ struct embedded_obj {
 };
 extern const struct embedded_obj embedded_objs[];
 
-extern const struct tool tool_biolatency, tool_funclatency, tool_features,
-	tool_run;
-extern const struct tool tool_trace;
-extern const struct tool tool_freeze, tool_qenter;
-extern const struct tool tool_slowbio, tool_biosnoop;
-extern const struct tool tool_exporter;
-extern const struct tool tool_execsnoop, tool_opensnoop;
-extern const struct tool tool_funccount, tool_vfsstat;
-extern const struct tool tool_breakdown;
-
 #endif
