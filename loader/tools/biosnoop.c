@@ -264,9 +264,7 @@ static int parse_args(struct tool_ctx *t, struct biosnoop_opts *o, int argc,
 			break;
 		}
 	}
-	if (opt_no_args(t, argc, argv))
-		return 1;
-	return 0;
+	return opt_no_args(t, argc, argv);
 }
 
 /* -d: the disk's kdev; a partition means its disk, since requests (and

@@ -239,9 +239,7 @@ static int parse_args(struct tool_ctx *t, struct opensnoop_opts *o, int argc,
 			break;
 		}
 	}
-	if (opt_no_args(t, argc, argv))
-		return 1;
-	return 0;
+	return opt_no_args(t, argc, argv);
 }
 
 static int configure(struct tool_ctx *t, const struct opensnoop_opts *o,

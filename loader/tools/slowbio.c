@@ -199,9 +199,7 @@ static int parse_args(struct tool_ctx *t, struct slowbio_opts *o, int argc,
 					  argv[optind]);
 		optind++;
 	}
-	if (opt_no_args(t, argc, argv))
-		return 1;
-	return 0;
+	return opt_no_args(t, argc, argv);
 }
 
 /* The first name of slowbio_submit_fns that this kernel can probe. */
