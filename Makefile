@@ -213,9 +213,9 @@ FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all $(WARN) -Wno-unused-parameter -std=gnu11 \
 	-D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iloader/cli -Iloader/tools -Iasm -Ibpf
 FUZZ_LIB_OBJS := $(patsubst loader/%.c,$(O)/fuzz/lib/%.o,$(LIB_SRCS))
-# parsers of outside input on the command-line side: files of their own,
-# with nothing but libc below them
-FUZZ_CMD_SRCS := loader/cli/httpd.c loader/cli/httpd_parse.c
+# parsers of outside input on the command-line side (the HTTP server), and
+# the output layer that trace's record printer (fuzz_tracespec) writes with
+FUZZ_CMD_SRCS := loader/cli/httpd.c loader/cli/httpd_parse.c loader/cli/output.c
 FUZZ_CMD_OBJS := $(patsubst loader/cli/%.c,$(O)/fuzz/cli/%.o,$(FUZZ_CMD_SRCS))
 
 $(O)/fuzz/lib/%.o: loader/%.c $(HDRS)
