@@ -39,6 +39,9 @@
 #                       FAILing (not with CI=true)
 #   VMTEST_CACHE        where kernels and console logs go (default vm-tests/cache)
 #   VMTEST_VERBOSE=1    show every case's diagnostics, not only a FAIL's
+#   VMTEST_SLOW=1       run the cases that take minutes per kernel on every
+#                       kernel, not only where they test something different
+#                       (see need_slow in guest/lib.sh)
 set -u
 set -o pipefail
 
@@ -60,15 +63,18 @@ CASE_TIMEOUT=${VMTEST_CASE_TIMEOUT:-90}
 usage() { echo "usage: $0 BAREBPF [BAREBPF...] [$(kernel_labels | tr '\n' '|' | sed 's/|$//') ...]" >&2; exit 2; }
 
 # label       arch     from
+# Booted in this order, the longest suites first (those that run
+# funclatency-glob, then the newest kernels), so that two boots at a time
+# end close together.
 KERNEL_TABLE='
-4.15          x86_64   shared 4.15
-5.10          x86_64   debian bullseye
-6.1           x86_64   debian bookworm
-6.12          x86_64   debian trixie
-7.x           x86_64   debian sid
-arm64-4.15    aarch64  shared 4.15-arm64
-arm64-5.10    aarch64  debian bullseye
 arm64-6.1     aarch64  debian bookworm
+4.15          x86_64   shared 4.15
+6.1           x86_64   debian bookworm
+7.x           x86_64   debian sid
+6.12          x86_64   debian trixie
+arm64-5.10    aarch64  debian bullseye
+arm64-4.15    aarch64  shared 4.15-arm64
+5.10          x86_64   debian bullseye
 '
 kernel_labels() { awk 'NF { print $1 }' <<<"$KERNEL_TABLE"; }
 kernel_field() { awk -v l="$1" -v f="$2" '$1 == l { print $f }' <<<"$KERNEL_TABLE"; }
@@ -436,6 +442,7 @@ build_initramfs() { # build_initramfs LABEL ARCH OUT
 		CASE_TIMEOUT=$CASE_TIMEOUT
 		TOOLS="${TOOLS[$2]}"
 		VERBOSE=${VMTEST_VERBOSE:-0}
+		SLOW=${VMTEST_SLOW:-0}
 	EOF
 	chmod +x "$d/init"
 	(cd "$d" && find . | cpio -o -H newc --quiet | gzip -1) >"$3"

@@ -141,6 +141,16 @@ kernel_version_code() {
 }
 
 # The perf kprobe PMU (4.17+): probes that vanish with their last fd.
+# need_slow LABEL...: a case that takes minutes per kernel under TCG runs
+# on these kernels only (the ones whose attach paths and architecture
+# differ), unless VMTEST_SLOW=1: CI runs the whole suite on 8 kernels
+# within its 90 minutes.
+need_slow() {
+	[ "$SLOW" = 1 ] && return
+	for k in "$@"; do [ "$LABEL" = "$k" ] && return; done
+	skip "minutes per kernel under emulation: runs on $* (VMTEST_SLOW=1: on every kernel)"
+}
+
 have_kprobe_pmu() { [ -e /sys/bus/event_source/devices/kprobe/type ]; }
 # Every kprobe of the kernel, PMU ones too: debugfs kprobes/list, one line a
 # probe ("<addr>  k  blk_mq_start_request+0x0 [FTRACE]", "r" a kretprobe).
