@@ -257,3 +257,15 @@ uint64_t tool_ring_lost(struct tool_ctx *t, struct bb_perfbuf *pb,
 		*sent = emitted;
 	return lost;
 }
+
+void tool_cleanup(struct tool_ctx *t)
+{
+	free(t->tp_fields);
+	t->tp_fields = NULL;
+	t->tp_event[0] = 0;
+	tool_detach(t);
+	obj_close(t->obj);
+	t->obj = NULL;
+	free(t->objbuf);
+	t->objbuf = NULL;
+}

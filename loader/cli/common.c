@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "tool.h"
 volatile int bb_stop;
@@ -288,14 +289,21 @@ void tool_tracing(struct tool_ctx *t, FILE *f, const char *fmt, ...)
 	fflush(f);
 }
 
-void tool_cleanup(struct tool_ctx *t)
+double now_mono(void)
 {
-	free(t->tp_fields);
-	t->tp_fields = NULL;
-	t->tp_event[0] = 0;
-	tool_detach(t);
-	obj_close(t->obj);
-	t->obj = NULL;
-	free(t->objbuf);
-	t->objbuf = NULL;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+const char *now_hms(void)
+{
+	static char buf[16];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
+	return buf;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The output loop's clock: intervals, a duration, signals (tool.h). */
+/* The output loop: intervals, a duration, signals (tool.h). */
 #include <time.h>
 #include "tool.h"
 
@@ -51,21 +51,4 @@ int tool_wait(struct tool_timer *tm, struct bb_perfbuf *pb)
 	return TOOL_TICK_NONE;
 }
 
-double now_mono(void)
-{
-	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-const char *now_hms(void)
-{
-	static char buf[16];
-	time_t now = time(NULL);
-	struct tm tm;
-
-	localtime_r(&now, &tm);
-	strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
-	return buf;
-}
