@@ -485,6 +485,40 @@ START_TEST(test_bad_options)
 }
 END_TEST
 
+/*
+ * Without kprobes (this build machine's kernel) the kprobe collectors are
+ * left out and said so once; with --no-kprobes they are not tried at all.
+ */
+START_TEST(test_kprobe_collectors_left_out)
+{
+	char out[8192], err[8192], listen[64], tfs[256];
+	char *plain[] = { (char *)barebpf(), "exporter", "--listen", listen,
+			  "--duration", "1", NULL };
+	char *none[] = { (char *)barebpf(), "exporter", "--listen", listen,
+			 "--duration", "1", "--no-kprobes", NULL };
+	const char *said = "the qenter, freeze, slowbio collectors are left out";
+	const char *p;
+	int n = 0;
+
+	ck_assert_int_ge(tracefs_find(tfs, sizeof(tfs), NULL), 0);
+	if (kprobes_available(tfs))
+		bbtest_skip("this kernel has kprobes: the VM case "
+			    "exporter-freeze runs every collector");
+	snprintf(listen, sizeof(listen), "127.0.0.1:%d", free_port());
+	ck_assert_int_eq(run(plain, out, sizeof(out), err, sizeof(err)), 0);
+	for (p = err; (p = strstr(p, said)); p++)
+		n++;
+	ck_assert_msg(n == 1, "said %d times: %s", n, err);
+	ck_assert_msg(strstr(out, "Exporting block-layer metrics (biolatency)"),
+		      "%s", out);
+	ck_assert_int_eq(run(none, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_msg(!strstr(err, "left out") && !strstr(err, "kprobe"),
+		      "--no-kprobes: %s", err);
+	ck_assert_msg(strstr(out, "Exporting block-layer metrics (biolatency)"),
+		      "%s", out);
+}
+END_TEST
+
 static Suite *exporter_suite(void)
 {
 	Suite *s = suite_create("exporter");
@@ -495,6 +529,7 @@ static Suite *exporter_suite(void)
 	tcase_add_test(tc, test_textfile_for_node_exporter);
 	tcase_add_test(tc, test_hostile_clients_exporter);
 	tcase_add_test(tc, test_bad_options);
+	tcase_add_test(tc, test_kprobe_collectors_left_out);
 	suite_add_tcase(s, tc);
 	return s;
 }
