@@ -329,6 +329,18 @@ START_TEST(test_no_license_gpl_helper)
 }
 END_TEST
 
+/* The kernel takes a program without a license that calls no GPL-only
+ * helper: barebpf loads such an object instead of refusing it. */
+START_TEST(test_no_license_loads)
+{
+	struct loaded l;
+
+	load(&l, "nolicense_ok.bpf.o", NULL, NULL);
+	ck_assert_msg(l.ret == 0, "%s", l.err.msg);
+	unload(&l);
+}
+END_TEST
+
 static Suite *objects_suite(void)
 {
 	Suite *s = suite_create("objects");
@@ -344,6 +356,7 @@ static Suite *objects_suite(void)
 	tcase_add_test(tc, test_bss);
 	tcase_add_test(tc, test_calls);
 	tcase_add_test(tc, test_no_license_gpl_helper);
+	tcase_add_test(tc, test_no_license_loads);
 	suite_add_tcase(s, tc);
 	return s;
 }
