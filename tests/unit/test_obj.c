@@ -464,6 +464,50 @@ START_TEST(test_bad_global)
 }
 END_TEST
 
+/* bpf_probe_read_{kernel,user}[_str] (5.5) become bpf_probe_read[_str]
+ * on a kernel without them, and stay as written on one with them. */
+static void count_calls(const struct bb_kcaps *caps, const int *ids,
+			int *counts, int n)
+{
+	unsigned char *buf;
+	struct bb_obj *obj;
+	struct bb_prog *p;
+	size_t len, i;
+	int k;
+
+	buf = load_file("probe_read_new.bpf.o", &len);
+	relocate_buf(buf, len, caps, NULL, &obj);
+	p = obj_prog_at(obj, 0);
+	memset(counts, 0, n * sizeof(*counts));
+	for (i = 0; i < p->insn_cnt; i++)
+		for (k = 0; k < n; k++)
+			if (p->insns[i].code == 0x85 && !p->insns[i].src_reg &&
+			    p->insns[i].imm == ids[k])
+				counts[k]++;
+	unfake_fds(obj);
+	obj_close(obj);
+	free(buf);
+}
+
+START_TEST(test_probe_read_rewrite)
+{
+	/* bpf_probe_read, _str, _user, _kernel, _user_str, _kernel_str */
+	static const int ids[] = { 4, 45, 112, 113, 114, 115 };
+	int c[6];
+
+	count_calls(&caps_415, ids, c, 6);
+	ck_assert_int_eq(c[0], 2);
+	ck_assert_int_eq(c[1], 2);
+	ck_assert_int_eq(c[2] + c[3] + c[4] + c[5], 0);
+	count_calls(&caps_new, ids, c, 6);
+	ck_assert_int_eq(c[0] + c[1], 0);
+	ck_assert_int_eq(c[2], 1);
+	ck_assert_int_eq(c[3], 1);
+	ck_assert_int_eq(c[4], 1);
+	ck_assert_int_eq(c[5], 1);
+}
+END_TEST
+
 START_TEST(test_bad_rodata)
 {
 	static const char *const want[] = { "global data needs Linux 5.2",
@@ -781,6 +825,7 @@ static Suite *obj_suite(void)
 	suite_add_tcase(s, tc);
 	tcase_add_test(bad, test_bad_global);
 	tcase_add_test(bad, test_bad_rodata);
+	tcase_add_test(bad, test_probe_read_rewrite);
 	tcase_add_test(bad, test_bad_call);
 	tcase_add_test(bad, test_bad_twofn);
 	tcase_add_test(tc, test_no_license);
