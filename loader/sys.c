@@ -69,10 +69,28 @@ static void copy_name(char *dst, const char *src)
 	}
 }
 
+/*
+ * '.' in an object's name is 5.2 ("outer.inner", ".rodata"): before, the
+ * kernel refuses the whole call with EINVAL. Then the call is made again
+ * with '_' for '.': 1 if name has a '.' to replace, 0 if not.
+ */
+static int undot_name(char *name)
+{
+	int n = 0;
+
+	for (; *name; name++)
+		if (*name == '.') {
+			*name = '_';
+			n++;
+		}
+	return n > 0;
+}
+
 int bpf_map_create(uint32_t type, uint32_t key_size, uint32_t value_size,
 		   uint32_t max_entries, uint32_t flags, const char *name)
 {
 	struct bpf_attr_map_create a;
+	int ret;
 
 	memset(&a, 0, sizeof(a));
 	a.map_type = type;
@@ -81,7 +99,10 @@ int bpf_map_create(uint32_t type, uint32_t key_size, uint32_t value_size,
 	a.max_entries = max_entries;
 	a.map_flags = flags;
 	copy_name(a.map_name, name);
-	return sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
+	ret = sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
+	if (ret == -EINVAL && undot_name(a.map_name))
+		ret = sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
+	return ret;
 }
 
 static int map_elem_op(int cmd, int fd, const void *key, void *value,
@@ -121,6 +142,7 @@ int bpf_map_get_next_key(int fd, const void *key, void *next_key)
 int bpf_map_create_attr(const struct bb_map_attr *m, const char *name)
 {
 	struct bpf_attr_map_create a;
+	int ret;
 
 	memset(&a, 0, sizeof(a));
 	a.map_type = m->type;
@@ -131,7 +153,10 @@ int bpf_map_create_attr(const struct bb_map_attr *m, const char *name)
 	a.inner_map_fd = m->inner_fd > 0 ? m->inner_fd : 0;
 	a.numa_node = m->numa_node;
 	copy_name(a.map_name, name);
-	return sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
+	ret = sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
+	if (ret == -EINVAL && undot_name(a.map_name))
+		ret = sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
+	return ret;
 }
 
 static int obj_op(int cmd, int fd, const char *path)
