@@ -311,6 +311,13 @@ static int run_main(int argc, char **argv)
 			tool_sleep(left);
 		tool_flush();
 	}
+	/* The programs stop before the maps are read, so that they are
+	 * printed as of one moment (a counter in two maps counts alike),
+	 * and the ring's last samples are read. */
+	if (pb)
+		tool_detach_drain(&t, pb, NULL, NULL);
+	else
+		tool_detach(&t);
 	if (pb && perfbuf_lost(pb))
 		tool_error(&t, "warning: %llu samples lost (the reader fell "
 			   "behind)", (unsigned long long)perfbuf_lost(pb));
