@@ -89,20 +89,10 @@ static int undot_name(char *name)
 int bpf_map_create(uint32_t type, uint32_t key_size, uint32_t value_size,
 		   uint32_t max_entries, uint32_t flags, const char *name)
 {
-	struct bpf_attr_map_create a;
-	int ret;
+	struct bb_map_attr m = { type, key_size, value_size, max_entries,
+				 flags, 0, 0 };
 
-	memset(&a, 0, sizeof(a));
-	a.map_type = type;
-	a.key_size = key_size;
-	a.value_size = value_size;
-	a.max_entries = max_entries;
-	a.map_flags = flags;
-	copy_name(a.map_name, name);
-	ret = sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
-	if (ret == -EINVAL && undot_name(a.map_name))
-		ret = sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
-	return ret;
+	return bpf_map_create_attr(&m, name);
 }
 
 static int map_elem_op(int cmd, int fd, const void *key, void *value,
