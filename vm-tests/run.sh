@@ -22,9 +22,10 @@
 #                       (default: <repo>/../shared/kernels/4.15)
 #   BAREBPF_KERNEL_415_ARM64  the arm64 4.15 kernel: its folder or Image.gz
 #                       (default: <repo>/../shared/kernels/4.15-arm64)
-#   VMTEST_SUITE        the folder of cases: cases (default), or bench for
+#   VMTEST_SUITE        the folder of cases: cases (default), bench for
 #                       the cost benchmarks (make vm-bench: figures, no
-#                       thresholds)
+#                       thresholds), or stress for the kernel-crash
+#                       reproducers (README.md, "Known problems")
 #   VMTEST_CASES        only the cases whose names match this grep -E regex
 #   VMTEST_JOBS         kernels booted at once (default 2: one per core)
 #   VMTEST_SMP          CPUs of each guest (default 2)
@@ -39,6 +40,10 @@
 #                       FAILing (not with CI=true)
 #   VMTEST_CACHE        where kernels and console logs go (default vm-tests/cache)
 #   VMTEST_VERBOSE=1    show every case's diagnostics, not only a FAIL's
+#   VMTEST_OOPS_QUIET   seconds of console silence after an oops before a
+#                       guest is taken for hung and stopped (default 120)
+#   VMTEST_TCG          QEMU's -accel value (default tcg; tcg,thread=single
+#                       runs a guest's vCPUs on one host thread)
 #   VMTEST_SLOW=1       run the cases that take minutes per kernel on every
 #                       kernel, not only where they test something different
 #                       (see need_slow in guest/lib.sh)
@@ -59,6 +64,7 @@ BUCKET_LO=16384
 BUCKET_HI=32767
 N=100
 CASE_TIMEOUT=${VMTEST_CASE_TIMEOUT:-90}
+TCG=${VMTEST_TCG:-tcg}
 
 usage() { echo "usage: $0 BAREBPF [BAREBPF...] [$(kernel_labels | tr '\n' '|' | sed 's/|$//') ...]" >&2; exit 2; }
 
@@ -453,19 +459,42 @@ qemu_cmd() { # qemu_cmd ARCH: sets QEMU (command and machine) and CONSOLE
 	# no_timer_check: on a starved host the emulated 8254 misses the
 	# kernel's early IO-APIC timer check, which then panics ("IO-APIC +
 	# timer doesn't work", seen on 6.12 with load 12 on 2 cores)
-	x86_64) QEMU=(qemu-system-x86_64 -accel tcg) CONSOLE=ttyS0 KARGS=no_timer_check ;;
+	x86_64) QEMU=(qemu-system-x86_64 -accel "$TCG") CONSOLE=ttyS0 KARGS=no_timer_check ;;
 	# cortex-a57: 4.15 predates what QEMU's "max" CPU offers (FEAT_LPA2)
-	aarch64) QEMU=(qemu-system-aarch64 -M virt -cpu cortex-a57 -accel tcg) CONSOLE=ttyAMA0 KARGS= ;;
+	aarch64) QEMU=(qemu-system-aarch64 -M virt -cpu cortex-a57 -accel "$TCG") CONSOLE=ttyAMA0 KARGS= ;;
 	esac
+}
+
+# oops_lines LOG: the console from the kernel's first complaint on (an
+# oops, a BUG, a panic), at most 60 lines; nothing if there was none.
+OOPS_RE='BUG:|Oops|general protection|Kernel panic|kernel BUG|Unable to handle|Internal error|Call [Tt]race|WARNING:'
+# the complaints after which a silent guest is taken for hung (not a
+# WARNING: the kernel goes on after one)
+HANG_RE='BUG:|Oops|general protection|Kernel panic|kernel BUG|Unable to handle|Internal error'
+oops_lines() {
+	grep -m 1 -nE "$OOPS_RE" "$1" >/dev/null || return 0
+	sed -n "$(grep -m 1 -nE "$OOPS_RE" "$1" | cut -d: -f1),\$p" "$1" | head -n 60
 }
 
 # boot_kernel LABEL: boot, read the results; prints result lines only (the
 # caller counts them). Runs in the background beside another boot.
+#
+# A guest that stops before its end marker (a kernel crash: panic=-1 and
+# -no-reboot make QEMU exit; or an oops after which the console stayed
+# silent for OOPS_QUIET s: QEMU is stopped) FAILs the case it was running,
+# with the console from the oops on, and is booted again to run the cases
+# after that one (at most MAX_RESUMES times): one crash costs one case, not
+# the rest of the kernel's cases and the whole boot timeout. The excerpts
+# are also kept in $WORK/crash-LABEL and shown again at the end of the run.
+OOPS_QUIET=${VMTEST_OOPS_QUIET:-120}
+MAX_RESUMES=2
 boot_kernel() {
-	local label=$1 log=$LOGS/$1.log initrd=$WORK/initrd-$1.gz t0 t1 rc rel c line timeout
-	local raw=$WORK/console-$1 qpid start_timeout started=0
+	local label=$1 log=$LOGS/$1.log initrd=$WORK/initrd-$1.gz t0 t1 tb rc rel= r c line timeout
+	local raw=$WORK/console-$1 qpid start_timeout started=0 oops size lastsize quiet hung
 	local -a QEMU
-	local KARGS attempt
+	local KARGS attempt after= resumes=0 blog crashed ended
+	local results=$WORK/results-$1
+	: >"$results"; : >"$log"
 	build_initramfs "$label" "$KARCH" "$initrd" || { echo "FAIL boot ($label): cannot build the initramfs"; return; }
 	timeout=$(boot_timeout "$KARCH")
 	# A kernel that hangs before /init is stopped long before the boot
@@ -473,14 +502,17 @@ boot_kernel() {
 	start_timeout=$((timeout < 240 ? timeout : 240))
 	qemu_cmd "$KARCH"
 	echo "=== $label: booting $KIMG ($KARCH, -smp $SMP, timeout ${timeout}s, ${#CASES[@]} cases)"
+	tb=$(date +%s)
+	while :; do
 	# A kernel that never reaches /init (an early panic on a starved host)
 	# is booted once more before its cases FAIL.
 	for attempt in 1 2; do
-	started=0
+	started=0 oops=0 lastsize=0 quiet=0 hung=0
 	t0=$(date +%s)
 	timeout -k 5 "$timeout" "${QEMU[@]}" -m 512 -smp "$SMP" -nographic -no-reboot \
 		-nodefaults -serial stdio -kernel "$KIMG" -initrd "$initrd" \
-		-append "console=$CONSOLE panic=-1 quiet $KARGS $KAPPEND" </dev/null >"$raw" 2>&1 &
+		-append "console=$CONSOLE panic=-1 quiet $KARGS $KAPPEND${after:+ vmtest_after=$after}" \
+		</dev/null >"$raw" 2>&1 &
 	qpid=$!
 	while kill -0 $qpid 2>/dev/null; do
 		[ $started = 1 ] || ! grep -q '=== VMTEST START ' "$raw" 2>/dev/null || started=1
@@ -488,26 +520,50 @@ boot_kernel() {
 			kill $qpid 2>/dev/null
 			break
 		fi
+		# an oops, then silence: the guest is hung (seen: 4.15 after an
+		# oops in blk_mq_freeze_queue_wait, until the boot timeout)
+		if [ $started = 1 ]; then
+			size=$(stat -c %s "$raw" 2>/dev/null || echo 0)
+			if [ "$size" != "$lastsize" ]; then
+				lastsize=$size quiet=0
+				[ $oops = 1 ] || ! grep -qE "$HANG_RE" "$raw" || oops=1
+			else
+				quiet=$((quiet + 1))
+				if [ $oops = 1 ] && [ $quiet -ge "$OOPS_QUIET" ]; then
+					echo "=== $label: an oops on the console, then ${OOPS_QUIET} s of silence: stopping the guest"
+					kill $qpid 2>/dev/null
+					hung=1
+					break
+				fi
+			fi
+		fi
 		sleep 1
 	done
 	wait $qpid
 	rc=$?
 	t1=$(date +%s)
-	tr -d '\r' <"$raw" | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' >"$log"
+	blog=$LOGS/$label${after:+.after-$after}.log
+	tr -d '\r' <"$raw" | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' >"$blog"
 	# (the firmware's terminal escapes may share the start marker's line)
-	rel=$(sed -n 's/.*=== VMTEST START //p' "$log" | head -n 1)
-	[ -n "$rel" ] && break
+	r=$(sed -n 's/.*=== VMTEST START //p' "$blog" | head -n 1)
+	[ -n "$r" ] && break
 	if [ $attempt = 1 ]; then
-		echo "=== $label: no start marker (qemu exit $rc after $((t1 - t0)) s; last line: $(tail -n 1 "$log")): booting again"
+		echo "=== $label: no start marker (qemu exit $rc after $((t1 - t0)) s; last line: $(tail -n 1 "$blog")): booting again"
 		continue
 	fi
 	echo "FAIL boot ($label): the kernel did not boot (no start marker; qemu exit $rc after $((t1 - t0)) s)"
-	echo "    | last console lines ($log):"; tail -n 20 "$log" | sed 's/^/    | /'
-	for c in "${EXPECT[@]}"; do echo "FAIL $c ($label): not run, the kernel did not boot"; done
-	echo "=== $label: ${#CASES[@]} cases in $((t1 - t0)) s"
+	echo "    | last console lines ($blog):"; tail -n 20 "$blog" | sed 's/^/    | /'
+	for c in "${EXPECT[@]}"; do
+		grep -qE "^(PASS|FAIL|SKIP) $c \\(" "$results" ||
+			echo "FAIL $c ($label): not run, the kernel did not boot"
+	done
+	echo "=== $label: ${#CASES[@]} cases in $((t1 - tb)) s"
 	return
 	done
-	echo "=== $label: booted $rel ($(sed -n 's/^=== uname -m: //p' "$log" | head -n 1)); console log in $log"
+	rel=$r
+	[ -z "$after" ] || cat "$blog" >>"$log"
+	[ -n "$after" ] && echo "=== $label: booted again $rel, from the case after $after" ||
+		echo "=== $label: booted $rel ($(sed -n 's/^=== uname -m: //p' "$blog" | head -n 1)); console log in $log"
 	# Every case's line, in order, with the diagnostics under a FAIL.
 	while IFS= read -r line; do
 		case $line in
@@ -515,23 +571,53 @@ boot_kernel() {
 			# (no `printf | grep -q` here: with pipefail, grep's early
 			# exit could fail the pipe by SIGPIPE and drop the line)
 			c=${line#* }; c=${c%% *}
-			[ -n "${EXPECTED[$c]:-}" ] && echo "$line" ;;
+			[ -n "${EXPECTED[$c]:-}" ] && { echo "$line"; echo "$line" >>"$results"; } ;;
 		"    | "*) echo "$line" ;;
 		esac
-	done <"$log"
+	done <"$blog"
+	grep -q "^=== VMTEST END " "$blog" && break
+	# Stopped early: which case was running?
+	crashed=$(sed -n 's/^=== case \(.*\) begins$/\1/p' "$blog" | tail -n 1)
+	ended=1
+	[ -n "$crashed" ] && ! grep -qE "^(PASS|FAIL|SKIP) $crashed \\(" "$blog" && ended=0
+	if { [ $hung = 0 ] && { [ $rc = 124 ] || [ $rc = 137 ]; }; } || [ -z "$crashed" ] || [ $ended = 1 ]; then
+		# the boot timeout, or a stop between cases: no resume
+		echo "FAIL boot ($rel): no end marker after $((t1 - t0)) s (timeout ${timeout}s, qemu exit $rc)"
+		echo "    | last console lines ($blog):"; tail -n 20 "$blog" | sed 's/^/    | /'
+		break
+	fi
+	if [ $hung = 1 ]; then
+		line="FAIL $crashed ($rel): the kernel hung after an oops during this case (stopped after $((t1 - t0)) s)"
+	else
+		line="FAIL $crashed ($rel): the guest stopped during this case (qemu exit $rc after $((t1 - t0)) s: a kernel crash?)"
+	fi
+	echo "$line"; echo "$line" >>"$results"
+	{
+		echo "=== $label ($rel): the guest stopped during $crashed; console ($blog):"
+		oops=$(oops_lines "$blog")
+		[ -n "$oops" ] && echo "$oops" || tail -n 30 "$blog"
+	} >>"$WORK/crash-$label"
+	sed 's/^/    | /' "$WORK/crash-$label" | tail -n 61
+	if [ $resumes -ge $MAX_RESUMES ]; then
+		echo "=== $label: $resumes boots again already: not again"
+		break
+	fi
+	after=$crashed resumes=$((resumes + 1))
+	done
 	for c in "${EXPECT[@]}"; do
-		grep -qE "^(PASS|FAIL|SKIP) $c \\(" "$log" ||
+		grep -qE "^(PASS|FAIL|SKIP) $c \\(" "$results" ||
 			echo "FAIL $c ($rel): no result (the guest stopped or timed out before it)"
 	done
-	if ! grep -q "^=== VMTEST END " "$log"; then
-		echo "FAIL boot ($rel): no end marker after $((t1 - t0)) s (timeout ${timeout}s, qemu exit $rc)"
-		echo "    | last console lines ($log):"; tail -n 20 "$log" | sed 's/^/    | /'
+	if ! grep -q "^=== VMTEST END " "$blog"; then
+		:
 	elif [ "${rel#"$KREL"}" = "$rel" ]; then
 		echo "FAIL boot ($rel): expected a $KREL kernel"
+	elif [ $resumes -gt 0 ]; then
+		echo "FAIL boot ($rel): the guest stopped $resumes time(s) (see the crash excerpts)"
 	else
 		echo "PASS boot ($rel)"
 	fi
-	echo "=== $label: ${#CASES[@]} cases in $((t1 - t0)) s"
+	echo "=== $label: ${#CASES[@]} cases in $((t1 - tb)) s"
 }
 
 # ---- the run ---------------------------------------------------------------
@@ -594,6 +680,11 @@ main() {
 	done
 	echo "=== vm-tests: ${KERNELS[*]} in $(($(date +%s) - START)) s ($JOBS at a time, -smp $SMP; per kernel: ${TIMES:-none booted})"
 	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+	# The crashes again, last: the end of a long log is what gets read.
+	if ls "$WORK"/crash-* >/dev/null 2>&1; then
+		echo "=== guests that stopped during a case (console from the first complaint on):"
+		cat "$WORK"/crash-* | sed 's/^/    | /'
+	fi
 	[ $FAILED = 0 ]
 }
 main; exit
