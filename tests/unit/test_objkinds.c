@@ -111,6 +111,144 @@ START_TEST(test_gobpf_layout)
 }
 END_TEST
 
+/* Overwrite every copy of the string `from` in buf with `to` (no longer). */
+static int patch_str(unsigned char *buf, size_t len, const char *from,
+		     const char *to)
+{
+	size_t n = strlen(from) + 1, i;
+	int hits = 0;
+
+	ck_assert_uint_le(strlen(to), strlen(from));
+	for (i = 0; i + n <= len; i++)
+		if (!memcmp(buf + i, from, n)) {
+			memset(buf + i, 0, n);
+			memcpy(buf + i, to, strlen(to));
+			hits++;
+		}
+	return hits;
+}
+
+/* Find the n-word little-endian pattern in buf: its offset, or -1. */
+static long find_words(const unsigned char *buf, size_t len,
+		       const uint32_t *w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 4 * n <= len; i += 4)
+		if (!memcmp(buf + i, w, 4 * n))
+			return (long)i;
+	return -1;
+}
+
+static void expect_open_error(unsigned char *buf, size_t len,
+			      const char *const *want)
+{
+	struct bb_err err = { "" };
+	struct bb_obj *obj = NULL;
+	int i;
+
+	ck_assert_int_lt(obj_open(&obj, buf, len, "x.bpf.o", &err), 0);
+	ck_assert_ptr_null(obj);
+	for (i = 0; want[i]; i++)
+		ck_assert_msg(strstr(err.msg, want[i]), "'%s' lacks '%s'",
+			      err.msg, want[i]);
+}
+
+/* iproute2's PIN_OBJECT_NS (1) and an unknown pinning: refused, named */
+START_TEST(test_iproute2_pin_refused)
+{
+	static const uint32_t def[] = { BPF_MAP_TYPE_HASH, 4, 8, 16, 0, 0, 2 };
+	static const char *const obj_ns[] = {
+		"x.bpf.o: map bbtest_shared asks for pinning 1 (iproute2's "
+		"bpf_elf_map)", "set that or PIN_NONE (0)",
+		"PIN_OBJECT_NS needs iproute2's hash of the object", NULL };
+	static const char *const other[] = {
+		"map bbtest_shared asks for pinning 9", NULL };
+	unsigned char *buf;
+	size_t len;
+	long off;
+
+	buf = load_file("maps_iproute2.bpf.o", &len);
+	off = find_words(buf, len, def, 7);
+	ck_assert_int_ge(off, 0);
+	buf[off + 24] = 1;
+	expect_open_error(buf, len, obj_ns);
+	buf[off + 24] = 9;
+	expect_open_error(buf, len, other);
+	free(buf);
+}
+END_TEST
+
+/* gobpf's PIN_CUSTOM_NS (3): pinned under /sys/fs/bpf/<namespace>/;
+ * a namespace that would leave bpffs is refused */
+START_TEST(test_gobpf_custom_ns)
+{
+	static const uint32_t def[] = { BPF_MAP_TYPE_HASH, 4, 8, 16, 0, 0 };
+	static const char *const dotdot[] = {
+		"map gcounts asks for pinning 3 (gobpf's bpf_map_def)", NULL };
+	struct bb_err err = { "" };
+	struct bb_obj *obj;
+	unsigned char *buf;
+	size_t len;
+	long off;
+
+	buf = load_file("maps_gobpf.bpf.o", &len);
+	off = find_words(buf, len, def, 6);
+	ck_assert_int_ge(off, 0);
+	buf[off + 20] = 3;
+	memcpy(buf + off + 24, "myns", 5);
+	ck_assert_msg(obj_open(&obj, buf, len, "x.bpf.o", &err) == 0, "%s",
+		      err.msg);
+	ck_assert_str_eq(obj_map(obj, "gcounts")->pin,
+			 "/sys/fs/bpf/myns/gcounts");
+	obj_close(obj);
+	memcpy(buf + off + 24, "..", 3);
+	expect_open_error(buf, len, dotdot);
+	memcpy(buf + off + 24, "a/b", 4);
+	expect_open_error(buf, len, dotdot);
+	free(buf);
+}
+END_TEST
+
+/* Sections of kinds run does not run: the kind named, what run attaches */
+static const struct {
+	const char *section, *kind;
+} other_kinds[] = {
+	{ "socket", "a socket filter" },
+	{ "socket/1", "a socket filter" },
+	{ "uprobe/bin:func", "a uprobe" },
+	{ "uretprobe/bin:func", "a uretprobe" },
+	{ "usdt/bin:prov:name", "a USDT" },
+	{ "cgroup/skb", "a cgroup" },
+	{ "cgroup_skb/ingress", "a cgroup" },
+	{ "perf_event", "a perf event" },
+	{ "xdp", "an XDP" },
+	{ "classifier", "a tc classifier" },
+	{ "raw_tracepoint/sched_switch", "a raw tracepoint" },
+	{ "fentry/vfs_read", "an fentry" },
+	{ "lsm/file_open", "an LSM" },
+};
+
+START_TEST(test_other_kinds)
+{
+	char kind[96];
+	const char *want[3] = { kind,
+		"barebpf run attaches kprobe, kretprobe, ksyscall and "
+		"tracepoint programs", NULL };
+	unsigned char *buf;
+	size_t len;
+
+	buf = load_file("bad_kind.bpf.o", &len);
+	ck_assert_int_ge(patch_str(buf, len,
+				   "zz_placeholder_section_name_for_the_kind_tests",
+				   other_kinds[_i].section), 1);
+	snprintf(kind, sizeof(kind), "x.bpf.o: section %s is %s program",
+		 other_kinds[_i].section, other_kinds[_i].kind);
+	expect_open_error(buf, len, want);
+	free(buf);
+}
+END_TEST
+
 START_TEST(test_btf_layout)
 {
 	unsigned char *buf;
@@ -335,6 +473,10 @@ static Suite *objkinds_suite(void)
 	tcase_add_test(tc, test_bpfload_layout);
 	tcase_add_test(tc, test_iproute2_layout);
 	tcase_add_test(tc, test_gobpf_layout);
+	tcase_add_test(tc, test_iproute2_pin_refused);
+	tcase_add_test(tc, test_gobpf_custom_ns);
+	tcase_add_loop_test(tc, test_other_kinds, 0,
+			    sizeof(other_kinds) / sizeof(other_kinds[0]));
 	tcase_add_test(tc, test_btf_layout);
 	tcase_add_test(tc, test_btf_libelf);
 	tcase_add_loop_test(tc, test_old_compiler, 0, 3);
