@@ -203,7 +203,7 @@ build_bpfobjs() { # build_bpfobjs ARCH
 		BPFWHY[$arch]="no $CLANG on the host to build vm-tests/bpf/*.bpf.c"
 		return
 	fi
-	for f in "$HERE"/bpf/*.bpf.c "$ROOT"/tests/bpf/{syscalls,printk,calls,maps_bpfload}.bpf.c; do
+	for f in "$HERE"/bpf/*.bpf.c "$ROOT"/tests/bpf/{syscalls,syscalls_wrap,printk,calls,maps_bpfload}.bpf.c; do
 		build_bpf "$arch" "$f"
 	done
 	for f in "$ROOT"/tests/bpf/btf_{rodata,maps}.bpf.c; do build_bpf "$arch" "$f" -g; done

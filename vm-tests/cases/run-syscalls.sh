@@ -32,4 +32,28 @@ case $(uname -r) in
 	fail "no note that sys_kill is $fn here" ;;
 esac
 no_probes_left "SIGINT"
+# kprobe/__x64_sys_kill (__arm64_sys_kill): counts where the kernel has the
+# pt_regs wrapper; on 4.x the function found takes the arguments
+# themselves, and the load is refused with the fix named, nothing left
+o=/vmtest/bpf/syscalls_wrap.bpf.o
+sh -c "while [ ! -f $W/go2 ]; do sleep 0.1; done; i=0; while [ \$i -lt $N ]; do kill -18 \$\$; i=\$((i+1)); done" &
+CALLER=$!
+start_tool barebpf run -c bb_tgid=$CALLER $o
+case $(uname -r) in
+4.*)
+	wait_exit 60 "the refused load"
+	touch $W/go2; wait $CALLER
+	[ $RC != 0 ] || fail "$fn in a kprobe section loaded on $(uname -r), where SyS_kill takes the arguments"
+	grep -q "section kprobe/$fn: this kernel's syscall functions (here [A-Za-z_]*_kill) take the arguments themselves, not a struct pt_regs \*.*name the section ksyscall/kill" $W/err ||
+		fail "no message naming ksyscall/kill: $(cat $W/err)"
+	no_probes_left "the refused load" ;;
+*)
+	wait_tracing 60 Running
+	touch $W/go2; wait $CALLER
+	sleep 0.5
+	stop_tool INT
+	[ $RC = 0 ] || fail "kprobe/$fn: exit $RC after SIGINT"
+	v=$(run_map_value $W/out calls 0)
+	[ "$v" = $N ] || fail "kprobe/$fn counted '$v' for $N kill calls" ;;
+esac
 pass
