@@ -5,7 +5,8 @@
  * summed (each CPU's slot is rounded up to 8 bytes by the kernel: that
  * padding is not data); stack trace maps one stack per id, kernel frames
  * symbolized, ids probed one by one where the kernel lacks get_next_key
- * for stack maps (4.15). Perf samples are cut to the size the programs
+ * for stack maps (4.15); user frames named too where a map's BTF key pairs
+ * a pid with a user stack id (bcc's profile and offcputime keys). Perf samples are cut to the size the programs
  * send (the kernel pads raw samples to 8 bytes). bpf_trace_printk lines
  * come from trace_pipe, which is the whole machine's: every BPF program's
  * lines show, not only ours (no kernel tells them apart).
@@ -205,24 +206,148 @@ static void print_entry(const struct bb_map *m, const unsigned char *key,
 	printf(json ? "]}\n" : is_int_size(vs) ? ")\n" : "\n");
 }
 
+/*
+ * Which process a user stack id came from. A stack map does not keep it;
+ * a map whose BTF key is a struct with a 4-byte member named pid or tgid
+ * and a 4-byte member named like a user stack id (user_stack_id,
+ * user_stackid, ustack_id, ustack, user_stack) says it, for every id its
+ * keys hold (the first pid seen; a stack id is a hash of the addresses,
+ * so processes that share it share them).
+ */
+struct ustack_pid {
+	uint32_t id;
+	int pid;
+};
+static struct ustack_pid *upids;
+static int nupids;
+static struct bb_usyms *out_usyms;
+
+static int is_ustack_member(const char *n)
+{
+	return !strcmp(n, "user_stack_id") || !strcmp(n, "user_stackid") ||
+	       !strcmp(n, "ustack_id") || !strcmp(n, "ustack") ||
+	       !strcmp(n, "user_stack");
+}
+
+/* The byte offsets of the pid and user stack id members of a map's key. */
+static int ustack_key(const struct bb_map *m, uint32_t *pid_off,
+		      uint32_t *id_off)
+{
+	const struct bb_btf *b = out_btf;
+	struct btf_t t;
+	int have_pid = 0, have_id = 0;
+	uint16_t i;
+
+	if (!b || !m->btf_key || btf_skip_mods(b, m->btf_key, &t) < 0 ||
+	    t.kind != BTF_KIND_STRUCT)
+		return 0;
+	for (i = 0; i < t.vlen; i++) {
+		struct btf_member mb;
+		uint32_t sz;
+
+		btf_member(b, &t, i, &mb);
+		if (mb.offset % 8 || btf_size(b, mb.type, &sz) < 0 || sz != 4 ||
+		    mb.offset / 8 + 4 > m->def.key_size)
+			continue;
+		if (!have_pid && (!strcmp(mb.name, "pid") ||
+				  !strcmp(mb.name, "tgid"))) {
+			*pid_off = mb.offset / 8;
+			have_pid = 1;
+		} else if (!have_id && is_ustack_member(mb.name)) {
+			*id_off = mb.offset / 8;
+			have_id = 1;
+		}
+	}
+	return have_pid && have_id;
+}
+
+static int ustack_pid(uint32_t id)
+{
+	int i;
+
+	for (i = 0; i < nupids; i++)
+		if (upids[i].id == id)
+			return upids[i].pid;
+	return -1;
+}
+
+static void collect_ustack_pids(struct bb_obj *obj)
+{
+	int i;
+
+	for (i = 0; i < obj_nmaps(obj); i++) {
+		const struct bb_map *m = obj_map_at(obj, i);
+		uint32_t pid_off = 0, id_off = 0;
+		unsigned char *key, *next;
+		int first = 1;
+
+		if (m->fd < 0 || (m->def.type != BPF_MAP_TYPE_HASH &&
+				  m->def.type != BPF_MAP_TYPE_LRU_HASH &&
+				  m->def.type != BPF_MAP_TYPE_PERCPU_HASH) ||
+		    !ustack_key(m, &pid_off, &id_off))
+			continue;
+		key = calloc(1, m->def.key_size);
+		next = calloc(1, m->def.key_size);
+		while (key && next &&
+		       bpf_map_get_next_key(m->fd, first ? NULL : key, next) ==
+			       0) {
+			int32_t id, pid;
+			void *a;
+
+			first = 0;
+			memcpy(key, next, m->def.key_size);
+			memcpy(&id, key + id_off, 4);
+			memcpy(&pid, key + pid_off, 4);
+			if (id < 0 || pid <= 0 || ustack_pid(id) >= 0)
+				continue;
+			a = realloc(upids, (nupids + 1) * sizeof(*upids));
+			if (!a)
+				break;
+			upids = a;
+			upids[nupids].id = id;
+			upids[nupids++].pid = pid;
+			/* its maps now, while it may still run */
+			if (out_usyms)
+				usyms_add_pid(out_usyms, pid);
+		}
+		free(key);
+		free(next);
+	}
+}
+
 static void print_stack(const struct bb_map *m, uint32_t id,
 			const uint64_t *ips, int n, const struct bb_ksyms *ks,
 			int json)
 {
-	int i;
+	int i, pid = -1, user = n > 0;
 
+	for (i = 0; i < n; i++)
+		user &= (int64_t)ips[i] >= 0;
+	if (user && out_usyms)
+		pid = ustack_pid(id);
 	if (json) {
 		printf("{\"map\":");
 		json_str(stdout, m->name);
-		printf(",\"stackid\":%u,\"stack\":", id);
-		stack_json_kernel(stdout, ks, ips, n);
+		printf(",\"stackid\":%u", id);
+		if (pid > 0) {
+			printf(",\"pid\":%d,\"stack\":", pid);
+			stack_json_user(stdout, out_usyms, pid, ips, n);
+		} else {
+			printf(",\"stack\":");
+			stack_json_kernel(stdout, ks, ips, n);
+		}
 		printf("}\n");
+		return;
+	}
+	if (pid > 0) {
+		printf("  stack %u (pid %d):\n", id, pid);
+		stack_print_user(stdout, out_usyms, pid, ips, n, "    ");
 		return;
 	}
 	printf("  stack %u:\n", id);
 	for (i = 0; i < n; i++) {
-		/* user addresses cannot be named without the process, which a
-		 * stack map does not keep */
+		/* user addresses cannot be named without the process: a stack
+		 * map does not keep it, and no key said it (ustack_key) */
 		if ((int64_t)ips[i] >= 0)
 			printf("    0x%llx [user]\n", (unsigned long long)ips[i]);
 		else
@@ -310,8 +435,16 @@ void run_print_maps(struct bb_obj *obj, int json)
 	int i;
 
 	out_btf = obj_btf(obj);
+	if (usyms_new(&out_usyms) < 0)
+		out_usyms = NULL;
+	collect_ustack_pids(obj);
 	for (i = 0; i < obj_nmaps(obj); i++)
 		dump_map(obj_map_at(obj, i), json);
+	usyms_free(out_usyms);
+	out_usyms = NULL;
+	free(upids);
+	upids = NULL;
+	nupids = 0;
 }
 
 void run_print_sample(const struct bb_map *m, int cpu, const void *data,

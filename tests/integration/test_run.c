@@ -70,6 +70,30 @@ START_TEST(test_run_btf_json)
 }
 END_TEST
 
+/* User stacks of a stack map, named with the pid the map's key pairs
+ * them with: the sleeper's stack, taken at its context switches, is in
+ * nanosleep (libc's or this program's own, when static) */
+START_TEST(test_run_ustack_pid)
+{
+	pid_t pid = sleeper();
+	char c[64], want[64], *p;
+	char *argv[] = { (char *)barebpf(), "run", "-d", "1", "-c", c,
+			 OBJDIR "btf_ustack.bpf.o", NULL };
+	int rc;
+
+	snprintf(c, sizeof(c), "bb_tgid=%d", (int)pid);
+	rc = run(argv, out, sizeof(out), err, sizeof(err));
+	stop(pid);
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+	snprintf(want, sizeof(want), " (pid %d):\n", (int)pid);
+	p = strstr(out, want);
+	ck_assert_msg(p, "no stack named with pid %d in:\n%s", (int)pid, out);
+	ck_assert_msg(strstr(p, "nanosleep"), "no nanosleep frame in:\n%s",
+		      out);
+	ck_assert_msg(!strstr(out, "[user]"), "unnamed user frames:\n%s", out);
+}
+END_TEST
+
 START_TEST(test_run_printk)
 {
 	pid_t pid = sleeper();
@@ -108,6 +132,7 @@ static Suite *run_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_run_btf_json);
 	tcase_add_test(tc, test_run_printk);
+	tcase_add_test(tc, test_run_ustack_pid);
 	tcase_add_test(tc, test_run_messages);
 	suite_add_tcase(s, tc);
 	return s;
