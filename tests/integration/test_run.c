@@ -94,6 +94,34 @@ START_TEST(test_run_ustack_pid)
 }
 END_TEST
 
+/* A counter array (bpf_perf_event_read) is left alone and said to be
+ * unsupported; the output ring beside it still delivers the samples */
+START_TEST(test_run_counter_array)
+{
+	pid_t pid = sleeper();
+	char c[64], want[64];
+	char *argv[] = { (char *)barebpf(), "run", "-d", "1", "-c", c,
+			 OBJDIR "counters.bpf.o", NULL };
+	int rc;
+
+	snprintf(c, sizeof(c), "bb_tgid=%d", (int)pid);
+	rc = run(argv, out, sizeof(out), err, sizeof(err));
+	stop(pid);
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+	ck_assert_msg(strstr(err, "warning: map counters is read with "
+				  "bpf_perf_event_read") &&
+			      strstr(err, "(unsupported)"), "%s", err);
+	ck_assert_msg(!strstr(err, "map events is read"), "%s", err);
+	/* samples of events: the sleeper's tgid, 4 bytes little-endian */
+	snprintf(want, sizeof(want), ": %02x %02x %02x %02x", pid & 0xff,
+		 (pid >> 8) & 0xff, (pid >> 16) & 0xff, (pid >> 24) & 0xff);
+	ck_assert_msg(strstr(out, want), "no sample '%s' in:\n%s", want, out);
+	/* every read of the unopened counters failed: slot 0 stays 0 */
+	ck_assert_msg(strstr(out, "map reads:\n  0: 0\n  1: "), "%s", out);
+	ck_assert_msg(!strstr(out, "map reads:\n  0: 0\n  1: 0\n"), "%s", out);
+}
+END_TEST
+
 START_TEST(test_run_printk)
 {
 	pid_t pid = sleeper();
@@ -133,6 +161,7 @@ static Suite *run_suite(void)
 	tcase_add_test(tc, test_run_btf_json);
 	tcase_add_test(tc, test_run_printk);
 	tcase_add_test(tc, test_run_ustack_pid);
+	tcase_add_test(tc, test_run_counter_array);
 	tcase_add_test(tc, test_run_messages);
 	suite_add_tcase(s, tc);
 	return s;

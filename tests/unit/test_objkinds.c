@@ -249,6 +249,24 @@ START_TEST(test_other_kinds)
 }
 END_TEST
 
+/* A perf event array read with bpf_perf_event_read is a counter array,
+ * one written with bpf_perf_event_output an output ring */
+START_TEST(test_counter_array_usage)
+{
+	unsigned char *buf;
+	struct bb_obj *obj = open_ok("counters.bpf.o", &buf);
+
+	ck_assert_uint_eq(obj_map(obj, "counters")->usage &
+				  (BB_MAP_USE_COUNTERS | BB_MAP_USE_OUTPUT),
+			  BB_MAP_USE_COUNTERS);
+	ck_assert_uint_eq(obj_map(obj, "events")->usage &
+				  (BB_MAP_USE_COUNTERS | BB_MAP_USE_OUTPUT),
+			  BB_MAP_USE_OUTPUT);
+	obj_close(obj);
+	free(buf);
+}
+END_TEST
+
 START_TEST(test_btf_layout)
 {
 	unsigned char *buf;
@@ -474,6 +492,7 @@ static Suite *objkinds_suite(void)
 	tcase_add_test(tc, test_iproute2_layout);
 	tcase_add_test(tc, test_gobpf_layout);
 	tcase_add_test(tc, test_iproute2_pin_refused);
+	tcase_add_test(tc, test_counter_array_usage);
 	tcase_add_test(tc, test_gobpf_custom_ns);
 	tcase_add_loop_test(tc, test_other_kinds, 0,
 			    sizeof(other_kinds) / sizeof(other_kinds[0]));
