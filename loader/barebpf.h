@@ -241,9 +241,20 @@ struct bb_kcaps {
 	int wrapper_unknown;   /* syscall_wrapper not looked up yet: only
 				* objects that ask read kallsyms for it */
 	uint32_t kver;         /* LINUX_VERSION_CODE, if known */
+	unsigned skipped;      /* KCAP_* not probed: no need (left 0) */
 };
+/* What an object needs to know of the kernel (obj_load probes only that:
+ * each probe is a program or map the kernel builds, 1-5 ms each) */
+#define KCAP_CALLS 0x01 /* bpf_calls */
+#define KCAP_JMP32 0x02 /* jmp32 */
+#define KCAP_BIG   0x04 /* big_progs */
+#define KCAP_DATA  0x08 /* global_data, map_freeze, rdonly_prog */
+#define KCAP_PRK   0x10 /* probe_read_kernel */
+#define KCAP_ALL   0x1f
 /* Probe this kernel (needs bpf() as root). Fills what it can. */
 void kcaps_probe(struct bb_kcaps *c, uint32_t kver);
+/* The same for the KCAP_* in need only; the rest stay 0 (c->skipped). */
+void kcaps_probe_some(struct bb_kcaps *c, uint32_t kver, unsigned need);
 /* c->syscall_wrapper, looked up in /proc/kallsyms the first time. */
 int kcaps_syscall_wrapper(struct bb_kcaps *c);
 /* "bpf-to-bpf calls, JMP32, ..." of what c lacks: for -v and messages. */

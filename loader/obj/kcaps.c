@@ -167,7 +167,7 @@ int kcaps_syscall_wrapper(struct bb_kcaps *c)
 	return c->syscall_wrapper;
 }
 
-void kcaps_probe(struct bb_kcaps *c, uint32_t kver)
+void kcaps_probe_some(struct bb_kcaps *c, uint32_t kver, unsigned need)
 {
 	char src[64];
 
@@ -176,14 +176,31 @@ void kcaps_probe(struct bb_kcaps *c, uint32_t kver)
 	c->kver = kver;
 	if (!kver && kver_detect(NULL, &c->kver, src, sizeof(src), NULL) < 0)
 		c->kver = 0;
-	c->bpf_calls = probe_calls();
-	c->jmp32 = probe_jmp32();
-	c->big_progs = probe_big();
-	c->global_data = probe_global_data();
-	c->map_freeze = probe_freeze();
-	c->rdonly_prog = probe_rdonly_prog();
-	c->probe_read_kernel = probe_read_kernel();
+	c->skipped = KCAP_ALL & ~need;
+	if (need & KCAP_CALLS)
+		c->bpf_calls = probe_calls();
+	if (need & KCAP_JMP32)
+		c->jmp32 = probe_jmp32();
+	if (need & KCAP_BIG)
+		c->big_progs = probe_big();
+	if (need & KCAP_DATA) {
+		c->global_data = probe_global_data();
+		c->map_freeze = probe_freeze();
+		c->rdonly_prog = probe_rdonly_prog();
+	}
+	if (need & KCAP_PRK)
+		c->probe_read_kernel = probe_read_kernel();
 	c->wrapper_unknown = 1;
+}
+
+void kcaps_probe(struct bb_kcaps *c, uint32_t kver)
+{
+	kcaps_probe_some(c, kver, KCAP_ALL);
+}
+
+static const char *yes_no(const struct bb_kcaps *c, unsigned cap, int v)
+{
+	return c->skipped & cap ? "not probed (not needed)" : v ? "yes" : "no";
 }
 
 void kcaps_describe(const struct bb_kcaps *c, char *buf, size_t len)
@@ -192,10 +209,12 @@ void kcaps_describe(const struct bb_kcaps *c, char *buf, size_t len)
 		 "bpf-to-bpf calls %s, JMP32 %s, >4096 instructions %s, "
 		 "global data %s, map freeze %s, probe_read_kernel %s, "
 		 "syscall wrappers take pt_regs %s",
-		 c->bpf_calls ? "yes" : "no", c->jmp32 ? "yes" : "no",
-		 c->big_progs ? "yes" : "no", c->global_data ? "yes" : "no",
-		 c->map_freeze ? "yes" : "no",
-		 c->probe_read_kernel ? "yes" : "no",
+		 yes_no(c, KCAP_CALLS, c->bpf_calls),
+		 yes_no(c, KCAP_JMP32, c->jmp32),
+		 yes_no(c, KCAP_BIG, c->big_progs),
+		 yes_no(c, KCAP_DATA, c->global_data),
+		 yes_no(c, KCAP_DATA, c->map_freeze),
+		 yes_no(c, KCAP_PRK, c->probe_read_kernel),
 		 c->wrapper_unknown ? "not looked up"
 				    : c->syscall_wrapper ? "yes" : "no");
 }

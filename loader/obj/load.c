@@ -469,6 +469,45 @@ err_unpin:
 	return ret;
 }
 
+/*
+ * What of the kernel this object's code and maps make us ask (KCAP_*):
+ * a bpf-to-bpf call, a JMP32 instruction, more than 4096 instructions in
+ * all, global data, a call of bpf_probe_read_{kernel,user}[_str]. The
+ * tools' own programs need none of it, and each probe costs a load.
+ */
+static unsigned caps_needed(const struct bb_obj *obj)
+{
+	unsigned need = 0;
+	uint64_t total = 0;
+	uint32_t j;
+	int i;
+
+	for (i = 0; i < obj->nmaps; i++)
+		if (obj->maps[i].origin == BB_MAP_DATA)
+			need |= KCAP_DATA;
+	for (i = 0; i < obj->ncode; i++) {
+		const struct obj_code *c = &obj->code[i];
+
+		total += c->cnt;
+		for (j = 0; j < c->cnt; j++) {
+			const struct bpf_insn *in = &c->insns[j];
+
+			if (BPF_CLASS(in->code) == BPF_JMP32)
+				need |= KCAP_JMP32;
+			if (in->code != BPF_CALL_CODE)
+				continue;
+			if (in->src_reg == BPF_PSEUDO_CALL)
+				need |= KCAP_CALLS;
+			else if (in->imm >= H_PROBE_READ_USER &&
+				 in->imm <= H_PROBE_READ_KERNEL_STR)
+				need |= KCAP_PRK;
+		}
+	}
+	if (total > BPF_MAXINSNS)
+		need |= KCAP_BIG;
+	return need;
+}
+
 int obj_load(struct bb_obj *obj, uint32_t kern_version, struct bb_err *err)
 {
 	int i, fd, ret, pinned = 0;
@@ -478,7 +517,7 @@ int obj_load(struct bb_obj *obj, uint32_t kern_version, struct bb_err *err)
 	free(obj->log);
 	obj->log = NULL;
 	if (!obj->caps.probed)
-		kcaps_probe(&obj->caps, kern_version);
+		kcaps_probe_some(&obj->caps, kern_version, caps_needed(obj));
 	auto_consts(obj);
 	/* Before creating anything: a missing constant is the likely error. */
 	for (i = 0; i < obj->nconsts; i++)
