@@ -3,7 +3,7 @@
 # Debian sid's 7.2.13 twice here (a return to address 0 through the
 # rethook trampoline; vm-tests/README.md, "Known problems"), once with no
 # barebpf at all. Not a test of barebpf: a reproducer, run with
-#   VMTEST_SUITE=stress vm-tests/run.sh build/barebpf 7.x
+#   VMTEST_TCG=tcg VMTEST_SUITE=stress vm-tests/run.sh build/barebpf 7.x
 # It passes when the kernel survives; the crash FAILs it.
 # 1. tracefs only: 150 rounds of three kretprobes on the read path
 #    (vfs_read, shmem_file_read_iter, copy_page_to_iter) added, enabled
