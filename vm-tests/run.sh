@@ -27,7 +27,8 @@
 #                       thresholds), or stress for the kernel-crash
 #                       reproducers (README.md, "Known problems")
 #   VMTEST_CASES        only the cases whose names match this grep -E regex
-#   VMTEST_JOBS         kernels booted at once (default 2: one per core)
+#   VMTEST_JOBS         kernels booted at once (default: one per core, at
+#                       least 2; each guest runs on one host thread)
 #   VMTEST_SMP          CPUs of each guest (default 2)
 #   VMTEST_TIMEOUT      seconds one boot may take, cases included (default:
 #                       scaled with the number of cases and the emulated
@@ -160,7 +161,7 @@ for c in "${EXPECT[@]}"; do EXPECTED[$c]=1; done
 # "# vmtest-timeout: SECS" (init gives it that long instead of CASE_TIMEOUT).
 LONG=$(for n in "${CASES[@]}"; do sed -n 's/^# vmtest-timeout: \([0-9]*\)$/\1/p' "$HERE/$SUITE/$n.sh"; done |
 	awk '{ s += $1 } END { print s + 0 }')
-JOBS=${VMTEST_JOBS:-2}
+JOBS=${VMTEST_JOBS:-$(n=$(nproc 2>/dev/null || echo 2); echo $((n > 2 ? n : 2)))}
 SMP=${VMTEST_SMP:-2}
 
 # Seconds a boot may take before it is stopped: a boot is 5-15 s, a case
