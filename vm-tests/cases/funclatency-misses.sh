@@ -1,15 +1,19 @@
 # Returns lost to a small maxactive are counted, through either kind of
-# probe: 20 direct-I/O readers of nullb0 (17 ms a read) keep about 20 calls
-# of blkdev_read_iter in flight, funclatency -M 2 asks for 2 instances. Every
-# one of the 100 calls is either in the histogram or reported missed, and
-# some are missed. Where the kprobe PMU exists (kretprobes made with the
-# kernel's default, max(10, 2 * CPUs), counted by program run counts), then
-# again through kprobe_events (maxactive 2, kprobe_profile), the only way on
-# 4.15.
+# probe: 20 direct-I/O readers of nullb1, a disk of 500 ms reads, keep about
+# 20 calls of blkdev_read_iter in flight, funclatency -M 2 asks for 2
+# instances. Every one of the 100 calls is either in the histogram or
+# reported missed, and some are missed. Where the kprobe PMU exists
+# (kretprobes made with the kernel's default, max(10, 2 * CPUs), counted by
+# program run counts), then again through kprobe_events (maxactive 2,
+# kprobe_profile), the only way on 4.15. With nullb0's 17 ms reads, fewer
+# than the PMU's 10 were once in flight at a time (arm64 6.1, a busy host,
+# single-threaded TCG); at 500 ms a read, the readers would have to start
+# seconds apart for that.
 . /vmtest/lib.sh
 need_tracefs
 F=blkdev_read_iter
 grep -qx "$F" $T/available_filter_functions || skip "no $F on this kernel"
+slow_disk 500
 # The readers start together: started one after the other under TCG (a
 # fork and exec each) the first were done before the last began, and fewer
 # than the PMU's 10 instances were ever in flight (arm64 6.1, a busy host).
@@ -18,7 +22,7 @@ readers() {
 	rm -f $W/go
 	for r in $(seq 20); do
 		(while [ ! -e $W/go ]; do sleep 0.05; done
-		 exec dd if=/dev/nullb0 of=/dev/null bs=4k iflag=direct count=5 skip=$((r * 10)) 2>/dev/null) &
+		 exec dd if=/dev/nullb1 of=/dev/null bs=4k iflag=direct count=5 skip=$((r * 10)) 2>/dev/null) &
 		DD="$DD $!"
 	done
 	sleep 1
