@@ -6,8 +6,9 @@
  * padding is not data); stack trace maps one stack per id, kernel frames
  * symbolized, ids probed one by one where the kernel lacks get_next_key
  * for stack maps (4.15); user frames named too where a map's BTF key pairs
- * a pid with a user stack id (bcc's profile and offcputime keys). Perf samples are cut to the size the programs
- * send (the kernel pads raw samples to 8 bytes). bpf_trace_printk lines
+ * a pid with a user stack id (bcc's profile and offcputime keys). Perf
+ * samples are cut to the size the programs send (the kernel pads raw
+ * samples to 8 bytes). bpf_trace_printk lines
  * come from trace_pipe, which is the whole machine's: every BPF program's
  * lines show, not only ours (no kernel tells them apart).
  */
