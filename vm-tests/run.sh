@@ -473,13 +473,14 @@ qemu_cmd() { # qemu_cmd ARCH: sets QEMU (command and machine) and CONSOLE
 
 # oops_lines LOG: the console from the kernel's first complaint on (an
 # oops, a BUG, a panic), at most 60 lines; nothing if there was none.
-OOPS_RE='BUG:|Oops|general protection|Kernel panic|kernel BUG|Unable to handle|Internal error|Call [Tt]race|WARNING:'
-# the complaints after which a silent guest is taken for hung (not a
-# WARNING: the kernel goes on after one)
+# HANG_RE: the complaints after which a silent guest is taken for hung
+# (not a WARNING: the kernel goes on after one)
 HANG_RE='BUG:|Oops|general protection|Kernel panic|kernel BUG|Unable to handle|Internal error'
+OOPS_RE="$HANG_RE|Call [Tt]race|WARNING:"
 oops_lines() {
-	grep -m 1 -nE "$OOPS_RE" "$1" >/dev/null || return 0
-	sed -n "$(grep -m 1 -nE "$OOPS_RE" "$1" | cut -d: -f1),\$p" "$1" | head -n 60
+	local n
+	n=$(grep -m 1 -nE "$OOPS_RE" "$1" | cut -d: -f1)
+	[ -z "$n" ] || sed -n "$n,\$p" "$1" | head -n 60
 }
 
 # boot_kernel LABEL: boot, read the results; prints result lines only (the
@@ -498,7 +499,7 @@ boot_kernel() {
 	local label=$1 log=$LOGS/$1.log initrd=$WORK/initrd-$1.gz t0 t1 tb rc rel= r c line timeout
 	local raw=$WORK/console-$1 qpid start_timeout started=0 oops size lastsize quiet hung
 	local -a QEMU
-	local KARGS attempt after= resumes=0 blog crashed ended
+	local KARGS attempt after= resumes=0 blog crashed ended excerpt
 	local results=$WORK/results-$1
 	: >"$results"; : >"$log"
 	build_initramfs "$label" "$KARCH" "$initrd" || { echo "FAIL boot ($label): cannot build the initramfs"; return; }
@@ -600,12 +601,12 @@ boot_kernel() {
 	echo "$line"; echo "$line" >>"$results"
 	{
 		echo "=== $label ($rel): the guest stopped during $crashed; console ($blog):"
-		oops=$(oops_lines "$blog")
-		[ -n "$oops" ] && echo "$oops" || tail -n 30 "$blog"
+		excerpt=$(oops_lines "$blog")
+		[ -n "$excerpt" ] && echo "$excerpt" || tail -n 30 "$blog"
 	} >>"$WORK/crash-$label"
 	sed 's/^/    | /' "$WORK/crash-$label" | tail -n 61
 	if [ $resumes -ge $MAX_RESUMES ]; then
-		echo "=== $label: $resumes boots again already: not again"
+		echo "FAIL boot ($rel): the guest stopped $((resumes + 1)) times; not booted again"
 		break
 	fi
 	after=$crashed resumes=$((resumes + 1))
