@@ -103,11 +103,29 @@ static int bbtest_root_or_exit(void)
 }
 #endif
 
+/* One line per failed test, to print again at the end of the run. */
+static void bbtest_recap(FILE *f, SRunner *sr, int nfail)
+{
+	TestResult **tr;
+	int i;
+
+	if (!f || nfail <= 0 || !(tr = srunner_failures(sr)))
+		return;
+	for (i = 0; i < nfail; i++)
+		fprintf(f, "FAIL %s (case %s): %s:%d: %s\n", bbtest_suite,
+			tr_tcname(tr[i]), tr_lfile(tr[i]), tr_lno(tr[i]),
+			tr_msg(tr[i]));
+	free(tr);
+}
+
 /* usage: runner [suite-name...] runs only those suites */
 int main(int argc, char **argv)
 {
 	char tmpl[] = "/tmp/bbtest-skips-XXXXXX";
 	int i, j, skipped = 0, ran = 0, failed = 0, empty = 0;
+	char failed_names[512] = "", *recap = NULL;
+	size_t recap_len = 0;
+	FILE *recap_f = open_memstream(&recap, &recap_len);
 	off_t off = 0;
 
 #ifdef BBTEST_NEEDS_ROOT
@@ -121,7 +139,7 @@ int main(int argc, char **argv)
 	unlink(tmpl);
 	for (i = 0; i < bbtest_count; i++) {
 		const char *why;
-		int wanted = argc < 2, nrun, nskip;
+		int wanted = argc < 2, nrun, nskip, nfail;
 		SRunner *sr;
 
 		for (j = 1; j < argc; j++)
@@ -139,7 +157,9 @@ int main(int argc, char **argv)
 		sr = srunner_create(bbtests[i].fn());
 		srunner_run_all(sr, CK_NORMAL);
 		nrun = srunner_ntests_run(sr);
-		failed += srunner_ntests_failed(sr);
+		nfail = srunner_ntests_failed(sr);
+		failed += nfail;
+		bbtest_recap(recap_f, sr, nfail);
 		srunner_free(sr);
 		nskip = bbtest_skips_since(&off);
 		if (nrun > 0 && nskip >= nrun) {
@@ -147,6 +167,10 @@ int main(int argc, char **argv)
 			       "was tested\n", bbtests[i].name, nrun);
 			empty++;
 		}
+		if (nfail || (nrun > 0 && nskip >= nrun))
+			snprintf(failed_names + strlen(failed_names),
+				 sizeof(failed_names) - strlen(failed_names),
+				 " %s", bbtests[i].name);
 		ran++;
 	}
 	close(bbtest_skip_fd);
@@ -157,5 +181,17 @@ int main(int argc, char **argv)
 	}
 	if (skipped)
 		printf("%d suite(s) skipped, see SKIP lines above\n", skipped);
+	/* last, so that a log's tail names what failed, and why */
+	if (recap_f)
+		fclose(recap_f);
+	if (recap && recap_len)
+		printf("--- failures again, from above:\n%s", recap);
+	free(recap);
+	if (failed || empty)
+		printf("FAILED: %d test(s) failed, %d suite(s) tested nothing; "
+		       "suites:%s (their lines above)\n", failed, empty,
+		       failed_names);
+	else
+		printf("OK: %d suite(s) ran, none failed\n", ran);
 	return failed || empty ? 1 : 0;
 }
