@@ -139,7 +139,7 @@ int main(int argc, char **argv)
 	unlink(tmpl);
 	for (i = 0; i < bbtest_count; i++) {
 		const char *why;
-		int wanted = argc < 2, nrun, nskip, nfail;
+		int wanted = argc < 2, nrun, nskip, nfail, hollow;
 		SRunner *sr;
 
 		for (j = 1; j < argc; j++)
@@ -162,12 +162,13 @@ int main(int argc, char **argv)
 		bbtest_recap(recap_f, sr, nfail);
 		srunner_free(sr);
 		nskip = bbtest_skips_since(&off);
-		if (nrun > 0 && nskip >= nrun) {
+		hollow = nrun > 0 && nskip >= nrun;
+		if (hollow) {
 			printf("FAIL %s: all of its %d tests skipped: nothing "
 			       "was tested\n", bbtests[i].name, nrun);
 			empty++;
 		}
-		if (nfail || (nrun > 0 && nskip >= nrun))
+		if (nfail || hollow)
 			snprintf(failed_names + strlen(failed_names),
 				 sizeof(failed_names) - strlen(failed_names),
 				 " %s", bbtests[i].name);
