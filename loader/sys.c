@@ -457,9 +457,36 @@ int bb_parse_cpu_list(const char *s)
 int bb_read_fd(int fd, char **bufp)
 {
 	size_t size = 4096, len = 0;
-	char *buf = NULL;
+	char *buf = NULL, first[4096];
 
 	*bufp = NULL;
+	/* Most files are small (a tracepoint's format, an id): read on the
+	 * stack, then one allocation of the size (musl maps and unmaps a
+	 * 4 KiB buffer's group each time, 0.1 ms at start per file). */
+	for (;;) {
+		ssize_t n = read(fd, first + len, sizeof(first) - 1 - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		len += n;
+		if (n == 0 || len == sizeof(first) - 1)
+			break;
+	}
+	if (len < sizeof(first) - 1) {
+		buf = malloc(len + 1);
+		if (!buf)
+			return -ENOMEM;
+		memcpy(buf, first, len);
+		buf[len] = 0;
+		*bufp = buf;
+		return (int)len;
+	}
+	buf = malloc(size);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, first, len);
 	/* Pseudo files have no size: read until EOF, growing the buffer. */
 	for (;;) {
 		ssize_t n;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "barebpf.h"
 #include "bbtest.h"
 
@@ -363,6 +364,36 @@ START_TEST(test_pmu_format_bit)
 }
 END_TEST
 
+/* bb_read_fd: whole contents, NUL-ended, for sizes around its first
+ * 4 KiB stack buffer (a pipe, read like a pseudo file: no size known) */
+START_TEST(test_read_fd_sizes)
+{
+	static const int sizes[] = { 0, 1, 1247, 4094, 4095, 4096, 10000 };
+	static char want[10000];
+	size_t k;
+	int i;
+
+	for (i = 0; i < (int)sizeof(want); i++)
+		want[i] = 'a' + i % 23;
+	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		int p[2], len;
+		char *buf;
+
+		ck_assert_int_eq(pipe(p), 0);
+		ck_assert_int_eq(write(p[1], want, sizes[k]), sizes[k]);
+		close(p[1]);
+		len = bb_read_fd(p[0], &buf);
+		close(p[0]);
+		ck_assert_int_eq(len, sizes[k]);
+		ck_assert_ptr_nonnull(buf);
+		ck_assert_int_eq(buf[len], 0);
+		ck_assert_msg(!memcmp(buf, want, len), "%d bytes: contents differ",
+			      sizes[k]);
+		free(buf);
+	}
+}
+END_TEST
+
 static Suite *tracefs_suite(void)
 {
 	Suite *s = suite_create("tracefs");
@@ -378,6 +409,7 @@ static Suite *tracefs_suite(void)
 	tcase_add_test(tc, test_match_text);
 	tcase_add_test(tc, test_funcs_text);
 	tcase_add_test(tc, test_pmu_format_bit);
+	tcase_add_test(tc, test_read_fd_sizes);
 	suite_add_tcase(s, tc);
 	return s;
 }
