@@ -291,6 +291,17 @@ const struct bb_kcaps *obj_kcaps(const struct bb_obj *obj);
  * verifier failure, err names the program and obj_verifier_log() returns
  * the kernel's log.
  */
+/*
+ * Create the object's hash maps (HASH, PERCPU_HASH) without preallocating
+ * their elements where the kernel allocates them safely from any context
+ * (bpf_mem_alloc, 6.1+; before, a tracing program with such a map warns or
+ * is refused): creating a preallocated 10,240-entry map costs milliseconds
+ * at start. For barebpf's own objects only: a user's map is left as written.
+ */
+void obj_set_lazy_hash(struct bb_obj *obj);
+/* Leave program `name` out of obj_load (its fd stays -1): a tool's program
+ * that an option leaves unused costs a verification. -ENOENT: no such. */
+int obj_set_noload(struct bb_obj *obj, const char *name);
 int obj_load(struct bb_obj *obj, uint32_t kern_version, struct bb_err *err);
 const char *obj_verifier_log(const struct bb_obj *obj);
 /* Did that log not fit whole (the kernel kept only part of it)? */

@@ -207,6 +207,7 @@ int tool_open(struct tool_ctx *t, const void *buf, size_t len)
 		tool_error(t, "%s", err.msg);
 		return ret;
 	}
+	obj_set_lazy_hash(t->obj);
 	t->objbuf = obj;
 	return 0;
 }

@@ -151,6 +151,26 @@ static int reuse_pinned(struct bb_obj *obj, struct bb_map *m,
 	return 1;
 }
 
+/* 6.1: hash elements from bpf_mem_alloc, and no tracing-program check */
+#define LAZY_HASH_KVER 0x060100
+
+void obj_set_lazy_hash(struct bb_obj *obj)
+{
+	obj->lazy_hash = 1;
+}
+
+int obj_set_noload(struct bb_obj *obj, const char *name)
+{
+	int i;
+
+	for (i = 0; i < obj->nprogs; i++)
+		if (!strcmp(obj->progs[i].p.name, name)) {
+			obj->progs[i].noload = 1;
+			return 0;
+		}
+	return -ENOENT;
+}
+
 static int create_map(struct bb_obj *obj, struct bb_map *m, int inner_fd,
 		      struct bb_err *err)
 {
@@ -163,6 +183,9 @@ static int create_map(struct bb_obj *obj, struct bb_map *m, int inner_fd,
 	a.value_size = m->def.value_size;
 	a.max_entries = m->def.max_entries;
 	a.map_flags = m->def.map_flags;
+	if (obj->lazy_hash && obj->kern_version >= LAZY_HASH_KVER &&
+	    (a.type == BPF_MAP_TYPE_HASH || a.type == BPF_MAP_TYPE_PERCPU_HASH))
+		a.map_flags |= BPF_F_NO_PREALLOC;
 	a.inner_fd = inner_fd;
 	a.numa_node = m->numa_node;
 	if (m->numa_node)
@@ -526,6 +549,7 @@ int obj_load(struct bb_obj *obj, uint32_t kern_version, struct bb_err *err)
 	ret = resolve_syscalls(obj, err);
 	if (ret < 0)
 		return ret;
+	obj->kern_version = kern_version;
 	ret = create_maps(obj, err);
 	if (ret < 0)
 		goto err_close_fds;
@@ -535,6 +559,8 @@ int obj_load(struct bb_obj *obj, uint32_t kern_version, struct bb_err *err)
 	for (i = 0; i < obj->nprogs; i++) {
 		struct bb_prog *p = &obj->progs[i].p;
 
+		if (obj->progs[i].noload)
+			continue;
 		fd = bpf_prog_load(p->prog_type, p->insns, p->insn_cnt,
 				   obj->license, kern_version, p->name,
 				   &obj->log, &obj->log_truncated);

@@ -91,6 +91,7 @@ struct obj_extern {
 struct obj_prog {
 	struct bb_prog p;
 	int func; /* the entry function */
+	int noload; /* obj_set_noload: left out of obj_load */
 };
 
 struct bb_obj {
@@ -129,6 +130,7 @@ struct bb_obj {
 	char *notes;
 	int loaded;
 	int bpffs_mounted;
+	int lazy_hash; /* obj_set_lazy_hash */
 	uint32_t kern_version;
 	struct bb_prog **copies; /* obj_prog_load_copy */
 	int ncopies;

@@ -145,6 +145,8 @@ static int configure(struct tool_ctx *t, const struct biolat_opts *o)
 	obj_set_const(t->obj, "unit_div", o->ms ? 1000000 : 1000);
 	obj_set_const(t->obj, "issue_update_flags",
 		      o->queued ? BPF_NOEXIST : BPF_ANY);
+	if (!o->queued) /* not attached: not loaded */
+		obj_set_noload(t->obj, "rq_insert");
 	return 0;
 }
 

@@ -316,6 +316,8 @@ static int configure(struct tool_ctx *t, const struct biosnoop_opts *o)
 				   offs[i].cname) < 0)
 			return -1;
 	obj_set_const(t->obj, "filter_dev", o->kdev);
+	if (!o->queued) /* not attached: not loaded */
+		obj_set_noload(t->obj, "rq_insert");
 	return 0;
 }
 
