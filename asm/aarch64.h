@@ -18,6 +18,7 @@
 #define BB_NR_prlimit64       261
 #define BB_NR_perf_event_open 241
 #define BB_NR_bpf             280
+#define BB_NR_close            57
 
 #define bb_syscall0(num) ({                                                   \
 	register long _num __asm__("x8") = (num);                             \

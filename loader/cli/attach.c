@@ -201,7 +201,10 @@ static void report_skips(struct tool_ctx *t)
 
 void tool_detach(struct tool_ctx *t)
 {
+	const struct bb_link *l;
+	double t0;
 	long missed;
+	int n;
 
 	if (!t->sess.links) {
 		session_detach_all(&t->sess); /* unmounts, if still owed */
@@ -216,7 +219,14 @@ void tool_detach(struct tool_ctx *t)
 			   "missed because more calls were in flight than the "
 			   "kretprobe's maxactive (raise it with --maxactive)",
 			   missed);
+	n = 0;
+	for (l = t->sess.links; l; l = l->next)
+		n++;
+	t0 = now_mono();
 	session_detach_all(&t->sess);
+	if (t->verbose)
+		fprintf(stderr, "detached %d probe%s in %.0f ms\n", n,
+			n == 1 ? "" : "s", (now_mono() - t0) * 1e3);
 }
 
 void tool_detach_drain(struct tool_ctx *t, struct bb_perfbuf *pb,

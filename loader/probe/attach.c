@@ -224,6 +224,30 @@ out:
 }
 
 /*
+ * Every perf event at once (perf_events_close), newest disabled first as
+ * link by link would, before the providers take down the rest (kprobe
+ * events). Without memory for the list, link by link it is.
+ */
+static void close_events(struct bb_session *s)
+{
+	struct bb_link *l;
+	int *fds, n = 0;
+
+	for (l = s->links; l; l = l->next)
+		n += l->pfd >= 0;
+	if (n < 2 || !(fds = malloc(n * sizeof(*fds))))
+		return;
+	n = 0;
+	for (l = s->links; l; l = l->next)
+		if (l->pfd >= 0)
+			fds[n++] = l->pfd;
+	perf_events_close(fds, n);
+	for (l = s->links; l; l = l->next)
+		l->pfd = -1;
+	free(fds);
+}
+
+/*
  * Safe to call twice and from an error path: each link leaves the list
  * before it is taken down. Not async-signal-safe; the command line calls it
  * from its main flow after a signal stopped it.
@@ -232,6 +256,7 @@ void session_detach_all(struct bb_session *s)
 {
 	struct bb_link *l;
 
+	close_events(s);
 	while ((l = s->links) != NULL) {
 		s->links = l->next;
 		link_detach(s, l);

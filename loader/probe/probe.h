@@ -39,6 +39,9 @@ int perf_tp_attach(int tp_id, int prog_fd);
 int kprobe_pmu_open(int type, int retbit, const char *fn, int prog_fd);
 /* DISABLE and close a perf event fd; -1 is fine. */
 void perf_event_close(int pfd);
+/* DISABLE and close n perf event fds (-1s are skipped) at once, from
+ * several tasks: each is -1 after. */
+void perf_events_close(int *fds, int n);
 
 /* ---- kprobe_events.c ---- */
 /* Remove "group/event" from kprobe_events. */

@@ -387,7 +387,7 @@ static int funccount_main(int argc, char **argv)
 	struct tool_timer tm;
 	struct bb_probe *p = NULL;
 	char **names = NULL;
-	double t_attach, t_detach;
+	double t_attach;
 	int ret = 1, n = 0, i, attached = 0;
 
 	tool_init(&t, "funccount");
@@ -477,13 +477,8 @@ static int funccount_main(int argc, char **argv)
 	if (!o.json)
 		printf("Detaching...\n");
 	tool_flush();
-	t_detach = now_mono();
 	tp_close_counters(&st);
-	tool_detach(&t);
-	if (t.verbose)
-		fprintf(stderr, "detached %d probes in %.3f s: %.0f probes/s\n",
-			attached, now_mono() - t_detach, attached /
-			(now_mono() - t_detach + 1e-9));
+	tool_detach(&t); /* -v: "detached N probes in X ms" */
 	ret = 0;
 out:
 	tp_close_counters(&st);

@@ -31,7 +31,7 @@ for way in pmu tracefs; do
 	sleep 1
 	stop_tool INT 300
 	[ $RC = 0 ] || fail "$way: exit $RC after SIGINT"
-	diag "$way: $(grep -E 'probes/s|could not' $W/err | tr '\n' ';')"
+	diag "$way: $(grep -E 'probes/s|detached|could not' $W/err | tr '\n' ';')"
 	c=$(json_flat $W/out | grep -o "\"func\":\"$F\",\"count\":[0-9]*" | cut -d: -f3)
 	[ "$c" = $N ] || fail "$way: $F counted '$c' times for $N reads"
 	[ $(wc -l <$KLIST) = $base ] || fail "$way: probes left in $KLIST: $(($(wc -l <$KLIST) - base))"
