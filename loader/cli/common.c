@@ -240,6 +240,15 @@ static void print_verifier_log(const char *log, int truncated)
 	fprintf(stderr, "--- end of verifier log ---\n");
 }
 
+void tool_taskdev_unused(struct tool_ctx *t)
+{
+	struct bb_map *m = obj_map(t->obj, "task_dev");
+
+	if (m)
+		m->def.max_entries = 1;
+	obj_set_noload(t->obj, "taskdev_bio_queue");
+}
+
 int tool_load(struct tool_ctx *t)
 {
 	struct bb_err err = { "" };

@@ -136,6 +136,9 @@ int tool_syscall_funcs(struct tool_ctx *t, const char *const *sys, int n,
 int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
 		   const char *field, const char *cname);
 /* Raise RLIMIT_MEMLOCK, find kern_version, load; print the verifier log. */
+/* No option needs the disk of a bio (taskdev.h): its program is not
+ * loaded and its map (16,384 preallocated LRU entries, 2 ms) holds one. */
+void tool_taskdev_unused(struct tool_ctx *t);
 int tool_load(struct tool_ctx *t);
 int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
 		int maxactive);

@@ -26,8 +26,7 @@ EMBEDDED_OBJ(trace);
 /* one kprobe each: bcc's funccount stops at 1000 too */
 #define TRACE_MAX_FUNCS 1000
 #define TRACE_PAGES_PER_CPU 64
-/* helpers 114 and 115: bpf_probe_read_{user,kernel}_str, 5.5+ */
-#define HELPER_READ_USER_STR 114
+/* helper 115: bpf_probe_read_kernel_str, 5.5+ (with _user_str, 114) */
 #define HELPER_READ_KERNEL_STR 115
 
 static const char usage_line[] =
@@ -422,9 +421,9 @@ static int configure(struct tool_ctx *t, const struct trace_opts *o,
 {
 	struct trace_prog none;
 
+	/* bpf_probe_read_{user,kernel}_str came in one commit (5.5): one
+	 * test load tells for both */
 	*split = bpf_helper_available(BPF_PROG_TYPE_TRACEPOINT,
-				      HELPER_READ_USER_STR) == 1 &&
-		 bpf_helper_available(BPF_PROG_TYPE_TRACEPOINT,
 				      HELPER_READ_KERNEL_STR) == 1;
 	if (t->verbose)
 		fprintf(stderr, "strings: %s\n", *split ?
@@ -532,6 +531,11 @@ static int trace_main(int argc, char **argv)
 		obj_map(t.obj, "stacks")->def.max_entries = 1;
 		obj_map(t.obj, "stacks1")->def.max_entries = 1;
 	}
+	if (!o.disk)
+		tool_taskdev_unused(&t);
+	/* every probe loads its own copy (load_probe): the object's own
+	 * program would be one more verification of 1,600 instructions */
+	obj_set_noload(t.obj, "trace_kprobe");
 	if (tool_load(&t) < 0)
 		goto out;
 	for (i = 0; i < o.nprobes; i++) {
