@@ -133,10 +133,16 @@ static int configure(struct tool_ctx *t, const struct biolat_opts *o)
 	} offs[] = { BIOLAT_TP_FIELDS };
 	size_t i;
 
-	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
+	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
+		/* rq_insert runs only with -Q: its format is not read */
+		if (!o->queued && !strcmp(offs[i].event, "block_rq_insert")) {
+			obj_set_const(t->obj, offs[i].cname, 0);
+			continue;
+		}
 		if (tool_tp_offset(t, "block", offs[i].event, offs[i].field,
 				   offs[i].cname) < 0)
 			return -1;
+	}
 	obj_set_const(t->obj, "filter_dev", o->kdev);
 	obj_set_const(t->obj, "per_disk", o->per_disk);
 	obj_set_const(t->obj, "per_flags", o->per_flags);

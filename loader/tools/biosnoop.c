@@ -311,10 +311,16 @@ static int configure(struct tool_ctx *t, const struct biosnoop_opts *o)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
+	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
+		/* rq_insert runs only with -Q: its format is not read */
+		if (!o->queued && !strcmp(offs[i].event, "block_rq_insert")) {
+			obj_set_const(t->obj, offs[i].cname, 0);
+			continue;
+		}
 		if (tool_tp_offset(t, "block", offs[i].event, offs[i].field,
 				   offs[i].cname) < 0)
 			return -1;
+	}
 	obj_set_const(t->obj, "filter_dev", o->kdev);
 	if (!o->queued) /* not attached: not loaded */
 		obj_set_noload(t->obj, "rq_insert");
