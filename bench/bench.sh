@@ -77,7 +77,16 @@ CMD[bt_biolatency]="$HERE/biolatency.bt"
 CMD[bt_biosnoop]="$HERE/biosnoop.bt"
 CMD[bt_trace]="$HERE/getppid.bt"
 echo "bench: start and exit times ($STARTS starts of each barebpf tool, $BT_STARTS of bpftrace's, alternating)..." >&2
+# floor: fork, exec and exit of `--version`, what every start stands on
+run_floor() {
+	local key=$1 r; shift
+	r=$("$W/benchrun" "$W/out" - exit -- "$@" --version) && echo "$r" >>"$W/$key.start"
+}
 for i in $(seq "$STARTS"); do
+	for ((k = 0; k < ${#TOOLS[@]}; k += 2)); do
+		run_floor "floor.${TOOLS[k]}" "${TOOLS[k+1]}"
+	done
+	[ -n "$BT" ] && [ "$i" -le "$BT_STARTS" ] && run_floor floor.bpftrace "$BT"
 	for tool in biolatency biosnoop trace; do
 		for ((k = 0; k < ${#TOOLS[@]}; k += 2)); do
 			# shellcheck disable=SC2086
@@ -211,6 +220,12 @@ for tool in biolatency biosnoop trace; do
 	row "$tool: start to attached, median" "$(ratio "$(col "$tool.bpftrace" 1)" "$(col "$tool.barebpf" 1)")" \
 		"exec to the Tracing line: \`${CMD[$tool]}\` / \`bpftrace bench/$(basename "${CMD[bt_$tool]}")\`" "${cells[@]}"
 done
+cells=()
+for l in "${LABELS[@]}"; do
+	cells+=("$(cell "$l" "$(col "floor.$l" 1) ms (min $([ -s "$W/floor.$l.start" ] && awk '{print $1}' "$W/floor.$l.start" | minimum))")")
+done
+row "floor: fork, exec and exit, median" "$(ratio "$(col floor.bpftrace 1)" "$(col floor.barebpf 1)")" \
+	"\`barebpf --version\` / \`bpftrace --version\`: the part of every start above that is not the tool's" "${cells[@]}"
 for tool in biolatency biosnoop trace; do
 	cells=()
 	for l in "${LABELS[@]}"; do cells+=("$(cell "$l" "$(col "$tool.$l" 2) ms")"); done

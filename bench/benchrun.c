@@ -12,6 +12,9 @@
  * second: bpftrace 0.17 loses one that comes just after its BEGIN probe
  * ran and waits for the next event (on an idle disk: for ever).
  * Prints "START_MS EXIT_MS MAXRSS_KIB": peak RSS from wait4's rusage.
+ * With HOLD "exit", PATTERN is ignored and the command is left to end by
+ * itself: START_MS is then fork to exit (the floor any start stands on:
+ * `barebpf --version`), EXIT_MS 0.
  * A shell cannot time this finely: its own fork and read cost
  * milliseconds.
  */
@@ -40,7 +43,7 @@ int main(int argc, char **argv)
 	double t0, t1 = -1, t2 = -1, t3;
 	struct rusage ru;
 	const char *until = NULL;
-	int p[2], status, hold;
+	int p[2], status, hold, whole = 0;
 	FILE *out;
 	pid_t pid;
 
@@ -52,6 +55,8 @@ int main(int argc, char **argv)
 	if (out) /* the caller greps it while we run */
 		setvbuf(out, NULL, _IONBF, 0);
 	hold = atoi(argv[3]);
+	if (!strcmp(argv[3], "exit"))
+		whole = 1;
 	if (argv[3][0] == '@')
 		until = argv[3] + 1;
 	if (!out || pipe(p) < 0)
@@ -103,7 +108,7 @@ int main(int argc, char **argv)
 			if (buf[i] == '\n' || ll == sizeof(line) - 1) {
 				line[ll] = 0;
 				ll = 0;
-				if (strstr(line, argv[2]))
+				if (!whole && strstr(line, argv[2]))
 					t1 = now_ms();
 			} else {
 				line[ll++] = buf[i];
@@ -114,6 +119,10 @@ int main(int argc, char **argv)
 		return perror("wait4"), 2;
 	t3 = now_ms();
 	fclose(out);
+	if (whole) {
+		printf("%.2f 0 %ld\n", t3 - t0, ru.ru_maxrss);
+		return 0;
+	}
 	if (t1 < 0 || t2 < 0) {
 		fprintf(stderr, "benchrun: %s never printed '%s' (see %s)\n",
 			argv[5], argv[2], argv[1]);
