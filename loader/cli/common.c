@@ -37,11 +37,28 @@ void tool_init(struct tool_ctx *t, const char *name)
 	session_init(&t->sess);
 }
 
+/* stdout is a description of our own (fd_make_blocking): O_NONBLOCK on
+ * it touches no one else */
+static int stdout_private;
+static volatile sig_atomic_t stop_signals;
+
 static void on_signal(int sig)
 {
 	if (!bb_stop_signal)
 		bb_stop_signal = sig;
 	bb_stop = 1;
+	/*
+	 * A second Ctrl-C (or TERM, HUP, QUIT) gives up on a reader that
+	 * stopped reading: a write blocked on it (restarted, SA_RESTART)
+	 * then fails with EAGAIN, said at exit as lines lost, and the tool
+	 * goes on to remove its probes. Writes that find room still go out.
+	 */
+	if (sig != SIGPIPE && ++stop_signals == 2 && stdout_private) {
+		int fl = fcntl(1, F_GETFL);
+
+		if (fl >= 0)
+			fcntl(1, F_SETFL, fl | O_NONBLOCK);
+	}
 }
 
 /*
@@ -61,7 +78,15 @@ void tool_signals(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	/* no SA_RESTART: poll() and nanosleep() must return on a signal */
+	/*
+	 * SA_RESTART: a write to a reader that is behind completes instead
+	 * of failing with EINTR (stdio then drops its buffer: a Ctrl-C while
+	 * the test's pipe was full lost lines, "writing the output failed
+	 * (Interrupted system call)"). poll() and nanosleep(), which the
+	 * loops wait in, are never restarted (signal(7)): they still return
+	 * on a signal, and the loops look at bb_stop.
+	 */
+	sa.sa_flags = SA_RESTART;
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
 }
@@ -75,26 +100,33 @@ void tool_signals(void)
  * received every event, reported no loss. Open a private, blocking
  * description of the same pipe or terminal instead (through
  * /proc/self/fd), leaving the shared one as it is. A socket cannot be
- * reopened: its write errors are then reported (tool_exit).
+ * reopened: its write errors are then reported (tool_exit). A pipe's is
+ * made private even when blocking, so that a second stop signal may set
+ * O_NONBLOCK on it (on_signal). Returns 1 if fd is now private.
  */
-static void fd_make_blocking(int fd)
+static int fd_make_blocking(int fd)
 {
 	char path[32];
 	struct stat st;
 	int fl = fcntl(fd, F_GETFL), nfd;
 
-	if (fl < 0 || !(fl & O_NONBLOCK) || fstat(fd, &st) < 0 ||
-	    !(S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))
-		return;
+	if (fl < 0 || fstat(fd, &st) < 0 ||
+	    !(S_ISFIFO(st.st_mode) ||
+	      (S_ISCHR(st.st_mode) && (fl & O_NONBLOCK))))
+		return 0;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	/* O_NONBLOCK for the open only: a FIFO without a reader fails
 	 * (ENXIO) instead of blocking */
 	nfd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (nfd < 0)
-		return;
-	if (fcntl(nfd, F_SETFL, (fl | O_WRONLY) & ~O_NONBLOCK) == 0)
-		dup2(nfd, fd);
+		return 0;
+	if (fcntl(nfd, F_SETFL, (fl | O_WRONLY) & ~O_NONBLOCK) == 0 &&
+	    dup2(nfd, fd) == fd) {
+		close(nfd);
+		return 1;
+	}
 	close(nfd);
+	return 0;
 }
 
 /*
@@ -108,7 +140,7 @@ void tool_stdio_init(void)
 {
 	static char outbuf[65536];
 
-	fd_make_blocking(1);
+	stdout_private = fd_make_blocking(1);
 	fd_make_blocking(2);
 	if (!isatty(1))
 		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
@@ -138,6 +170,12 @@ int tool_exit(const char *name, int ret)
 	if (bb_stop_signal == SIGPIPE || output_errno == EPIPE) {
 		signal(SIGPIPE, SIG_DFL);
 		raise(SIGPIPE);
+	}
+	if (output_errno == EAGAIN && stop_signals >= 2) {
+		fprintf(stderr, "barebpf %s: the output's reader stopped "
+			"reading; given up at the second signal: lines were "
+			"lost\n", name);
+		return ret ? ret : 1;
 	}
 	if (output_errno) {
 		fprintf(stderr, "barebpf %s: writing the output failed (%s): "
