@@ -71,12 +71,18 @@ static void summary(const char *err, unsigned long long *printed,
 		    unsigned long long *lost, unsigned long long *notseen)
 {
 	const char *p = strstr(err, "barebpf biosnoop: ");
+	int n = 0;
 
 	ck_assert_msg(p, "no summary on stderr: %s", err);
 	*notseen = 0;
-	ck_assert_msg(sscanf(p, "barebpf biosnoop: %llu I/Os printed, %llu "
-			     "lost, up to %llu not seen", printed, lost,
-			     notseen) >= 2, "bad summary: %s", p);
+	/* -v puts other lines with the same prefix before it */
+	for (; p; p = strstr(p + 1, "barebpf biosnoop: ")) {
+		n = sscanf(p, "barebpf biosnoop: %llu I/Os printed, %llu "
+			   "lost, up to %llu not seen", printed, lost, notseen);
+		if (n >= 2)
+			break;
+	}
+	ck_assert_msg(n >= 2, "bad summary: %s", err);
 	if (*notseen)
 		fprintf(stderr, "%s: %llu I/Os may not have been seen\n",
 			__func__, *notseen);
@@ -214,15 +220,31 @@ END_TEST
 
 /*
  * A reader that cannot keep up (stopped) loses records: the kernel drops
- * them. Every request must then be either printed or counted as lost.
+ * them. Every record our programs emitted must then be either printed or
+ * counted as lost (-v says how many were emitted), and the programs must
+ * have seen the requests /sys/block/<dev>/stat counts.
+ *
+ * The last within a thousandth: on 6.18 (this build machine) the kernel
+ * now and then completes a request without running block_rq_complete's
+ * programs and without counting a miss (bpf recursion_misses stays 0).
+ * Seen 0-12 times in 20,000 reads, in 8 of 110 runs, with or without a
+ * stopped reader, the base build too; ftrace's own block_rq_complete
+ * event saw every one of them, each completed in softirq over another
+ * task (PID 1's thread). The perf tracepoint path returns early, counting
+ * nothing, when perf_trace_buf_alloc() finds its recursion context taken:
+ * the likely place, not proven. No tool can count what the kernel does
+ * not hand it; the test says how many when it happens.
  */
 START_TEST(test_biosnoop_counts_lost)
 {
 	static char out[OUT_MAX];
-	char first[4096], err[4096], args[256], *p;
-	char *argv[] = { (char *)barebpf(), "biosnoop", "-d", loopdev, NULL };
+	char first[4096], err[8192], args[256], *p;
+	char *argv[] = { (char *)barebpf(), "biosnoop", "-v", "-d", loopdev,
+			 NULL };
 	unsigned long long before, after, printed, lost, notseen, lines = 0;
+	unsigned long long emitted, received, dropped, n, unseen;
 	struct proc pr;
+	int rc;
 
 	loop_setup();
 	start_biosnoop(&pr, argv, 0, first, sizeof(first));
@@ -234,19 +256,36 @@ START_TEST(test_biosnoop_counts_lost)
 	dd(args);
 	after = completed(loopdev);
 	kill(pr.pid, SIGCONT);
-	ck_assert_int_eq(stop_biosnoop(&pr, out, sizeof(out), err,
-				       sizeof(err)), 0);
+	rc = stop_biosnoop(&pr, out, sizeof(out), err, sizeof(err));
 	loop_teardown();
+	ck_assert_msg(rc == 0, "biosnoop exited with %d: %s", rc, err);
 
 	for (p = strstr(out, loopdev); p; p = strstr(p + 1, loopdev))
 		lines++;
 	summary(err, &printed, &lost, &notseen);
+	p = strstr(err, "records: ");
+	ck_assert_msg(p && sscanf(p, "records: %llu emitted, %llu received, "
+				  "%llu dropped", &emitted, &received,
+				  &dropped) == 3, "no -v records line: %s", err);
 	ck_assert_uint_eq(printed, lines);
+	ck_assert_uint_eq(received, printed);
 	ck_assert_msg(lost > 0, "nothing lost with a stopped reader: %s", err);
-	ck_assert_msg(printed + lost <= after - before &&
-		      printed + lost + notseen >= after - before,
-		      "%llu printed + %llu lost, /sys/block/%s/stat counts %llu",
-		      printed, lost, loopdev, after - before);
+	ck_assert_msg(printed + lost == emitted,
+		      "%llu printed + %llu lost, but %llu emitted", printed,
+		      lost, emitted);
+	ck_assert_msg(dropped <= lost, "the kernel dropped %llu, we count "
+		      "%llu lost", dropped, lost);
+	n = after - before;
+	ck_assert_msg(emitted <= n, "%llu emitted, /sys/block/%s/stat counts "
+		      "%llu", emitted, loopdev, n);
+	unseen = n - emitted;
+	if (unseen > notseen)
+		fprintf(stderr, "%s: %llu of %llu completions did not reach "
+			"our programs (%llu counted as skipped)\n", __func__,
+			unseen, n, notseen);
+	ck_assert_msg(unseen <= notseen + n / 1000,
+		      "%llu printed + %llu lost, /sys/block/%s/stat counts "
+		      "%llu", printed, lost, loopdev, n);
 	ck_assert_msg(strstr(err, "warning:") && strstr(err, "not printed"),
 		      "no warning about lost I/Os: %s", err);
 }
