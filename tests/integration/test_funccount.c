@@ -104,7 +104,10 @@ START_TEST(test_funccount_exact)
 END_TEST
 
 /* -i: each interval counts from 0. Two batches, seconds apart: their
- * counts show up in separate lines, never their sum, and add up. */
+ * counts show up in separate lines, never their sum, and add up. A batch
+ * may straddle an interval's end (500 calls split 58 + 442 once in CI: a
+ * descheduled child), so no line may hold more than the larger batch
+ * (a count not cleared would: 800), and at least two lines count. */
 START_TEST(test_funccount_interval_clears)
 {
 	static const int counts[] = { 300, 500, 0 };
@@ -114,7 +117,7 @@ START_TEST(test_funccount_interval_clears)
 	char *argv[] = { (char *)barebpf(), "funccount", "-j", "-i", "1",
 			 "-p", NULL, TP, NULL };
 	const char *l;
-	long n, sum = 0, lines = 0, seen300 = 0, seen500 = 0;
+	long n, sum = 0, lines = 0, max = 0, nonempty = 0;
 
 	child_start(&c, counts);
 	argv[6] = c.pid_s;
@@ -130,15 +133,15 @@ START_TEST(test_funccount_interval_clears)
 	for (l = out; (l = strstr(l, "\"count\":")); l++) {
 		n = strtol(l + 8, NULL, 10);
 		sum += n;
-		seen300 += n == 300;
-		seen500 += n == 500;
+		max = n > max ? n : max;
+		nonempty++;
 	}
 	for (l = out; (l = strstr(l, "{\"time\":")); l++)
 		lines++;
 	ck_assert_msg(sum == 800, "intervals add up to %ld, not 800: %s", sum,
 		      out);
-	ck_assert_msg(seen300 == 1 && seen500 == 1,
-		      "each batch should be one interval's count: %s", out);
+	ck_assert_msg(max <= 500 && nonempty >= 2,
+		      "each interval should count from 0: %s", out);
 	ck_assert_msg(lines >= 4, "%ld JSON lines in 5 s with -i 1: %s", lines,
 		      out);
 }
