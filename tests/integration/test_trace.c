@@ -14,10 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "bbtest.h"
 #include "barebpf.h"
+
+/* util.c's clock (util.h's spawn and struct proc clash with this file's) */
+double mono(void);
 
 #define TP "t:syscalls:sys_enter_getppid"
 #define NCALLS 7
@@ -658,14 +660,6 @@ START_TEST(test_trace_closed_pipe_stops)
 }
 END_TEST
 
-static double secs(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Bytes and lines read from fd until end of file (or quiet_ms of nothing). */
 static size_t drain_lines(int fd, int quiet_ms, size_t *bytes)
 {
@@ -689,6 +683,26 @@ static size_t drain_lines(int fd, int quiet_ms, size_t *bytes)
 }
 
 /*
+ * trace -j writing to a pipe that is not read, the child's 20,000 calls
+ * made: half a second later trace is blocked writing (20,000 JSON lines
+ * do not fit in a pipe's 64 KiB). Then one SIGINT. The read end in *rd.
+ */
+static void trace_blocked_then_sigint(struct proc *p, int *rd)
+{
+	struct child c;
+	int o[2];
+
+	child_start(&c, 20000);
+	ck_assert_int_eq(pipe(o), 0);
+	trace_start_fd(p, &c, o[1]);
+	close(o[1]);
+	child_run(&c);
+	usleep(500 * 1000);
+	ck_assert_int_eq(kill(p->pid, SIGINT), 0);
+	*rd = o[0];
+}
+
+/*
  * Ctrl-C while the reader is behind (trace blocked writing to a full
  * pipe): the write completes once the reader reads, nothing is lost to
  * the signal, and the run ends well. Before SA_RESTART, a signal that
@@ -702,22 +716,14 @@ START_TEST(test_trace_signal_while_writing)
 {
 	char err[4096];
 	size_t ne = 0, bytes;
-	struct child c;
 	struct proc p;
-	int o[2], st;
+	int rd, st;
 	unsigned long lines;
 
-	child_start(&c, 20000);
-	ck_assert_int_eq(pipe(o), 0);
-	trace_start_fd(&p, &c, o[1]);
-	close(o[1]);
-	child_run(&c);
-	/* 20,000 JSON lines do not fit in a pipe (64 KiB): trace blocks */
-	usleep(500 * 1000);
-	ck_assert_int_eq(kill(p.pid, SIGINT), 0);
+	trace_blocked_then_sigint(&p, &rd);
 	usleep(200 * 1000);
-	lines = drain_lines(o[0], 30000, &bytes);
-	close(o[0]);
+	lines = drain_lines(rd, 30000, &bytes);
+	close(rd);
 	read_more(p.err, err, sizeof(err), &ne, NULL, 10000);
 	close(p.err);
 	st = wait_exit(p.pid);
@@ -738,31 +744,24 @@ START_TEST(test_trace_second_signal_gives_up)
 {
 	char err[4096];
 	size_t ne = 0, bytes;
-	struct child c;
 	struct proc p;
-	int o[2], st;
+	int rd, st;
 	double t0;
 
-	child_start(&c, 20000);
-	ck_assert_int_eq(pipe(o), 0);
-	trace_start_fd(&p, &c, o[1]);
-	close(o[1]);
-	child_run(&c);
-	usleep(500 * 1000);
-	ck_assert_int_eq(kill(p.pid, SIGINT), 0);
+	trace_blocked_then_sigint(&p, &rd);
 	usleep(500 * 1000);
 	ck_assert_msg(waitpid(p.pid, &st, WNOHANG) == 0,
 		      "trace exited at the first signal with its reader "
 		      "behind");
-	t0 = secs();
+	t0 = mono();
 	ck_assert_int_eq(kill(p.pid, SIGINT), 0);
 	read_more(p.err, err, sizeof(err), &ne, NULL, 20000);
 	close(p.err);
 	st = wait_exit(p.pid);
-	ck_assert_msg(secs() - t0 < 20, "trace took %.1f s to give up",
-		      secs() - t0);
-	drain_lines(o[0], 100, &bytes);
-	close(o[0]);
+	ck_assert_msg(mono() - t0 < 20, "trace took %.1f s to give up",
+		      mono() - t0);
+	drain_lines(rd, 100, &bytes);
+	close(rd);
 	ck_assert_msg(st == 1, "exit %d; stderr: %s", st, err);
 	ck_assert_msg(strstr(err, "stopped reading") &&
 		      strstr(err, "lines were lost"), "stderr: %s", err);
