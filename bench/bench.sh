@@ -205,25 +205,20 @@ echo "barebpf $("$B" --version 2>/dev/null | head -n1 | awk '{print $NF}') again
 echo
 printf '| figure |'; for l in "${LABELS[@]}"; do printf ' %s |' "$l"; done; printf ' bpftrace / barebpf | command |\n'
 printf '|---|'; for l in "${LABELS[@]}"; do printf -- '---|'; done; printf -- '---|---|\n'
+start_cell() { # KEY LABEL: "MEDIAN ms (min MIN[, -v SELF ms])" of KEY's starts
+	local key=$1 l=$2 s=""
+	[ -s "$W/$key.start" ] || { cell "$l" -; return; }
+	[ -s "$W/$key.self" ] && s=", -v $(median <"$W/$key.self") ms"
+	cell "$l" "$(col "$key" 1) ms (min $(awk '{print $1}' "$W/$key.start" | minimum)$s)"
+}
 for tool in biolatency biosnoop trace; do
 	cells=()
-	for l in "${LABELS[@]}"; do
-		if [ -s "$W/$tool.$l.start" ]; then
-			m=$(col "$tool.$l" 1); mn=$(awk '{print $1}' "$W/$tool.$l.start" | minimum)
-			s=""
-			[ -s "$W/$tool.$l.self" ] && s=", -v $(median <"$W/$tool.$l.self") ms"
-			cells+=("$(cell "$l" "$m ms (min $mn$s)")")
-		else
-			cells+=("$(cell "$l" -)")
-		fi
-	done
+	for l in "${LABELS[@]}"; do cells+=("$(start_cell "$tool.$l" "$l")"); done
 	row "$tool: start to attached, median" "$(ratio "$(col "$tool.bpftrace" 1)" "$(col "$tool.barebpf" 1)")" \
 		"exec to the Tracing line: \`${CMD[$tool]}\` / \`bpftrace bench/$(basename "${CMD[bt_$tool]}")\`" "${cells[@]}"
 done
 cells=()
-for l in "${LABELS[@]}"; do
-	cells+=("$(cell "$l" "$(col "floor.$l" 1) ms (min $([ -s "$W/floor.$l.start" ] && awk '{print $1}' "$W/floor.$l.start" | minimum))")")
-done
+for l in "${LABELS[@]}"; do cells+=("$(start_cell "floor.$l" "$l")"); done
 row "floor: fork, exec and exit, median" "$(ratio "$(col floor.bpftrace 1)" "$(col floor.barebpf 1)")" \
 	"\`barebpf --version\` / \`bpftrace --version\`: the part of every start above that is not the tool's" "${cells[@]}"
 for tool in biolatency biosnoop trace; do
