@@ -24,6 +24,8 @@ void spawn(struct proc *p, char *const argv[]);
 /* Read fd until EOF (or until `until` appears, if not NULL) into buf. */
 size_t read_until(int fd, char *buf, size_t len, const char *until,
 		  int timeout_ms);
+/* Read fd to its end (or timeout_ms of silence), keeping nothing. */
+void read_rest(int fd, int timeout_ms);
 /* Reap pid; its exit status, or 128 + the signal that killed it. */
 int wait_exit(pid_t pid);
 /* Run to completion; returns the exit status, stdout/stderr in bufs. */
