@@ -6,6 +6,7 @@
 #include <string.h>
 #include "tool.h"
 #include "blkdisk.h"
+#include "outrec.h"
 #include "biosnoop_out.h"
 
 EMBEDDED_OBJ(biosnoop);
@@ -101,30 +102,31 @@ char biosnoop_type(const char *rwbs)
 	}
 }
 
+/* The record, once: bcc's columns, and the JSON keys. */
+enum { COL_QUEUED = 1 };
+enum {
+	F_TIME, F_COMM, F_PID, F_DISK, F_T, F_RWBS, F_SECTOR, F_BYTES, F_QUE,
+	F_LAT, F_N
+};
+static const struct out_field fields[F_N] = {
+	[F_TIME] = { "TIME(s)", "time", OUT_DBL, -11, 6, 6, 0, 0, NULL },
+	/* bcc cuts the comm at 14 in text ("%-14.14s"), not in JSON */
+	[F_COMM] = { "COMM", "comm", OUT_STR, -14, 14, 0, 0, 0, NULL },
+	[F_PID] = { "PID", "pid", OUT_UINT, -6, 0, 0, 0, 0, NULL },
+	[F_DISK] = { "DISK", "disk", OUT_STR, -7, 0, 0, 0, 0, NULL },
+	[F_T] = { "T", "t", OUT_STR, -1, 0, 0, 0, 0, NULL },
+	[F_RWBS] = { NULL, "rwbs", OUT_STR, 0, 0, 0, 0, 0, NULL },
+	[F_SECTOR] = { "SECTOR", "sector", OUT_UINT, -10, 0, 0, 0, 0, NULL },
+	[F_BYTES] = { "BYTES", "bytes", OUT_UINT, -7, 0, 0, 0, 0, NULL },
+	/* '-': issued without being inserted */
+	[F_QUE] = { "QUE(ms)", "que_ms", OUT_DBL, 7, 2, 3, 0, COL_QUEUED,
+		    "-" },
+	[F_LAT] = { "LAT(ms)", "lat_ms", OUT_DBL, 7, 2, 3, 1, 0, NULL },
+};
+
 void biosnoop_print_header(FILE *f, int queued)
 {
-	fprintf(f, "%-11s %-14s %-6s %-7s %-1s %-10s %-7s ", "TIME(s)", "COMM",
-		"PID", "DISK", "T", "SECTOR", "BYTES");
-	if (queued)
-		fprintf(f, "%7s ", "QUE(ms)");
-	fprintf(f, "%7s\n", "LAT(ms)");
-}
-
-/* comm from the record: at most 16 bytes, not always NUL-terminated */
-static void record_comm(const struct biosnoop_event *e, char *comm)
-{
-	if (!(e->flags & BIOSNOOP_F_WHO)) {
-		strcpy(comm, "?");
-		return;
-	}
-	memcpy(comm, e->comm, sizeof(e->comm));
-	comm[sizeof(e->comm)] = 0;
-}
-
-static void record_rwbs(const struct biosnoop_event *e, char *rwbs)
-{
-	memcpy(rwbs, e->rwbs, sizeof(e->rwbs));
-	rwbs[sizeof(e->rwbs)] = 0;
+	out_head(f, fields, F_N, queued ? OUT_BIT(COL_QUEUED) : 0);
 }
 
 static double since(uint64_t ts, uint64_t start_ts)
@@ -132,48 +134,48 @@ static double since(uint64_t ts, uint64_t start_ts)
 	return (double)(int64_t)(ts - start_ts) / 1e9;
 }
 
+static void print_record(FILE *f, const struct biosnoop_event *e,
+			 uint64_t start_ts, const char *disk, int queued,
+			 int json)
+{
+	char comm[sizeof(e->comm) + 1], rwbs[sizeof(e->rwbs) + 1], t[2];
+	struct out_val v[F_N] = { 0 };
+
+	/* comm: at most 16 bytes, not always NUL-terminated */
+	if (!(e->flags & BIOSNOOP_F_WHO)) {
+		strcpy(comm, "?");
+	} else {
+		memcpy(comm, e->comm, sizeof(e->comm));
+		comm[sizeof(e->comm)] = 0;
+	}
+	memcpy(rwbs, e->rwbs, sizeof(e->rwbs));
+	rwbs[sizeof(e->rwbs)] = 0;
+	t[0] = biosnoop_type(rwbs);
+	t[1] = 0;
+	v[F_TIME].d = since(e->ts, start_ts);
+	v[F_COMM].s = comm;
+	v[F_PID].u = e->pid;
+	v[F_DISK].s = disk;
+	v[F_T].s = t;
+	v[F_RWBS].s = rwbs;
+	v[F_SECTOR].u = e->sector;
+	v[F_BYTES].u = (uint64_t)e->nr_sector * 512;
+	v[F_QUE].d = e->qdelta / 1e6;
+	v[F_QUE].none = !(e->flags & BIOSNOOP_F_INSERTED);
+	v[F_LAT].d = e->delta / 1e6;
+	out_row(f, fields, F_N, queued ? OUT_BIT(COL_QUEUED) : 0, v, json);
+}
+
 void biosnoop_print(FILE *f, const struct biosnoop_event *e,
 		    uint64_t start_ts, const char *disk, int queued)
 {
-	char comm[sizeof(e->comm) + 1], rwbs[sizeof(e->rwbs) + 1];
-
-	record_comm(e, comm);
-	record_rwbs(e, rwbs);
-	fprintf(f, "%-11.6f %-14.14s %-6u %-7s %-1c %-10llu %-7llu ",
-		since(e->ts, start_ts), comm, e->pid, disk,
-		biosnoop_type(rwbs), e->sector,
-		(unsigned long long)e->nr_sector * 512);
-	if (queued) {
-		if (e->flags & BIOSNOOP_F_INSERTED)
-			fprintf(f, "%7.2f ", e->qdelta / 1e6);
-		else
-			fprintf(f, "%7s ", "-");
-	}
-	fprintf(f, "%7.2f\n", e->delta / 1e6);
+	print_record(f, e, start_ts, disk, queued, 0);
 }
 
 void biosnoop_print_json(FILE *f, const struct biosnoop_event *e,
 			 uint64_t start_ts, const char *disk, int queued)
 {
-	char comm[sizeof(e->comm) + 1], rwbs[sizeof(e->rwbs) + 1];
-
-	record_comm(e, comm);
-	record_rwbs(e, rwbs);
-	fprintf(f, "{\"time\":%.6f,\"comm\":", since(e->ts, start_ts));
-	json_str(f, comm);
-	fprintf(f, ",\"pid\":%u,\"disk\":", e->pid);
-	json_str(f, disk);
-	fprintf(f, ",\"t\":\"%c\",\"rwbs\":", biosnoop_type(rwbs));
-	json_str(f, rwbs);
-	fprintf(f, ",\"sector\":%llu,\"bytes\":%llu", e->sector,
-		(unsigned long long)e->nr_sector * 512);
-	if (queued) {
-		if (e->flags & BIOSNOOP_F_INSERTED)
-			fprintf(f, ",\"que_ms\":%.3f", e->qdelta / 1e6);
-		else
-			fprintf(f, ",\"que_ms\":null");
-	}
-	fprintf(f, ",\"lat_ms\":%.3f}\n", e->delta / 1e6);
+	print_record(f, e, start_ts, disk, queued, 1);
 }
 
 static void print_event(struct biosnoop_run *r, const struct biosnoop_event *e)

@@ -8,7 +8,8 @@
 #include <strings.h>
 #include <sys/syscall.h>
 #include "tool.h"
-#include "../../bpf/opensnoop.h"
+#include "outrec.h"
+#include "opensnoop_out.h"
 
 EMBEDDED_OBJ(opensnoop);
 
@@ -101,13 +102,73 @@ struct opensnoop_run {
 	uint64_t first_ts, received, printed, short_records;
 };
 
+/* The record, once: bcc's columns, and the JSON keys. */
+enum {
+	F_TIME, F_TS, F_JPID, F_JTID, F_JUID, F_UID, F_PID, F_TID, F_COMM,
+	F_FD, F_ERR, F_FLAGS, F_JFLAGS, F_PATH, F_N
+};
+static const struct out_field fields[F_N] = {
+	[F_TIME] = { "TIME(s)", NULL, OUT_DBL, -14, 9, 0, 1,
+		     OPENSNOOP_COL_TIME, NULL },
+	[F_TS] = { NULL, "ts", OUT_DBL, 0, 0, 9, 0, 0, NULL },
+	[F_JPID] = { NULL, "pid", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[F_JTID] = { NULL, "tid", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[F_JUID] = { NULL, "uid", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[F_UID] = { "UID", NULL, OUT_UINT, -6, 0, 0, 1, OPENSNOOP_COL_UID,
+		    NULL },
+	[F_PID] = { "PID", NULL, OUT_UINT, -6, 0, 0, 0, OPENSNOOP_COL_PID,
+		    NULL },
+	[F_TID] = { "TID", NULL, OUT_UINT, -6, 0, 0, 0, OPENSNOOP_COL_TID,
+		    NULL },
+	[F_COMM] = { "COMM", "comm", OUT_STR, -16, 0, 0, 0, 0, NULL },
+	[F_FD] = { "FD", "fd", OUT_INT, 4, 0, 0, 0, 0, NULL },
+	[F_ERR] = { "ERR", "err", OUT_INT, 3, 0, 0, 0, 0, NULL },
+	/* bcc: "%08o " under a "%-9s" header */
+	[F_FLAGS] = { "FLAGS", NULL, OUT_OCT, -8, 8, 0, 0,
+		      OPENSNOOP_COL_FLAGS, NULL },
+	[F_JFLAGS] = { NULL, "flags", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[F_PATH] = { "PATH", "path", OUT_STR, 0, 0, 0, 1, 0, NULL },
+};
+
+void opensnoop_print_header(FILE *f, unsigned mask)
+{
+	out_head(f, fields, F_N, mask);
+}
+
+void opensnoop_print(FILE *f, const struct opensnoop_event *e,
+		     uint64_t first_ts, unsigned mask, int json)
+{
+	char comm[sizeof(e->comm) + 1];
+	struct out_val v[F_N] = { 0 };
+
+	memcpy(comm, e->comm, sizeof(e->comm));
+	comm[sizeof(e->comm)] = 0;
+	v[F_TIME].d = v[F_TS].d = (e->ts - first_ts) / 1e9;
+	v[F_JPID].u = v[F_PID].u = e->pid;
+	v[F_JTID].u = v[F_TID].u = e->tid;
+	v[F_JUID].u = v[F_UID].u = e->uid;
+	v[F_COMM].s = comm;
+	v[F_FD].i = e->ret >= 0 ? e->ret : -1;
+	v[F_ERR].i = e->ret >= 0 ? 0 : -e->ret;
+	v[F_FLAGS].u = v[F_JFLAGS].u = e->flags;
+	v[F_PATH].s = e->fname;
+	out_row(f, fields, F_N, mask, v, json);
+}
+
+static unsigned columns(const struct opensnoop_opts *o)
+{
+	return (o->timestamp ? OUT_BIT(OPENSNOOP_COL_TIME) : 0) |
+	       (o->print_uid ? OUT_BIT(OPENSNOOP_COL_UID) : 0) |
+	       OUT_BIT(o->tid ? OPENSNOOP_COL_TID : OPENSNOOP_COL_PID) |
+	       (o->extended ? OUT_BIT(OPENSNOOP_COL_FLAGS) : 0);
+}
+
 static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 {
 	struct opensnoop_run *r = ctx;
 	const struct opensnoop_opts *o = r->o;
 	struct opensnoop_event e;
 	char comm[sizeof(e.comm) + 1];
-	int fd, err;
 
 	(void)cpu;
 	if (size < sizeof(e)) {
@@ -119,34 +180,13 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	memcpy(comm, e.comm, sizeof(e.comm));
 	comm[sizeof(e.comm)] = 0;
 	e.fname[sizeof(e.fname) - 1] = 0;
-	fd = e.ret >= 0 ? e.ret : -1;
-	err = e.ret >= 0 ? 0 : -e.ret;
 	if ((o->failed && e.ret >= 0) || (o->name && !strstr(comm, o->name)))
 		return;
 	if (o->max_events && r->printed >= o->max_events)
 		return;
 	if (!r->first_ts)
 		r->first_ts = e.ts;
-	if (o->json) {
-		printf("{\"ts\":%.9f,\"pid\":%u,\"tid\":%u,\"uid\":%u,"
-		       "\"comm\":", (e.ts - r->first_ts) / 1e9, e.pid, e.tid,
-		       e.uid);
-		json_str(stdout, comm);
-		printf(",\"fd\":%d,\"err\":%d,\"flags\":%llu,\"path\":", fd,
-		       err, e.flags);
-		json_str(stdout, e.fname);
-		printf("}\n");
-	} else {
-		if (o->timestamp)
-			printf("%-14.9f", (e.ts - r->first_ts) / 1e9);
-		if (o->print_uid)
-			printf("%-6u", e.uid);
-		printf("%-6u %-16s %4d %3d ", o->tid ? e.tid : e.pid, comm, fd,
-		       err);
-		if (o->extended)
-			printf("%08llo ", e.flags);
-		printf("%s\n", e.fname);
-	}
+	opensnoop_print(stdout, &e, r->first_ts, columns(o), o->json);
 	r->printed++;
 	if (o->max_events && r->printed >= o->max_events)
 		bb_stop = 1;
@@ -357,17 +397,8 @@ static int opensnoop_main(int argc, char **argv)
 		     "Tracing open()s through %s%s... Hit Ctrl-C to end.\n",
 		     tps ? "syscall tracepoints" : "kprobes on ",
 		     tps ? "" : fn[0]);
-	if (!o.json) {
-		if (o.timestamp)
-			printf("%-14s", "TIME(s)");
-		if (o.print_uid)
-			printf("%-6s", "UID");
-		printf("%-6s %-16s %4s %3s ", o.tid ? "TID" : "PID", "COMM",
-		       "FD", "ERR");
-		if (o.extended)
-			printf("%-9s", "FLAGS");
-		printf("PATH\n");
-	}
+	if (!o.json)
+		opensnoop_print_header(stdout, columns(&o));
 	fflush(stdout);
 	tool_timer_init(&tm, 0, o.duration);
 	while (tool_wait(&tm, pb) != TOOL_TICK_LAST)
