@@ -7,6 +7,7 @@
 #include "tool.h"
 #include "blkdisk.h"
 #include "outrec.h"
+#include "stream.h"
 #include "biosnoop_out.h"
 
 EMBEDDED_OBJ(biosnoop);
@@ -81,7 +82,8 @@ struct biosnoop_opts {
 struct biosnoop_run {
 	const struct biosnoop_opts *o;
 	struct blkdisks disks;
-	uint64_t start_ts, received, short_records;
+	uint64_t start_ts;
+	struct tool_stream s;
 	/* one batch, from every CPU's ring, to print in time order */
 	struct biosnoop_event *batch;
 	size_t n, cap;
@@ -201,11 +203,11 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	(void)cpu;
 	/* the kernel pads u32 size + record to 8 bytes: size may be larger */
 	if (size < sizeof(e)) {
-		r->short_records++;
+		r->s.short_records++;
 		return;
 	}
 	memcpy(&e, data, sizeof(e));
-	r->received++;
+	r->s.received++;
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? 2 * r->cap : 4096;
 		struct biosnoop_event *b = realloc(r->batch, cap * sizeof(*b));
@@ -360,26 +362,19 @@ static uint64_t recursion_misses(struct tool_ctx *t, const char *prog)
 	return n;
 }
 
-/*
- * At exit: stop the programs first, then drain the rings, so that every
- * record counted as emitted has either arrived or is lost. A lost record
- * shows in perfbuf_lost only once a later one lands on that ring; the
- * count kept by the program does not wait for that.
- */
 static void finish(struct tool_ctx *t, struct biosnoop_run *r,
 		   struct bb_perfbuf *pb)
 {
-	int stats_fd = obj_map(t->obj, "stats")->fd;
-	uint64_t emitted, untracked = 0, lost, missed;
+	char more[64] = "", warn[256];
+	uint64_t missed;
 
-	tool_detach_drain(t, pb, drain, r);
-	lost = tool_ring_lost(t, pb, "stats", BIOSNOOP_EMITTED, r->received,
-			      &emitted);
-	bpf_map_sum_percpu_u64(stats_fd, BIOSNOOP_UNTRACKED, &untracked);
+	tool_stream_finish(t, &r->s, pb, drain, r);
+	r->s.printed = r->s.received;
 	if (t->verbose)
 		fprintf(stderr, "records: %llu emitted, %llu received, %llu "
-			"dropped by the kernel\n", (unsigned long long)emitted,
-			(unsigned long long)r->received,
+			"dropped by the kernel\n",
+			(unsigned long long)r->s.emitted,
+			(unsigned long long)r->s.received,
 			(unsigned long long)perfbuf_lost(pb));
 	/*
 	 * Each skipped issue or completion is an I/O not seen, but of any
@@ -387,36 +382,24 @@ static void finish(struct tool_ctx *t, struct biosnoop_run *r,
 	 */
 	missed = recursion_misses(t, "rq_issue") +
 		 recursion_misses(t, "rq_complete");
-	fprintf(stderr, "barebpf biosnoop: %llu I/Os printed, %llu lost",
-		(unsigned long long)r->received, (unsigned long long)lost);
-	if (missed)
-		fprintf(stderr, ", up to %llu not seen",
-			(unsigned long long)missed);
-	fputc('\n', stderr);
-	if (lost)
-		tool_error(t, "warning: %llu I/Os were not printed: the reader "
-			   "fell behind and the kernel dropped their records",
-			   (unsigned long long)lost);
-	if (missed)
-		tool_error(t, "warning: the kernel skipped our programs %llu "
-			   "times because another BPF program was running on "
-			   "the same CPU (an interrupt in the middle of it): up "
-			   "to that many I/Os, of any disk, were not seen",
-			   (unsigned long long)missed);
-	if (untracked)
-		tool_error(t, "warning: %llu I/Os were not tracked: more than "
-			   "10240 requests were in flight at once",
-			   (unsigned long long)untracked);
-	if (r->short_records)
-		tool_error(t, "warning: %llu records were too short (a "
-			   "mismatched build?)",
-			   (unsigned long long)r->short_records);
+	if (missed) {
+		snprintf(more, sizeof(more), ", up to %llu not seen",
+			 (unsigned long long)missed);
+		snprintf(warn, sizeof(warn), "the kernel skipped our programs "
+			 "%llu times because another BPF program was running "
+			 "on the same CPU (an interrupt in the middle of it): "
+			 "up to that many I/Os, of any disk, were not seen",
+			 (unsigned long long)missed);
+	}
+	tool_stream_report(t, &r->s, more, missed ? warn : NULL);
 }
 
 static int biosnoop_main(int argc, char **argv)
 {
 	struct biosnoop_opts o = { 0 };
-	struct biosnoop_run r = { 0 };
+	struct biosnoop_run r = { .s = {
+		"I/Os", BIOSNOOP_EMITTED, BIOSNOOP_UNTRACKED,
+		"tracked: more than 10240 requests were in flight at once" } };
 	struct bb_perfbuf *pb = NULL;
 	struct tool_ctx t;
 	struct tool_timer tm;

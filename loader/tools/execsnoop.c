@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 #include "tool.h"
 #include "outrec.h"
+#include "stream.h"
 #include "execsnoop_out.h"
 
 EMBEDDED_OBJ(execsnoop);
@@ -84,7 +85,7 @@ struct execsnoop_opts {
 struct execsnoop_run {
 	struct execsnoop_opts *o;
 	double t0;
-	uint64_t received, printed, short_records;
+	struct tool_stream s;
 	uint64_t from_fork, from_proc, unknown;
 };
 
@@ -233,17 +234,17 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 
 	(void)cpu;
 	if (size < EXECSNOOP_HDR) {
-		r->short_records++;
+		r->s.short_records++;
 		return;
 	}
 	memset(&e, 0, sizeof(e));
 	memcpy(&e, data, size < sizeof(e) ? size : sizeof(e));
-	r->received++;
+	r->s.received++;
 	n = e.nargs;
 	if (n > EXECSNOOP_MAXARGS)
 		n = EXECSNOOP_MAXARGS;
 	if (EXECSNOOP_HDR + n * EXECSNOOP_ARGSIZE > size) {
-		r->short_records++;
+		r->s.short_records++;
 		return;
 	}
 	memcpy(comm, e.comm, sizeof(e.comm));
@@ -255,7 +256,7 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 		if (regexec(&o->line, line, 0, NULL, 0))
 			return;
 	}
-	if (o->max_events && r->printed >= o->max_events)
+	if (o->max_events && r->s.printed >= o->max_events)
 		return;
 	l.ppid = e.ppid;
 	l.from = "fork";
@@ -274,8 +275,8 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	l.nargs = n;
 	l.quote = o->quote;
 	execsnoop_print(stdout, &e, &l, columns(o), o->json);
-	r->printed++;
-	if (o->max_events && r->printed >= o->max_events)
+	r->s.printed++;
+	if (o->max_events && r->s.printed >= o->max_events)
 		bb_stop = 1;
 	tool_output_failed();
 }
@@ -439,39 +440,25 @@ static int fill_jumps(struct tool_ctx *t)
 static void finish(struct tool_ctx *t, struct execsnoop_run *r,
 		   struct bb_perfbuf *pb)
 {
-	int stats_fd = obj_map(t->obj, "stats")->fd;
-	uint64_t untracked = 0, lost;
+	char more[128];
 
-	tool_detach_drain(t, pb, NULL, NULL);
-	lost = tool_ring_lost(t, pb, "stats", EXECSNOOP_EMITTED, r->received, NULL);
-	bpf_map_sum_percpu_u64(stats_fd, EXECSNOOP_UNTRACKED, &untracked);
-	fprintf(stderr, "barebpf execsnoop: %llu execs printed, %llu lost; "
-		"parent from fork %llu, from /proc %llu, unknown %llu\n",
-		(unsigned long long)r->printed, (unsigned long long)lost,
-		(unsigned long long)r->from_fork,
-		(unsigned long long)r->from_proc,
-		(unsigned long long)r->unknown);
-	if (lost)
-		tool_error(t, "warning: %llu execs were not printed: the "
-			   "reader fell behind and the kernel dropped their "
-			   "records", (unsigned long long)lost);
-	if (untracked)
-		tool_error(t, "warning: %llu execs were not printed: another "
-			   "exec in progress at the same time took their slot "
-			   "(one of 512, by thread id), or a thread's exec "
-			   "returned as its process' leader",
-			   (unsigned long long)untracked);
-	if (r->short_records)
-		tool_error(t, "warning: %llu records were too short (a "
-			   "mismatched build?)",
-			   (unsigned long long)r->short_records);
+	tool_stream_finish(t, &r->s, pb, NULL, NULL);
+	snprintf(more, sizeof(more), "; parent from fork %llu, from /proc "
+		 "%llu, unknown %llu", (unsigned long long)r->from_fork,
+		 (unsigned long long)r->from_proc,
+		 (unsigned long long)r->unknown);
+	tool_stream_report(t, &r->s, more, NULL);
 }
 
 static int execsnoop_main(int argc, char **argv)
 {
 	static const char *const sys[] = { "execve", "execveat" };
 	struct execsnoop_opts o = { 0 };
-	struct execsnoop_run r = { 0 };
+	struct execsnoop_run r = { .s = {
+		"execs", EXECSNOOP_EMITTED, EXECSNOOP_UNTRACKED,
+		"printed: another exec in progress at the same time took "
+		"their slot (one of 512, by thread id), or a thread's exec "
+		"returned as its process' leader" } };
 	struct bb_perfbuf *pb = NULL;
 	struct tool_ctx t;
 	struct tool_timer tm;

@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include "tool.h"
 #include "outrec.h"
+#include "stream.h"
 #include "opensnoop_out.h"
 
 EMBEDDED_OBJ(opensnoop);
@@ -99,7 +100,8 @@ struct opensnoop_opts {
 
 struct opensnoop_run {
 	const struct opensnoop_opts *o;
-	uint64_t first_ts, received, printed, short_records;
+	uint64_t first_ts;
+	struct tool_stream s;
 };
 
 /* The record, once: bcc's columns, and the JSON keys. */
@@ -172,23 +174,23 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 
 	(void)cpu;
 	if (size < sizeof(e)) {
-		r->short_records++;
+		r->s.short_records++;
 		return;
 	}
 	memcpy(&e, data, sizeof(e));
-	r->received++;
+	r->s.received++;
 	memcpy(comm, e.comm, sizeof(e.comm));
 	comm[sizeof(e.comm)] = 0;
 	e.fname[sizeof(e.fname) - 1] = 0;
 	if ((o->failed && e.ret >= 0) || (o->name && !strstr(comm, o->name)))
 		return;
-	if (o->max_events && r->printed >= o->max_events)
+	if (o->max_events && r->s.printed >= o->max_events)
 		return;
 	if (!r->first_ts)
 		r->first_ts = e.ts;
 	opensnoop_print(stdout, &e, r->first_ts, columns(o), o->json);
-	r->printed++;
-	if (o->max_events && r->printed >= o->max_events)
+	r->s.printed++;
+	if (o->max_events && r->s.printed >= o->max_events)
 		bb_stop = 1;
 	tool_output_failed();
 }
@@ -311,38 +313,15 @@ static int configure(struct tool_ctx *t, const struct opensnoop_opts *o,
 	return 0;
 }
 
-static void finish(struct tool_ctx *t, struct opensnoop_run *r,
-		   struct bb_perfbuf *pb)
-{
-	int stats_fd = obj_map(t->obj, "stats")->fd;
-	uint64_t untracked = 0, lost;
-
-	tool_detach_drain(t, pb, NULL, NULL);
-	lost = tool_ring_lost(t, pb, "stats", OPENSNOOP_EMITTED, r->received, NULL);
-	bpf_map_sum_percpu_u64(stats_fd, OPENSNOOP_UNTRACKED, &untracked);
-	fprintf(stderr, "barebpf opensnoop: %llu opens printed, %llu lost\n",
-		(unsigned long long)r->printed, (unsigned long long)lost);
-	if (lost)
-		tool_error(t, "warning: %llu opens were not printed: the "
-			   "reader fell behind and the kernel dropped their "
-			   "records", (unsigned long long)lost);
-	if (untracked)
-		tool_error(t, "warning: %llu opens were not tracked: more than "
-			   "10240 were in progress at once",
-			   (unsigned long long)untracked);
-	if (r->short_records)
-		tool_error(t, "warning: %llu records were too short (a "
-			   "mismatched build?)",
-			   (unsigned long long)r->short_records);
-}
-
 static int opensnoop_main(int argc, char **argv)
 {
 	static const char *const sys[] = { "openat", "open", "openat2" };
 	static const char *const kp[] = { "kp_openat", "kp_open",
 					  "kp_openat2" };
 	struct opensnoop_opts o = { 0 };
-	struct opensnoop_run r = { 0 };
+	struct opensnoop_run r = { .s = {
+		"opens", OPENSNOOP_EMITTED, OPENSNOOP_UNTRACKED,
+		"tracked: more than 10240 were in progress at once" } };
 	struct bb_perfbuf *pb = NULL;
 	struct tool_ctx t;
 	struct tool_timer tm;
@@ -403,7 +382,8 @@ static int opensnoop_main(int argc, char **argv)
 	tool_timer_init(&tm, 0, o.duration);
 	while (tool_wait(&tm, pb) != TOOL_TICK_LAST)
 		;
-	finish(&t, &r, pb);
+	tool_stream_finish(&t, &r.s, pb, NULL, NULL);
+	tool_stream_report(&t, &r.s, NULL, NULL);
 	ret = 0;
 out:
 	perfbuf_close(pb);

@@ -11,6 +11,7 @@
 #include "blkdisk.h"
 #include "kfuncs.h"
 #include "outrec.h"
+#include "stream.h"
 #include "slowbio_out.h"
 
 EMBEDDED_OBJ(slowbio);
@@ -85,7 +86,8 @@ struct slowbio_opts {
 struct slowbio_run {
 	const struct slowbio_opts *o;
 	struct blkdisks disks;
-	uint64_t start_ts, received, printed, short_records;
+	uint64_t start_ts;
+	struct tool_stream s;
 };
 
 /* The record, once: the article's columns, and the JSON keys. */
@@ -151,11 +153,11 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 
 	(void)cpu;
 	if (size < sizeof(e)) {
-		r->short_records++;
+		r->s.short_records++;
 		return;
 	}
 	memcpy(&e, data, sizeof(e));
-	r->received++;
+	r->s.received++;
 	if (e.dev)
 		d = blkdisks_get(&r->disks, e.dev);
 	/* filtered here, not in the program: a partition matches its disk,
@@ -165,7 +167,7 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 		return;
 	if (!r->start_ts)
 		r->start_ts = e.ts;
-	r->printed++;
+	r->s.printed++;
 	if (r->o->json)
 		slowbio_print_json(stdout, &e, r->start_ts, d ? d->name : "?");
 	else
@@ -251,37 +253,11 @@ static int pick_disk(struct tool_ctx *t, struct slowbio_opts *o,
 	return 0;
 }
 
-/*
- * At exit: stop the programs (tool_detach reads the kretprobe misses
- * while the probes exist), then drain the rings, so that every record
- * counted as emitted has arrived or is lost (a lost record shows in
- * perfbuf_lost only once a later one lands on that ring).
- */
-static void finish(struct tool_ctx *t, struct slowbio_run *r,
-		   struct bb_perfbuf *pb)
-{
-	uint64_t lost;
-
-	tool_detach_drain(t, pb, NULL, NULL);
-	fflush(stdout);
-	lost = tool_ring_lost(t, pb, "stats", SLOWBIO_EMITTED, r->received,
-			      NULL);
-	fprintf(stderr, "barebpf slowbio: %llu slow calls printed, %llu lost\n",
-		(unsigned long long)r->printed, (unsigned long long)lost);
-	if (lost)
-		tool_error(t, "warning: %llu slow calls were not printed: the "
-			   "reader fell behind and the kernel dropped their "
-			   "records", (unsigned long long)lost);
-	if (r->short_records)
-		tool_error(t, "warning: %llu records were too short (a "
-			   "mismatched build?)",
-			   (unsigned long long)r->short_records);
-}
-
 static int slowbio_main(int argc, char **argv)
 {
 	struct slowbio_opts o = { 0 };
-	struct slowbio_run r = { 0 };
+	struct slowbio_run r = { .s = { "slow calls", SLOWBIO_EMITTED, -1,
+					NULL } };
 	struct bb_perfbuf *pb = NULL;
 	struct tool_ctx t;
 	struct tool_timer tm;
@@ -339,7 +315,8 @@ static int slowbio_main(int argc, char **argv)
 	tool_timer_init(&tm, 0, o.duration);
 	while (tool_wait(&tm, pb) != TOOL_TICK_LAST)
 		fflush(stdout);
-	finish(&t, &r, pb);
+	tool_stream_finish(&t, &r.s, pb, NULL, NULL);
+	tool_stream_report(&t, &r.s, NULL, NULL);
 	ret = 0;
 out:
 	perfbuf_close(pb);
