@@ -170,6 +170,14 @@ void out_text(FILE *f, const char *s)
 	out_textn(f, s, strlen(s));
 }
 
+void out_col(FILE *f, const char *s, int width)
+{
+	char buf[1024];
+
+	esc_text(buf, sizeof(buf), s, strlen(s));
+	fprintf(f, "%*s", width, buf);
+}
+
 void json_strn(FILE *f, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -287,7 +295,10 @@ void stack_print_user(FILE *f, struct bb_usyms *u, int pid,
 	for (i = 0; i < n; i++) {
 		usyms_find(u, pid, ips[i], &s);
 		usym_format(buf, sizeof(buf), &s);
-		fprintf(f, "%s%s\n", indent, buf);
+		/* a binary's symbol and path: the process' to choose */
+		fputs(indent, f);
+		out_text(f, buf);
+		fputc('\n', f);
 	}
 }
 

@@ -37,6 +37,8 @@ void hist_json_log2(FILE *f, const uint64_t *vals, int n, const char *unit);
 size_t esc_text(char *out, size_t len, const char *s, size_t n);
 void out_text(FILE *f, const char *s);
 void out_textn(FILE *f, const char *s, size_t n);
+/* Escaped (at most 1023 bytes of it), then padded as printf's "%*s". */
+void out_col(FILE *f, const char *s, int width);
 void json_str(FILE *f, const char *s);
 void json_strn(FILE *f, const char *s, size_t n);
 

@@ -112,8 +112,8 @@ static void json_val(FILE *f, const struct out_field *fl,
 	}
 }
 
-void out_row(FILE *f, const struct out_field *fl, int n, unsigned mask,
-	     const struct out_val *v, int json)
+void out_row_open(FILE *f, const struct out_field *fl, int n,
+		  unsigned mask, const struct out_val *v, int json)
 {
 	/* the longest value: execsnoop's 20 arguments of 127 bytes, each
 	 * byte escaped to 4 */
@@ -136,5 +136,11 @@ void out_row(FILE *f, const struct out_field *fl, int n, unsigned mask,
 		if (!fl[i].nosep)
 			fputc(' ', f);
 	}
+}
+
+void out_row(FILE *f, const struct out_field *fl, int n, unsigned mask,
+	     const struct out_val *v, int json)
+{
+	out_row_open(f, fl, n, mask, v, json);
 	fputs(json ? "}\n" : "\n", f);
 }

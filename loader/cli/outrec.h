@@ -58,5 +58,9 @@ void out_head(FILE *f, const struct out_field *fl, int n, unsigned mask);
 /* One record: a text row (json 0) or a JSON object, with its "\n". */
 void out_row(FILE *f, const struct out_field *fl, int n, unsigned mask,
 	     const struct out_val *v, int json);
+/* The same without its end ("}\n" or "\n"), for a tool to add to it: a
+ * JSON object's last keys (,"stack":[...]), text after the last column. */
+void out_row_open(FILE *f, const struct out_field *fl, int n,
+		  unsigned mask, const struct out_val *v, int json);
 
 #endif

@@ -369,8 +369,9 @@ static void print_counts(struct fc_state *s)
 			       (unsigned long long)cur[i].delta);
 			first = 0;
 		} else {
-			printf("%-36s %8llu\n", cur[i].name,
-			       (unsigned long long)cur[i].delta);
+			/* a user binary's symbol, too */
+			out_col(stdout, cur[i].name, -36);
+			printf(" %8llu\n", (unsigned long long)cur[i].delta);
 		}
 	}
 	if (o->json)

@@ -193,11 +193,14 @@ static void print_event(struct trace_run *r, const struct trace_probe *p,
 	}
 	if (o->cpu)
 		printf("%-3u ", e->cpu);
+	printf("%-7u %-7u ", e->tgid, e->tid);
+	out_col(stdout, comm, -15);
+	putchar(' ');
+	/* bcc pads FUNC for a message only: no trailing blanks */
+	out_col(stdout, func, p->spec.has_fmt ? -16 : 0);
 	if (p->spec.has_fmt)
-		printf("%-7u %-7u %-15s %-16s %s\n", e->tgid, e->tid, comm,
-		       func, msg);
-	else /* bcc pads FUNC for an empty message: no trailing blanks */
-		printf("%-7u %-7u %-15s %s\n", e->tgid, e->tid, comm, func);
+		printf(" %s", msg); /* its %s values escaped by trace_format */
+	putchar('\n');
 	print_stacks(r, e);
 }
 

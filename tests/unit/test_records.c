@@ -15,6 +15,7 @@
 #include "outrec.h"
 #include "biosnoop_out.h"
 #include "execsnoop_out.h"
+#include "freeze_out.h"
 #include "opensnoop_out.h"
 #include "slowbio_out.h"
 
@@ -595,6 +596,65 @@ START_TEST(test_bio_escapes)
 }
 END_TEST
 
+/* ---- freeze, as print_event printed a record before its stack ---- */
+
+static void old_freeze(FILE *f, const struct freeze_event *ev,
+		       const char *hms, const char *disk, int json)
+{
+	char comm[FREEZE_COMM_LEN + 1];
+
+	snprintf(comm, sizeof(comm), "%.*s", FREEZE_COMM_LEN, ev->comm);
+	if (json) {
+		fprintf(f, "{\"time\":\"%s\",\"comm\":", hms);
+		json_str(f, comm);
+		fprintf(f, ",\"pid\":%u,\"tid\":%u,\"disk\":", ev->pid, ev->tid);
+		json_str(f, disk);
+		fprintf(f, ",\"frozen_us\":%llu,\"drain_us\":",
+		       (unsigned long long)(ev->frozen_ns / 1000));
+		if (ev->drain_ns)
+			fprintf(f, "%llu",
+			       (unsigned long long)(ev->drain_ns / 1000));
+		else
+			fprintf(f, "null");
+		fprintf(f, ",\"nested\":%u", ev->nested);
+	} else {
+		char drain[32] = "-";
+
+		if (ev->drain_ns)
+			snprintf(drain, sizeof(drain), "%.3f",
+				 ev->drain_ns / 1e6);
+		fprintf(f, "%-8s %-16s %-7u %-12s %12.3f %10s %6u", hms,
+		       comm, ev->pid, disk, ev->frozen_ns / 1e6, drain,
+		       ev->nested);
+	}
+}
+
+START_TEST(test_freeze_replay)
+{
+	static const char *const disks[] = { "sda", "nvme0n1", "?", "loop12",
+					     "mmcblk0boot0" };
+	struct freeze_event ev;
+	int i;
+
+	SAME(fprintf(f, "%-8s %-16s %-7s %-12s %12s %10s %6s\n", "TIME",
+		     "COMM", "PID", "DISK", "FROZEN(ms)", "DRAIN(ms)",
+		     "NESTED"), freeze_print_header(f));
+	for (i = 0; i < 2000; i++) {
+		const char *d = disks[rnd() % 5];
+
+		memset(&ev, 0, sizeof(ev));
+		ev.frozen_ns = rnd() % 3 ? rnd() % 10000000000ULL : rnd() % 1000;
+		ev.drain_ns = rnd() % 3 ? rnd() % (ev.frozen_ns + 1) + 1 : 0;
+		ev.pid = rnd() % 100000;
+		ev.tid = ev.pid + rnd() % 3;
+		ev.nested = rnd() % 4;
+		rnd_name(ev.comm, sizeof(ev.comm), rnd() % 4 == 0);
+		SAME(old_freeze(f, &ev, "01:02:03", d, i & 1),
+		     freeze_print_record(f, &ev, "01:02:03", d, i & 1));
+	}
+}
+END_TEST
+
 static Suite *records_suite(void)
 {
 	Suite *s = suite_create("records");
@@ -607,6 +667,7 @@ static Suite *records_suite(void)
 	tcase_add_test(tc, test_biosnoop_replay);
 	tcase_add_test(tc, test_slowbio_replay);
 	tcase_add_test(tc, test_bio_escapes);
+	tcase_add_test(tc, test_freeze_replay);
 	suite_add_tcase(s, tc);
 	return s;
 }
