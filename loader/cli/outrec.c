@@ -55,6 +55,8 @@ static size_t text_val(char *buf, size_t len, const struct out_field *fl,
 	case OUT_STR:
 		return esc_text(buf, len, v->s, fl->prec ? fl->prec :
 				strlen(v->s));
+	case OUT_RAW:
+		return snprintf(buf, len, "%s", v->s);
 	case OUT_STRV:
 		for (j = 0; j < v->n && k + 1 < len; j++) {
 			if (j)
@@ -87,6 +89,9 @@ static void json_val(FILE *f, const struct out_field *fl,
 	switch (fl->type) {
 	case OUT_STR:
 		json_str(f, v->s);
+		break;
+	case OUT_RAW:
+		fputs(v->s, f);
 		break;
 	case OUT_STRV:
 		fputc('[', f);

@@ -26,6 +26,8 @@ enum out_type {
 	OUT_DBL,  /* d: prec digits after the point in text, jprec in JSON */
 	OUT_BOOL, /* u: JSON true/false (text: 1/0) */
 	OUT_STRV, /* sv[0..n-1]: a JSON array (text: joined by spaces) */
+	OUT_RAW,  /* s: as it is, in both: text the tool escaped itself, a
+		   * number it formatted */
 };
 
 struct out_field {
