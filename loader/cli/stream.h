@@ -7,6 +7,7 @@
 #ifndef BAREBPF_STREAM_H
 #define BAREBPF_STREAM_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "tool.h"
 
@@ -22,6 +23,12 @@ struct tool_stream {
 	uint64_t emitted, lost, untracked_n;
 };
 
+/*
+ * A fixed-size record from the ring into rec (len bytes): 0, or -1 if it
+ * is shorter (counted, as received ones are).
+ */
+int tool_stream_take(struct tool_stream *s, void *rec, size_t len,
+		     const void *data, uint32_t size);
 /*
  * Detach, drain the ring (drain as for tool_detach_drain), flush stdout,
  * and count what was lost and untracked.

@@ -201,13 +201,8 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	struct biosnoop_event e;
 
 	(void)cpu;
-	/* the kernel pads u32 size + record to 8 bytes: size may be larger */
-	if (size < sizeof(e)) {
-		r->s.short_records++;
+	if (tool_stream_take(&r->s, &e, sizeof(e), data, size) < 0)
 		return;
-	}
-	memcpy(&e, data, sizeof(e));
-	r->s.received++;
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? 2 * r->cap : 4096;
 		struct biosnoop_event *b = realloc(r->batch, cap * sizeof(*b));

@@ -173,12 +173,8 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	char comm[sizeof(e.comm) + 1];
 
 	(void)cpu;
-	if (size < sizeof(e)) {
-		r->s.short_records++;
+	if (tool_stream_take(&r->s, &e, sizeof(e), data, size) < 0)
 		return;
-	}
-	memcpy(&e, data, sizeof(e));
-	r->s.received++;
 	memcpy(comm, e.comm, sizeof(e.comm));
 	comm[sizeof(e.comm)] = 0;
 	e.fname[sizeof(e.fname) - 1] = 0;

@@ -152,12 +152,8 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	struct slowbio_event e;
 
 	(void)cpu;
-	if (size < sizeof(e)) {
-		r->s.short_records++;
+	if (tool_stream_take(&r->s, &e, sizeof(e), data, size) < 0)
 		return;
-	}
-	memcpy(&e, data, sizeof(e));
-	r->s.received++;
 	if (e.dev)
 		d = blkdisks_get(&r->disks, e.dev);
 	/* filtered here, not in the program: a partition matches its disk,
