@@ -18,6 +18,7 @@
 #include "freeze_out.h"
 #include "opensnoop_out.h"
 #include "slowbio_out.h"
+#include "vfsstat_out.h"
 
 #define RENDER(out, call)                                                      \
 	do {                                                                   \
@@ -655,6 +656,62 @@ START_TEST(test_freeze_replay)
 }
 END_TEST
 
+/* ---- vfsstat, as print_rates and its main printed a line ---- */
+
+static void old_vfsstat_header(FILE *f)
+{
+	static const char *const cols[VFS_NSTATS] = {
+		"READ", "WRITE", "FSYNC", "OPEN", "CREATE"
+	};
+	char head[128];
+	int k, n;
+
+	n = snprintf(head, sizeof(head), "%-8s  ", "TIME");
+	for (k = 0; k < VFS_NSTATS; k++)
+		n += snprintf(head + n, sizeof(head) - n, " %6s/s", cols[k]);
+	fprintf(f, "%s\n", head);
+}
+
+static void old_vfsstat(FILE *f, const uint64_t *d, double interval,
+			const char *hms, int json)
+{
+	static const char *const cols[VFS_NSTATS] = {
+		"READ", "WRITE", "FSYNC", "OPEN", "CREATE"
+	};
+	int k;
+
+	if (json) {
+		fprintf(f, "{\"time\":\"%s\",\"interval\":%g", hms, interval);
+		for (k = 0; k < VFS_NSTATS; k++)
+			fprintf(f, ",\"%s/s\":%llu,\"%s\":%llu", cols[k],
+			       (unsigned long long)(d[k] / interval),
+			       cols[k], (unsigned long long)d[k]);
+		fprintf(f, "}\n");
+		return;
+	}
+	fprintf(f, "%-8s: ", hms);
+	for (k = 0; k < VFS_NSTATS; k++)
+		fprintf(f, " %8llu", (unsigned long long)(d[k] / interval));
+	fputc('\n', f);
+}
+
+START_TEST(test_vfsstat_replay)
+{
+	static const double iv[] = { 1, 0.5, 2.5, 10, 0.1 };
+	uint64_t d[VFS_NSTATS];
+	int i, k;
+
+	SAME(old_vfsstat_header(f), vfsstat_print_header(f));
+	for (i = 0; i < 2000; i++) {
+		for (k = 0; k < VFS_NSTATS; k++)
+			d[k] = rnd() % 3 ? rnd() % 100000 :
+			       rnd() % 4 ? 0 : rnd() % 10000000000ULL;
+		SAME(old_vfsstat(f, d, iv[i % 5], "23:59:01", i & 1),
+		     vfsstat_print(f, d, iv[i % 5], "23:59:01", i & 1));
+	}
+}
+END_TEST
+
 static Suite *records_suite(void)
 {
 	Suite *s = suite_create("records");
@@ -668,6 +725,7 @@ static Suite *records_suite(void)
 	tcase_add_test(tc, test_slowbio_replay);
 	tcase_add_test(tc, test_bio_escapes);
 	tcase_add_test(tc, test_freeze_replay);
+	tcase_add_test(tc, test_vfsstat_replay);
 	suite_add_tcase(s, tc);
 	return s;
 }
