@@ -144,6 +144,13 @@ size_t esc_text(char *out, size_t len, const char *s, size_t n)
 	if (!len)
 		return 0;
 	for (; i < n && p[i]; i += k) {
+		if (p[i] >= 0x20 && p[i] < 0x7f) { /* most of every string */
+			if (o + 1 >= len)
+				break;
+			out[o++] = p[i];
+			k = 1;
+			continue;
+		}
 		m = esc_piece(p + i, n - i, e, &k);
 		if (o + m >= len)
 			break;
