@@ -15,27 +15,6 @@ static int shown(const struct out_field *fl, unsigned mask)
 	return !fl->when || (mask & OUT_BIT(fl->when));
 }
 
-static void spaces(FILE *f, size_t n)
-{
-	static const char sp[] = "                                ";
-
-	for (; n > sizeof(sp) - 1; n -= sizeof(sp) - 1)
-		fwrite(sp, 1, sizeof(sp) - 1, f);
-	fwrite(sp, 1, n, f);
-}
-
-/* s (len bytes) in a column of |width| bytes, printf's way */
-static void pad(FILE *f, const char *s, size_t len, int width)
-{
-	size_t w = width < 0 ? (size_t)-width : (size_t)width;
-
-	if (width > 0 && len < w)
-		spaces(f, w - len);
-	fwrite(s, 1, len, f);
-	if (width < 0 && len < w)
-		spaces(f, w - len);
-}
-
 void out_head(FILE *f, const struct out_field *fl, int n, unsigned mask)
 {
 	int i;
@@ -43,7 +22,7 @@ void out_head(FILE *f, const struct out_field *fl, int n, unsigned mask)
 	for (i = 0; i < n; i++, fl++) {
 		if (!fl->head || !shown(fl, mask))
 			continue;
-		pad(f, fl->head, strlen(fl->head), fl->width);
+		fprintf(f, "%*s", fl->width, fl->head);
 		if (!fl->nosep)
 			fputc(' ', f);
 	}
