@@ -151,7 +151,7 @@ $(O)/host/embed/%.o: $(O)/bpf/%.bpf.lz asm/embed.S
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -c -DOBJ_NAME=$* -DOBJ_PATH='"$<"' -o $@ asm/embed.S
 
-$(O)/tests/unit: $(UNIT_SRCS) tests/bbtest.h tests/bbtest_main.h $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(BPF_OBJS) $(TEST_BPF_OBJS) $(O)/lzpack
+$(O)/tests/unit: $(UNIT_SRCS) tests/bbtest.h tests/jsoncheck.h tests/bbtest_main.h $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(BPF_OBJS) $(TEST_BPF_OBJS) $(O)/lzpack
 	$(call msg,TEST,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(TEST_CFLAGS) -Itests -DBB_BUILD_DIR='"$(O)"' -o $@ $(UNIT_SRCS) $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(CHECK_LIBS) -lelf
@@ -163,7 +163,7 @@ $(O)/tests/bpf/%.bpf.o: tests/bpf/%.bpf.c $(wildcard bpf/*.h tests/bpf/*.h)
 	@mkdir -p $(dir $@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) $(BPF_TEST_FLAGS) -c -o $@ $<
 
-$(O)/tests/integration: $(INTEG_SRCS) tests/bbtest.h tests/bbtest_main.h $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(TEST_BPF_OBJS)
+$(O)/tests/integration: $(INTEG_SRCS) tests/bbtest.h tests/jsoncheck.h tests/bbtest_main.h $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(TEST_BPF_OBJS)
 	$(call msg,TEST,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(TEST_CFLAGS) -Itests -DBB_BUILD_DIR='"$(O)"' -o $@ $(INTEG_SRCS) $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(CHECK_LIBS)

@@ -137,8 +137,8 @@ void freeze_sum_print(FILE *f, const struct freeze_sum *s,
 	for (i = 0; i < s->ndisks; i++) {
 		const struct freeze_agg *a = &s->disks[i];
 
-		fprintf(f, "%-16s %8lu %12.3f %10.3f %12.3f\n", a->disk,
-			a->count, ms(a->frozen_ns), ms(a->max_ns),
+		out_col(f, a->disk, -16);
+		fprintf(f, " %8lu %12.3f %10.3f %12.3f\n", a->count, ms(a->frozen_ns), ms(a->max_ns),
 			ms(a->drain_ns));
 	}
 	if (s->no_stacks)

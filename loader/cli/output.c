@@ -7,6 +7,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include "barebpf.h"
 #include "output.h"
 
@@ -64,11 +65,135 @@ void hist_print_log2(FILE *f, const uint64_t *vals, int n, const char *unit)
 	}
 }
 
-void json_str(FILE *f, const char *s)
+/*
+ * The length of the valid UTF-8 sequence at s (n bytes there), 0 if it is
+ * not one: no overlong form (C0, C1, E0 80..9F, F0 80..8F), no surrogate
+ * (ED A0..BF), nothing past U+10FFFF (F4 90.., F5..FF), no cut sequence.
+ */
+static int utf8_len(const unsigned char *s, size_t n)
 {
+	unsigned c = s[0], lo = 0x80, hi = 0xbf;
+	int len, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (n < (size_t)len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+/*
+ * One piece of s: the valid UTF-8 character there (1 to 4 bytes, *bad 0),
+ * or the one byte that is not part of one (*bad 1). A C0 or C1 control
+ * (U+0000..U+001F, U+007F, U+0080..U+009F) counts as bad too: terminals
+ * act on them, in either encoding.
+ */
+static int piece(const unsigned char *s, size_t n, int *bad)
+{
+	int len = utf8_len(s, n);
+
+	*bad = !len || s[0] < 0x20 || s[0] == 0x7f ||
+	       (s[0] == 0xc2 && s[1] < 0xa0);
+	return *bad ? 1 + (len == 2 && s[0] == 0xc2) : len;
+}
+
+/* The text of the piece at p (n bytes there) into e: *k bytes of p as
+ * they are, or escaped. Returns its length (at most 8). */
+static int esc_piece(const unsigned char *p, size_t n, char e[12], int *k)
+{
+	int bad, m = 0, j;
+
+	*k = piece(p, n, &bad);
+	if (!bad) {
+		memcpy(e, p, *k);
+		return *k;
+	}
+	if (*p == '\n' || *p == '\t')
+		return snprintf(e, 12, "\\%c", *p == '\n' ? 'n' : 't');
+	for (j = 0; j < *k; j++)
+		m += snprintf(e + m, 12 - m, "\\x%02x", p[j]);
+	return m;
+}
+
+size_t esc_text(char *out, size_t len, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0, i = 0;
+	char e[12];
+	int k, m;
+
+	if (!len)
+		return 0;
+	for (; i < n && p[i]; i += k) {
+		if (p[i] >= 0x20 && p[i] < 0x7f) { /* most of every string */
+			if (o + 1 >= len)
+				break;
+			out[o++] = p[i];
+			k = 1;
+			continue;
+		}
+		m = esc_piece(p + i, n - i, e, &k);
+		if (o + m >= len)
+			break;
+		memcpy(out + o, e, m);
+		o += m;
+	}
+	out[o] = 0;
+	return o;
+}
+
+void out_textn(FILE *f, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i;
+	char e[12];
+	int k;
+
+	for (i = 0; i < n && p[i]; i += k)
+		fwrite(e, 1, esc_piece(p + i, n - i, e, &k), f);
+}
+
+void out_text(FILE *f, const char *s)
+{
+	out_textn(f, s, strlen(s));
+}
+
+void out_col(FILE *f, const char *s, int width)
+{
+	char buf[1024];
+
+	esc_text(buf, sizeof(buf), s, strlen(s));
+	fprintf(f, "%*s", width, buf);
+}
+
+void json_strn(FILE *f, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
 	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
+	while (i < n && p[i]) {
+		unsigned char c = p[i];
+		int bad, k = piece(p + i, n - i, &bad);
 
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
@@ -76,12 +201,20 @@ void json_str(FILE *f, const char *s)
 			fputs("\\n", f);
 		else if (c == '\t')
 			fputs("\\t", f);
-		else if (c < 0x20)
+		else if (!bad)
+			fwrite(p + i, 1, k, f);
+		else if (k == 2) /* a C1 control, U+0080..U+009F */
+			fprintf(f, "\\u%04x", p[i + 1]);
+		else /* a control, or a byte that is not UTF-8: U+00NN */
 			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
+		i += k;
 	}
 	fputc('"', f);
+}
+
+void json_str(FILE *f, const char *s)
+{
+	json_strn(f, s, strlen(s));
 }
 
 void hist_json_log2(FILE *f, const uint64_t *vals, int n, const char *unit)
@@ -169,7 +302,10 @@ void stack_print_user(FILE *f, struct bb_usyms *u, int pid,
 	for (i = 0; i < n; i++) {
 		usyms_find(u, pid, ips[i], &s);
 		usym_format(buf, sizeof(buf), &s);
-		fprintf(f, "%s%s\n", indent, buf);
+		/* a binary's symbol and path: the process' to choose */
+		fputs(indent, f);
+		out_text(f, buf);
+		fputc('\n', f);
 	}
 }
 

@@ -15,8 +15,32 @@
 void hist_print_log2(FILE *f, const uint64_t *vals, int n, const char *unit);
 /* {"unit":"usecs","buckets":[{"lo":0,"hi":1,"count":3},...]} */
 void hist_json_log2(FILE *f, const uint64_t *vals, int n, const char *unit);
-/* JSON string with escapes. */
+/*
+ * Every string that came from the kernel or a process (comm, paths,
+ * arguments, symbol names, printk lines) is printed through these, in
+ * every tool, so that it can neither forge a line nor reach the terminal
+ * as a control sequence, and so that -j stays valid UTF-8:
+ *
+ * text: valid UTF-8 as it is, but a newline as \n, a tab as \t, and
+ *   every other control (C0, DEL, C1 as U+0080..U+009F) and every byte
+ *   that is not part of valid UTF-8 (overlong forms, surrogates, cut
+ *   sequences, 0xf5..0xff) as \xNN, byte by byte. Backslashes stay as
+ *   they are (bcc's execsnoop and trace print them so).
+ * JSON: a string of valid UTF-8: \" \\ \n \t, other controls as
+ *   \u00NN, and each byte that is not valid UTF-8 as \u00NN, the code
+ *   point of the same number (Latin-1's reading of it: 0xff is "\u00ff").
+ *
+ * Both stop at a NUL (or after n bytes).
+ */
+/* Escaped into out (len bytes, NUL-terminated; an escape that does not
+ * fit is left out whole). Returns the length written. */
+size_t esc_text(char *out, size_t len, const char *s, size_t n);
+void out_text(FILE *f, const char *s);
+void out_textn(FILE *f, const char *s, size_t n);
+/* Escaped (at most 1023 bytes of it), then padded as printf's "%*s". */
+void out_col(FILE *f, const char *s, int width);
 void json_str(FILE *f, const char *s);
+void json_strn(FILE *f, const char *s, size_t n);
 
 /* One frame a line, "<indent>func+0x1a [kernel]", as bcc's trace -K. */
 void stack_print_kernel(FILE *f, const struct bb_ksyms *ks,

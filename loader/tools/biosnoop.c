@@ -6,6 +6,8 @@
 #include <string.h>
 #include "tool.h"
 #include "blkdisk.h"
+#include "outrec.h"
+#include "stream.h"
 #include "biosnoop_out.h"
 
 EMBEDDED_OBJ(biosnoop);
@@ -80,7 +82,8 @@ struct biosnoop_opts {
 struct biosnoop_run {
 	const struct biosnoop_opts *o;
 	struct blkdisks disks;
-	uint64_t start_ts, received, short_records;
+	uint64_t start_ts;
+	struct tool_stream s;
 	/* one batch, from every CPU's ring, to print in time order */
 	struct biosnoop_event *batch;
 	size_t n, cap;
@@ -101,30 +104,31 @@ char biosnoop_type(const char *rwbs)
 	}
 }
 
+/* The record, once: bcc's columns, and the JSON keys. */
+enum { COL_QUEUED = 1 };
+enum {
+	F_TIME, F_COMM, F_PID, F_DISK, F_T, F_RWBS, F_SECTOR, F_BYTES, F_QUE,
+	F_LAT, F_N
+};
+static const struct out_field fields[F_N] = {
+	[F_TIME] = { "TIME(s)", "time", OUT_DBL, -11, 6, 6, 0, 0, NULL },
+	/* bcc cuts the comm at 14 in text ("%-14.14s"), not in JSON */
+	[F_COMM] = { "COMM", "comm", OUT_STR, -14, 14, 0, 0, 0, NULL },
+	[F_PID] = { "PID", "pid", OUT_UINT, -6, 0, 0, 0, 0, NULL },
+	[F_DISK] = { "DISK", "disk", OUT_STR, -7, 0, 0, 0, 0, NULL },
+	[F_T] = { "T", "t", OUT_STR, -1, 0, 0, 0, 0, NULL },
+	[F_RWBS] = { NULL, "rwbs", OUT_STR, 0, 0, 0, 0, 0, NULL },
+	[F_SECTOR] = { "SECTOR", "sector", OUT_UINT, -10, 0, 0, 0, 0, NULL },
+	[F_BYTES] = { "BYTES", "bytes", OUT_UINT, -7, 0, 0, 0, 0, NULL },
+	/* '-': issued without being inserted */
+	[F_QUE] = { "QUE(ms)", "que_ms", OUT_DBL, 7, 2, 3, 0, COL_QUEUED,
+		    "-" },
+	[F_LAT] = { "LAT(ms)", "lat_ms", OUT_DBL, 7, 2, 3, 1, 0, NULL },
+};
+
 void biosnoop_print_header(FILE *f, int queued)
 {
-	fprintf(f, "%-11s %-14s %-6s %-7s %-1s %-10s %-7s ", "TIME(s)", "COMM",
-		"PID", "DISK", "T", "SECTOR", "BYTES");
-	if (queued)
-		fprintf(f, "%7s ", "QUE(ms)");
-	fprintf(f, "%7s\n", "LAT(ms)");
-}
-
-/* comm from the record: at most 16 bytes, not always NUL-terminated */
-static void record_comm(const struct biosnoop_event *e, char *comm)
-{
-	if (!(e->flags & BIOSNOOP_F_WHO)) {
-		strcpy(comm, "?");
-		return;
-	}
-	memcpy(comm, e->comm, sizeof(e->comm));
-	comm[sizeof(e->comm)] = 0;
-}
-
-static void record_rwbs(const struct biosnoop_event *e, char *rwbs)
-{
-	memcpy(rwbs, e->rwbs, sizeof(e->rwbs));
-	rwbs[sizeof(e->rwbs)] = 0;
+	out_head(f, fields, F_N, queued ? OUT_BIT(COL_QUEUED) : 0);
 }
 
 static double since(uint64_t ts, uint64_t start_ts)
@@ -132,48 +136,48 @@ static double since(uint64_t ts, uint64_t start_ts)
 	return (double)(int64_t)(ts - start_ts) / 1e9;
 }
 
+static void print_record(FILE *f, const struct biosnoop_event *e,
+			 uint64_t start_ts, const char *disk, int queued,
+			 int json)
+{
+	char comm[sizeof(e->comm) + 1], rwbs[sizeof(e->rwbs) + 1], t[2];
+	struct out_val v[F_N] = { 0 };
+
+	/* comm: at most 16 bytes, not always NUL-terminated */
+	if (!(e->flags & BIOSNOOP_F_WHO)) {
+		strcpy(comm, "?");
+	} else {
+		memcpy(comm, e->comm, sizeof(e->comm));
+		comm[sizeof(e->comm)] = 0;
+	}
+	memcpy(rwbs, e->rwbs, sizeof(e->rwbs));
+	rwbs[sizeof(e->rwbs)] = 0;
+	t[0] = biosnoop_type(rwbs);
+	t[1] = 0;
+	v[F_TIME].d = since(e->ts, start_ts);
+	v[F_COMM].s = comm;
+	v[F_PID].u = e->pid;
+	v[F_DISK].s = disk;
+	v[F_T].s = t;
+	v[F_RWBS].s = rwbs;
+	v[F_SECTOR].u = e->sector;
+	v[F_BYTES].u = (uint64_t)e->nr_sector * 512;
+	v[F_QUE].d = e->qdelta / 1e6;
+	v[F_QUE].none = !(e->flags & BIOSNOOP_F_INSERTED);
+	v[F_LAT].d = e->delta / 1e6;
+	out_row(f, fields, F_N, queued ? OUT_BIT(COL_QUEUED) : 0, v, json);
+}
+
 void biosnoop_print(FILE *f, const struct biosnoop_event *e,
 		    uint64_t start_ts, const char *disk, int queued)
 {
-	char comm[sizeof(e->comm) + 1], rwbs[sizeof(e->rwbs) + 1];
-
-	record_comm(e, comm);
-	record_rwbs(e, rwbs);
-	fprintf(f, "%-11.6f %-14.14s %-6u %-7s %-1c %-10llu %-7llu ",
-		since(e->ts, start_ts), comm, e->pid, disk,
-		biosnoop_type(rwbs), e->sector,
-		(unsigned long long)e->nr_sector * 512);
-	if (queued) {
-		if (e->flags & BIOSNOOP_F_INSERTED)
-			fprintf(f, "%7.2f ", e->qdelta / 1e6);
-		else
-			fprintf(f, "%7s ", "-");
-	}
-	fprintf(f, "%7.2f\n", e->delta / 1e6);
+	print_record(f, e, start_ts, disk, queued, 0);
 }
 
 void biosnoop_print_json(FILE *f, const struct biosnoop_event *e,
 			 uint64_t start_ts, const char *disk, int queued)
 {
-	char comm[sizeof(e->comm) + 1], rwbs[sizeof(e->rwbs) + 1];
-
-	record_comm(e, comm);
-	record_rwbs(e, rwbs);
-	fprintf(f, "{\"time\":%.6f,\"comm\":", since(e->ts, start_ts));
-	json_str(f, comm);
-	fprintf(f, ",\"pid\":%u,\"disk\":", e->pid);
-	json_str(f, disk);
-	fprintf(f, ",\"t\":\"%c\",\"rwbs\":", biosnoop_type(rwbs));
-	json_str(f, rwbs);
-	fprintf(f, ",\"sector\":%llu,\"bytes\":%llu", e->sector,
-		(unsigned long long)e->nr_sector * 512);
-	if (queued) {
-		if (e->flags & BIOSNOOP_F_INSERTED)
-			fprintf(f, ",\"que_ms\":%.3f", e->qdelta / 1e6);
-		else
-			fprintf(f, ",\"que_ms\":null");
-	}
-	fprintf(f, ",\"lat_ms\":%.3f}\n", e->delta / 1e6);
+	print_record(f, e, start_ts, disk, queued, 1);
 }
 
 static void print_event(struct biosnoop_run *r, const struct biosnoop_event *e)
@@ -197,13 +201,8 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	struct biosnoop_event e;
 
 	(void)cpu;
-	/* the kernel pads u32 size + record to 8 bytes: size may be larger */
-	if (size < sizeof(e)) {
-		r->short_records++;
+	if (tool_stream_take(&r->s, &e, sizeof(e), data, size) < 0)
 		return;
-	}
-	memcpy(&e, data, sizeof(e));
-	r->received++;
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? 2 * r->cap : 4096;
 		struct biosnoop_event *b = realloc(r->batch, cap * sizeof(*b));
@@ -358,26 +357,19 @@ static uint64_t recursion_misses(struct tool_ctx *t, const char *prog)
 	return n;
 }
 
-/*
- * At exit: stop the programs first, then drain the rings, so that every
- * record counted as emitted has either arrived or is lost. A lost record
- * shows in perfbuf_lost only once a later one lands on that ring; the
- * count kept by the program does not wait for that.
- */
 static void finish(struct tool_ctx *t, struct biosnoop_run *r,
 		   struct bb_perfbuf *pb)
 {
-	int stats_fd = obj_map(t->obj, "stats")->fd;
-	uint64_t emitted, untracked = 0, lost, missed;
+	char more[64] = "", warn[256];
+	uint64_t missed;
 
-	tool_detach_drain(t, pb, drain, r);
-	lost = tool_ring_lost(t, pb, "stats", BIOSNOOP_EMITTED, r->received,
-			      &emitted);
-	bpf_map_sum_percpu_u64(stats_fd, BIOSNOOP_UNTRACKED, &untracked);
+	tool_stream_finish(t, &r->s, pb, drain, r);
+	r->s.printed = r->s.received;
 	if (t->verbose)
 		fprintf(stderr, "records: %llu emitted, %llu received, %llu "
-			"dropped by the kernel\n", (unsigned long long)emitted,
-			(unsigned long long)r->received,
+			"dropped by the kernel\n",
+			(unsigned long long)r->s.emitted,
+			(unsigned long long)r->s.received,
 			(unsigned long long)perfbuf_lost(pb));
 	/*
 	 * Each skipped issue or completion is an I/O not seen, but of any
@@ -385,36 +377,24 @@ static void finish(struct tool_ctx *t, struct biosnoop_run *r,
 	 */
 	missed = recursion_misses(t, "rq_issue") +
 		 recursion_misses(t, "rq_complete");
-	fprintf(stderr, "barebpf biosnoop: %llu I/Os printed, %llu lost",
-		(unsigned long long)r->received, (unsigned long long)lost);
-	if (missed)
-		fprintf(stderr, ", up to %llu not seen",
-			(unsigned long long)missed);
-	fputc('\n', stderr);
-	if (lost)
-		tool_error(t, "warning: %llu I/Os were not printed: the reader "
-			   "fell behind and the kernel dropped their records",
-			   (unsigned long long)lost);
-	if (missed)
-		tool_error(t, "warning: the kernel skipped our programs %llu "
-			   "times because another BPF program was running on "
-			   "the same CPU (an interrupt in the middle of it): up "
-			   "to that many I/Os, of any disk, were not seen",
-			   (unsigned long long)missed);
-	if (untracked)
-		tool_error(t, "warning: %llu I/Os were not tracked: more than "
-			   "10240 requests were in flight at once",
-			   (unsigned long long)untracked);
-	if (r->short_records)
-		tool_error(t, "warning: %llu records were too short (a "
-			   "mismatched build?)",
-			   (unsigned long long)r->short_records);
+	if (missed) {
+		snprintf(more, sizeof(more), ", up to %llu not seen",
+			 (unsigned long long)missed);
+		snprintf(warn, sizeof(warn), "the kernel skipped our programs "
+			 "%llu times because another BPF program was running "
+			 "on the same CPU (an interrupt in the middle of it): "
+			 "up to that many I/Os, of any disk, were not seen",
+			 (unsigned long long)missed);
+	}
+	tool_stream_report(t, &r->s, more, missed ? warn : NULL);
 }
 
 static int biosnoop_main(int argc, char **argv)
 {
 	struct biosnoop_opts o = { 0 };
-	struct biosnoop_run r = { 0 };
+	struct biosnoop_run r = { .s = {
+		"I/Os", BIOSNOOP_EMITTED, BIOSNOOP_UNTRACKED,
+		"tracked: more than 10240 requests were in flight at once" } };
 	struct bb_perfbuf *pb = NULL;
 	struct tool_ctx t;
 	struct tool_timer tm;

@@ -153,7 +153,9 @@ void bd_print_record(FILE *f, const struct bd_task *t, const char *hms,
 	char comm[sizeof(t->comm) + 1];
 
 	comm_of(t, comm);
-	fprintf(f, "%-8s %-16s %-7u %-7u ", hms, comm, t->pid, t->tid);
+	fprintf(f, "%-8s ", hms);
+	out_col(f, comm, -16);
+	fprintf(f, " %-7u %-7u ", t->pid, t->tid);
 	put_time(f, t->dur, fm, 12);
 	fprintf(f, " %s\n", fm->names[0]);
 	print_table(f, t->c, t->dur, t->self, fm, 1, "    ");

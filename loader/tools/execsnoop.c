@@ -7,7 +7,9 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include "tool.h"
-#include "../../bpf/execsnoop.h"
+#include "outrec.h"
+#include "stream.h"
+#include "execsnoop_out.h"
 
 EMBEDDED_OBJ(execsnoop);
 
@@ -83,7 +85,7 @@ struct execsnoop_opts {
 struct execsnoop_run {
 	struct execsnoop_opts *o;
 	double t0;
-	uint64_t received, printed, short_records;
+	struct tool_stream s;
 	uint64_t from_fork, from_proc, unknown;
 };
 
@@ -116,9 +118,8 @@ static const char *arg_at(const struct execsnoop_event *e, unsigned i,
 	return buf;
 }
 
-/* bcc: the arguments joined by spaces, '\n' as "\n", -q quoted */
-static void args_text(const struct execsnoop_event *e, unsigned n, int quote,
-		      char *out, size_t len)
+void execsnoop_args_text(const struct execsnoop_event *e, unsigned n,
+			 int quote, char *out, size_t len)
 {
 	char buf[EXECSNOOP_ARGSIZE];
 	size_t k = 0;
@@ -150,29 +151,100 @@ static void args_text(const struct execsnoop_event *e, unsigned n, int quote,
 	out[k] = 0;
 }
 
+/* The record, once: bcc's columns, and the JSON keys. */
+enum {
+	F_TIME, F_JTIME, F_TS, F_JTS, F_UID, F_COMM, F_PID, F_PPID, F_FROM,
+	F_JUID, F_RET, F_ARGS, F_JARGS, F_TRUNC, F_N
+};
+static const struct out_field fields[F_N] = {
+	[F_TIME] = { "TIME", NULL, OUT_STR, -9, 0, 0, 1, EXECSNOOP_COL_TIME,
+		     NULL },
+	[F_JTIME] = { NULL, "time", OUT_STR, 0, 0, 0, 0, 0, NULL },
+	[F_TS] = { "TIME(s)", NULL, OUT_DBL, -8, 3, 0, 1, EXECSNOOP_COL_TS,
+		   NULL },
+	[F_JTS] = { NULL, "ts", OUT_DBL, 0, 0, 6, 0, 0, NULL },
+	[F_UID] = { "UID", NULL, OUT_UINT, -6, 0, 0, 1, EXECSNOOP_COL_UID,
+		    NULL },
+	[F_COMM] = { "PCOMM", "comm", OUT_STR, -16, 0, 0, 0, 0, NULL },
+	[F_PID] = { "PID", "pid", OUT_UINT, -7, 0, 0, 0, 0, NULL },
+	[F_PPID] = { "PPID", "ppid", OUT_UINT, -7, 0, 0, 0, 0, "?" },
+	[F_FROM] = { NULL, "ppid_from", OUT_STR, 0, 0, 0, 0, 0, NULL },
+	[F_JUID] = { NULL, "uid", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[F_RET] = { "RET", "ret", OUT_INT, 3, 0, 0, 0, 0, NULL },
+	[F_ARGS] = { "ARGS", NULL, OUT_STR, 0, 0, 0, 1, 0, NULL },
+	[F_JARGS] = { NULL, "args", OUT_STRV, 0, 0, 0, 0, 0, NULL },
+	[F_TRUNC] = { NULL, "truncated", OUT_BOOL, 0, 0, 0, 0, 0, NULL },
+};
+
+void execsnoop_print_header(FILE *f, unsigned mask)
+{
+	out_head(f, fields, F_N, mask);
+}
+
+void execsnoop_print(FILE *f, const struct execsnoop_event *e,
+		     const struct execsnoop_line *l, unsigned mask, int json)
+{
+	static char line[EXECSNOOP_MAXARGS * (2 * EXECSNOOP_ARGSIZE + 3) + 8];
+	static char args[EXECSNOOP_MAXARGS][EXECSNOOP_ARGSIZE];
+	const char *argv[EXECSNOOP_MAXARGS];
+	char comm[sizeof(e->comm) + 1];
+	struct out_val v[F_N] = { 0 };
+	unsigned i, n = l->nargs;
+
+	memcpy(comm, e->comm, sizeof(e->comm));
+	comm[sizeof(e->comm)] = 0;
+	v[F_TIME].s = v[F_JTIME].s = l->hms;
+	v[F_TS].d = v[F_JTS].d = l->ts;
+	v[F_UID].u = v[F_JUID].u = e->uid;
+	v[F_COMM].s = comm;
+	v[F_PID].u = e->pid;
+	v[F_PPID].u = l->ppid;
+	v[F_PPID].none = v[F_FROM].none = !l->from;
+	v[F_FROM].s = l->from;
+	v[F_RET].i = e->ret;
+	if (json) {
+		for (i = 0; i < n; i++)
+			argv[i] = arg_at(e, i, args[i]);
+		v[F_JARGS].sv = argv;
+		v[F_JARGS].n = n;
+		v[F_TRUNC].u = !!(e->flags & EXECSNOOP_F_TRUNCATED);
+	} else {
+		execsnoop_args_text(e, n, l->quote, line, sizeof(line));
+		v[F_ARGS].s = line;
+	}
+	out_row(f, fields, F_N, mask, v, json);
+}
+
+static unsigned columns(const struct execsnoop_opts *o)
+{
+	return (o->time ? OUT_BIT(EXECSNOOP_COL_TIME) : 0) |
+	       (o->timestamp ? OUT_BIT(EXECSNOOP_COL_TS) : 0) |
+	       (o->print_uid ? OUT_BIT(EXECSNOOP_COL_UID) : 0);
+}
+
 static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 {
 	struct execsnoop_run *r = ctx;
 	struct execsnoop_opts *o = r->o;
 	static struct execsnoop_event e;
-	char comm[sizeof(e.comm) + 1], buf[EXECSNOOP_ARGSIZE];
 	static char line[EXECSNOOP_MAXARGS * (2 * EXECSNOOP_ARGSIZE + 3) + 8];
-	unsigned n, ppid, i;
-	const char *from;
+	char comm[sizeof(e.comm) + 1];
+	struct execsnoop_line l;
+	unsigned n;
 
 	(void)cpu;
 	if (size < EXECSNOOP_HDR) {
-		r->short_records++;
+		r->s.short_records++;
 		return;
 	}
 	memset(&e, 0, sizeof(e));
 	memcpy(&e, data, size < sizeof(e) ? size : sizeof(e));
-	r->received++;
+	r->s.received++;
 	n = e.nargs;
 	if (n > EXECSNOOP_MAXARGS)
 		n = EXECSNOOP_MAXARGS;
 	if (EXECSNOOP_HDR + n * EXECSNOOP_ARGSIZE > size) {
-		r->short_records++;
+		r->s.short_records++;
 		return;
 	}
 	memcpy(comm, e.comm, sizeof(e.comm));
@@ -180,58 +252,31 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	if (o->name_set && regexec(&o->name, comm, 0, NULL, 0))
 		return;
 	if (o->line_set) {
-		args_text(&e, n, 0, line, sizeof(line));
+		execsnoop_args_text(&e, n, 0, line, sizeof(line));
 		if (regexec(&o->line, line, 0, NULL, 0))
 			return;
 	}
-	if (o->max_events && r->printed >= o->max_events)
+	if (o->max_events && r->s.printed >= o->max_events)
 		return;
-	ppid = e.ppid;
-	from = "fork";
+	l.ppid = e.ppid;
+	l.from = "fork";
 	if (!(e.flags & EXECSNOOP_F_PPID)) {
-		ppid = proc_ppid(e.pid);
-		from = ppid ? "proc" : NULL;
+		l.ppid = proc_ppid(e.pid);
+		l.from = l.ppid ? "proc" : NULL;
 	}
-	if (!from)
+	if (!l.from)
 		r->unknown++;
-	else if (*from == 'f')
+	else if (*l.from == 'f')
 		r->from_fork++;
 	else
 		r->from_proc++;
-	if (o->json) {
-		printf("{\"time\":\"%s\",\"ts\":%.6f,\"comm\":", now_hms(),
-		       e.ts / 1e9 - r->t0);
-		json_str(stdout, comm);
-		printf(",\"pid\":%u,\"ppid\":", e.pid);
-		if (from)
-			printf("%u,\"ppid_from\":\"%s\"", ppid, from);
-		else
-			printf("null,\"ppid_from\":null");
-		printf(",\"uid\":%u,\"ret\":%d,\"args\":[", e.uid, e.ret);
-		for (i = 0; i < n; i++) {
-			if (i)
-				putchar(',');
-			json_str(stdout, arg_at(&e, i, buf));
-		}
-		printf("],\"truncated\":%s}\n",
-		       e.flags & EXECSNOOP_F_TRUNCATED ? "true" : "false");
-	} else {
-		char ps[16] = "?";
-
-		if (o->time)
-			printf("%-9s", now_hms());
-		if (o->timestamp)
-			printf("%-8.3f", e.ts / 1e9 - r->t0);
-		if (o->print_uid)
-			printf("%-6u", e.uid);
-		if (from)
-			snprintf(ps, sizeof(ps), "%u", ppid);
-		args_text(&e, n, o->quote, line, sizeof(line));
-		printf("%-16s %-7u %-7s %3d %s\n", comm, e.pid, ps, e.ret,
-		       line);
-	}
-	r->printed++;
-	if (o->max_events && r->printed >= o->max_events)
+	l.hms = now_hms();
+	l.ts = e.ts / 1e9 - r->t0;
+	l.nargs = n;
+	l.quote = o->quote;
+	execsnoop_print(stdout, &e, &l, columns(o), o->json);
+	r->s.printed++;
+	if (o->max_events && r->s.printed >= o->max_events)
 		bb_stop = 1;
 	tool_output_failed();
 }
@@ -395,39 +440,25 @@ static int fill_jumps(struct tool_ctx *t)
 static void finish(struct tool_ctx *t, struct execsnoop_run *r,
 		   struct bb_perfbuf *pb)
 {
-	int stats_fd = obj_map(t->obj, "stats")->fd;
-	uint64_t untracked = 0, lost;
+	char more[128];
 
-	tool_detach_drain(t, pb, NULL, NULL);
-	lost = tool_ring_lost(t, pb, "stats", EXECSNOOP_EMITTED, r->received, NULL);
-	bpf_map_sum_percpu_u64(stats_fd, EXECSNOOP_UNTRACKED, &untracked);
-	fprintf(stderr, "barebpf execsnoop: %llu execs printed, %llu lost; "
-		"parent from fork %llu, from /proc %llu, unknown %llu\n",
-		(unsigned long long)r->printed, (unsigned long long)lost,
-		(unsigned long long)r->from_fork,
-		(unsigned long long)r->from_proc,
-		(unsigned long long)r->unknown);
-	if (lost)
-		tool_error(t, "warning: %llu execs were not printed: the "
-			   "reader fell behind and the kernel dropped their "
-			   "records", (unsigned long long)lost);
-	if (untracked)
-		tool_error(t, "warning: %llu execs were not printed: another "
-			   "exec in progress at the same time took their slot "
-			   "(one of 512, by thread id), or a thread's exec "
-			   "returned as its process' leader",
-			   (unsigned long long)untracked);
-	if (r->short_records)
-		tool_error(t, "warning: %llu records were too short (a "
-			   "mismatched build?)",
-			   (unsigned long long)r->short_records);
+	tool_stream_finish(t, &r->s, pb, NULL, NULL);
+	snprintf(more, sizeof(more), "; parent from fork %llu, from /proc "
+		 "%llu, unknown %llu", (unsigned long long)r->from_fork,
+		 (unsigned long long)r->from_proc,
+		 (unsigned long long)r->unknown);
+	tool_stream_report(t, &r->s, more, NULL);
 }
 
 static int execsnoop_main(int argc, char **argv)
 {
 	static const char *const sys[] = { "execve", "execveat" };
 	struct execsnoop_opts o = { 0 };
-	struct execsnoop_run r = { 0 };
+	struct execsnoop_run r = { .s = {
+		"execs", EXECSNOOP_EMITTED, EXECSNOOP_UNTRACKED,
+		"printed: another exec in progress at the same time took "
+		"their slot (one of 512, by thread id), or a thread's exec "
+		"returned as its process' leader" } };
 	struct bb_perfbuf *pb = NULL;
 	struct tool_ctx t;
 	struct tool_timer tm;
@@ -504,16 +535,8 @@ static int execsnoop_main(int argc, char **argv)
 		     "Tracing exec()s through %s%s... Hit Ctrl-C to end.\n",
 		     tps ? "syscall tracepoints" : "kprobes on ",
 		     tps ? "" : fn[0]);
-	if (!o.json) {
-		if (o.time)
-			printf("%-9s", "TIME");
-		if (o.timestamp)
-			printf("%-8s", "TIME(s)");
-		if (o.print_uid)
-			printf("%-6s", "UID");
-		printf("%-16s %-7s %-7s %3s %s\n", "PCOMM", "PID", "PPID",
-		       "RET", "ARGS");
-	}
+	if (!o.json)
+		execsnoop_print_header(stdout, columns(&o));
 	fflush(stdout);
 	tool_timer_init(&tm, 0, o.duration);
 	while (tool_wait(&tm, pb) != TOOL_TICK_LAST)

@@ -8,8 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "tool.h"
+#include "outrec.h"
 #include "qfreeze.h"
-#include "../../bpf/freeze.h"
+#include "freeze_out.h"
 
 EMBEDDED_OBJ(freeze);
 
@@ -86,26 +87,58 @@ static const struct bb_ksyms *run_ksyms(struct freeze_run *r)
 	return r->ks;
 }
 
+/* The record, once: the columns, and the JSON keys. */
+enum {
+	F_TIME, F_COMM, F_PID, F_TID, F_DISK, F_FROZEN, F_JFROZEN, F_DRAIN,
+	F_JDRAIN, F_NESTED, F_N
+};
+static const struct out_field fields[F_N] = {
+	[F_TIME] = { "TIME", "time", OUT_STR, -8, 0, 0, 0, 0, NULL },
+	[F_COMM] = { "COMM", "comm", OUT_STR, -16, 0, 0, 0, 0, NULL },
+	[F_PID] = { "PID", "pid", OUT_UINT, -7, 0, 0, 0, 0, NULL },
+	[F_TID] = { NULL, "tid", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[F_DISK] = { "DISK", "disk", OUT_STR, -12, 0, 0, 0, 0, NULL },
+	[F_FROZEN] = { "FROZEN(ms)", NULL, OUT_DBL, 12, 3, 0, 0, 0, NULL },
+	[F_JFROZEN] = { NULL, "frozen_us", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	/* '-' (null): not drained, or not seen */
+	[F_DRAIN] = { "DRAIN(ms)", NULL, OUT_DBL, 10, 3, 0, 0, 0, "-" },
+	[F_JDRAIN] = { NULL, "drain_us", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[F_NESTED] = { "NESTED", "nested", OUT_UINT, 6, 0, 0, 1, 0, NULL },
+};
+
+void freeze_print_header(FILE *f)
+{
+	out_head(f, fields, F_N, 0);
+}
+
+void freeze_print_record(FILE *f, const struct freeze_event *ev,
+			 const char *hms, const char *disk, int json)
+{
+	char comm[FREEZE_COMM_LEN + 1];
+	struct out_val v[F_N] = { 0 };
+
+	snprintf(comm, sizeof(comm), "%.*s", FREEZE_COMM_LEN, ev->comm);
+	v[F_TIME].s = hms;
+	v[F_COMM].s = comm;
+	v[F_PID].u = ev->pid;
+	v[F_TID].u = ev->tid;
+	v[F_DISK].s = disk;
+	v[F_FROZEN].d = ms(ev->frozen_ns);
+	v[F_JFROZEN].u = ev->frozen_ns / 1000;
+	v[F_DRAIN].d = ms(ev->drain_ns);
+	v[F_JDRAIN].u = ev->drain_ns / 1000;
+	v[F_DRAIN].none = v[F_JDRAIN].none = !ev->drain_ns;
+	v[F_NESTED].u = ev->nested;
+	out_row_open(f, fields, F_N, 0, v, json);
+}
+
 static void print_event(struct freeze_run *r, const struct freeze_event *ev,
 			const char *disk, const uint64_t *ips, int nips)
 {
 	const struct freeze_opts *o = r->o;
-	char comm[FREEZE_COMM_LEN + 1];
 
-	snprintf(comm, sizeof(comm), "%.*s", FREEZE_COMM_LEN, ev->comm);
+	freeze_print_record(stdout, ev, now_hms(), disk, o->json);
 	if (o->json) {
-		printf("{\"time\":\"%s\",\"comm\":", now_hms());
-		json_str(stdout, comm);
-		printf(",\"pid\":%u,\"tid\":%u,\"disk\":", ev->pid, ev->tid);
-		json_str(stdout, disk);
-		printf(",\"frozen_us\":%llu,\"drain_us\":",
-		       (unsigned long long)(ev->frozen_ns / 1000));
-		if (ev->drain_ns)
-			printf("%llu",
-			       (unsigned long long)(ev->drain_ns / 1000));
-		else
-			printf("null");
-		printf(",\"nested\":%u", ev->nested);
 		if (!o->no_stack) {
 			printf(",\"stack\":");
 			stack_json_kernel(stdout, run_ksyms(r), ips, nips);
@@ -115,14 +148,7 @@ static void print_event(struct freeze_run *r, const struct freeze_event *ev,
 		}
 		printf("}\n");
 	} else {
-		char drain[32] = "-";
-
-		if (ev->drain_ns)
-			snprintf(drain, sizeof(drain), "%.3f",
-				 ms(ev->drain_ns));
-		printf("%-8s %-16s %-7u %-12s %12.3f %10s %6u\n", now_hms(),
-		       comm, ev->pid, disk, ms(ev->frozen_ns), drain,
-		       ev->nested);
+		putchar('\n');
 		if (!o->no_stack) {
 			if (nips >= 0)
 				stack_print_kernel(stdout, run_ksyms(r), ips, nips,
@@ -194,8 +220,11 @@ static int print_still_frozen(struct freeze_run *r, int fd)
 			printf(",\"frozen_us\":%.0f}}\n",
 			       now * 1e6 - st.start_ns / 1e3);
 		} else {
-			printf("still frozen at exit: %-12s by %s (pid %u) "
-			       "for %.3f ms\n", disk, comm, st.pid,
+			printf("still frozen at exit: ");
+			out_col(stdout, disk, -12);
+			printf(" by ");
+			out_text(stdout, comm);
+			printf(" (pid %u) for %.3f ms\n", st.pid,
 			       now * 1e3 - ms(st.start_ns));
 		}
 		n++;
@@ -293,8 +322,7 @@ static int freeze_main(int argc, char **argv)
 	tool_tracing(&t, o.json ? stderr : stdout,
 		     "Tracing blk-mq queue freezes... Hit Ctrl-C to end.\n");
 	if (!o.json)
-		printf("%-8s %-16s %-7s %-12s %12s %10s %6s\n", "TIME", "COMM",
-		       "PID", "DISK", "FROZEN(ms)", "DRAIN(ms)", "NESTED");
+		freeze_print_header(stdout);
 	fflush(stdout);
 	tool_timer_init(&tm, 0, o.duration);
 	do

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "tool.h"
+#include "outrec.h"
 #include "../../bpf/funccount.h"
 
 EMBEDDED_OBJ(funccount);
@@ -293,6 +294,13 @@ static void tp_close_counters(struct fc_state *s)
 	s->tp_fds = NULL;
 }
 
+/* A row of the table, once: bcc's columns, and the JSON keys (the name
+ * may be a user binary's symbol: escaped). */
+static const struct out_field row_fields[2] = {
+	{ "FUNC", "func", OUT_STR, -36, 0, 0, 0, 0, NULL },
+	{ "COUNT", "count", OUT_UINT, 8, 0, 0, 1, 0, NULL },
+};
+
 /* Running totals are read, never cleared (a clear loses what a CPU adds
  * between the read and the clear); shown is what each gained. */
 static void print_counts(struct fc_state *s)
@@ -357,21 +365,24 @@ static void print_counts(struct fc_state *s)
 		putchar('\n');
 		if (o->timestamp)
 			printf("%-8s\n", now_hms());
-		printf("%-36s %8s\n", "FUNC", "COUNT");
+		out_head(stdout, row_fields, 2, 0);
 	}
 	for (i = 0; i < n; i++) {
+		struct out_val v[2] = { { .s = cur[i].name },
+					{ .u = cur[i].delta } };
+
 		if (!cur[i].delta)
 			continue;
-		if (o->json) {
-			printf("%s{\"func\":", first ? "" : ",");
-			json_str(stdout, cur[i].name);
-			printf(",\"count\":%llu}",
-			       (unsigned long long)cur[i].delta);
-			first = 0;
-		} else {
-			printf("%-36s %8llu\n", cur[i].name,
-			       (unsigned long long)cur[i].delta);
+		if (!o->json) {
+			out_row(stdout, row_fields, 2, 0, v, 0);
+			continue;
 		}
+		/* a row is an object of the line's array */
+		if (!first)
+			putchar(',');
+		out_row_open(stdout, row_fields, 2, 0, v, 1);
+		putchar('}');
+		first = 0;
 	}
 	if (o->json)
 		printf("]}\n");

@@ -8,7 +8,9 @@
 #include <strings.h>
 #include <sys/syscall.h>
 #include "tool.h"
-#include "../../bpf/opensnoop.h"
+#include "outrec.h"
+#include "stream.h"
+#include "opensnoop_out.h"
 
 EMBEDDED_OBJ(opensnoop);
 
@@ -98,8 +100,70 @@ struct opensnoop_opts {
 
 struct opensnoop_run {
 	const struct opensnoop_opts *o;
-	uint64_t first_ts, received, printed, short_records;
+	uint64_t first_ts;
+	struct tool_stream s;
 };
+
+/* The record, once: bcc's columns, and the JSON keys. */
+enum {
+	F_TIME, F_TS, F_JPID, F_JTID, F_JUID, F_UID, F_PID, F_TID, F_COMM,
+	F_FD, F_ERR, F_FLAGS, F_JFLAGS, F_PATH, F_N
+};
+static const struct out_field fields[F_N] = {
+	[F_TIME] = { "TIME(s)", NULL, OUT_DBL, -14, 9, 0, 1,
+		     OPENSNOOP_COL_TIME, NULL },
+	[F_TS] = { NULL, "ts", OUT_DBL, 0, 0, 9, 0, 0, NULL },
+	[F_JPID] = { NULL, "pid", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[F_JTID] = { NULL, "tid", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[F_JUID] = { NULL, "uid", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[F_UID] = { "UID", NULL, OUT_UINT, -6, 0, 0, 1, OPENSNOOP_COL_UID,
+		    NULL },
+	[F_PID] = { "PID", NULL, OUT_UINT, -6, 0, 0, 0, OPENSNOOP_COL_PID,
+		    NULL },
+	[F_TID] = { "TID", NULL, OUT_UINT, -6, 0, 0, 0, OPENSNOOP_COL_TID,
+		    NULL },
+	[F_COMM] = { "COMM", "comm", OUT_STR, -16, 0, 0, 0, 0, NULL },
+	[F_FD] = { "FD", "fd", OUT_INT, 4, 0, 0, 0, 0, NULL },
+	[F_ERR] = { "ERR", "err", OUT_INT, 3, 0, 0, 0, 0, NULL },
+	/* bcc: "%08o " under a "%-9s" header */
+	[F_FLAGS] = { "FLAGS", NULL, OUT_OCT, -8, 8, 0, 0,
+		      OPENSNOOP_COL_FLAGS, NULL },
+	[F_JFLAGS] = { NULL, "flags", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[F_PATH] = { "PATH", "path", OUT_STR, 0, 0, 0, 1, 0, NULL },
+};
+
+void opensnoop_print_header(FILE *f, unsigned mask)
+{
+	out_head(f, fields, F_N, mask);
+}
+
+void opensnoop_print(FILE *f, const struct opensnoop_event *e,
+		     uint64_t first_ts, unsigned mask, int json)
+{
+	char comm[sizeof(e->comm) + 1];
+	struct out_val v[F_N] = { 0 };
+
+	memcpy(comm, e->comm, sizeof(e->comm));
+	comm[sizeof(e->comm)] = 0;
+	v[F_TIME].d = v[F_TS].d = (e->ts - first_ts) / 1e9;
+	v[F_JPID].u = v[F_PID].u = e->pid;
+	v[F_JTID].u = v[F_TID].u = e->tid;
+	v[F_JUID].u = v[F_UID].u = e->uid;
+	v[F_COMM].s = comm;
+	v[F_FD].i = e->ret >= 0 ? e->ret : -1;
+	v[F_ERR].i = e->ret >= 0 ? 0 : -e->ret;
+	v[F_FLAGS].u = v[F_JFLAGS].u = e->flags;
+	v[F_PATH].s = e->fname;
+	out_row(f, fields, F_N, mask, v, json);
+}
+
+static unsigned columns(const struct opensnoop_opts *o)
+{
+	return (o->timestamp ? OUT_BIT(OPENSNOOP_COL_TIME) : 0) |
+	       (o->print_uid ? OUT_BIT(OPENSNOOP_COL_UID) : 0) |
+	       OUT_BIT(o->tid ? OPENSNOOP_COL_TID : OPENSNOOP_COL_PID) |
+	       (o->extended ? OUT_BIT(OPENSNOOP_COL_FLAGS) : 0);
+}
 
 static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 {
@@ -107,48 +171,22 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	const struct opensnoop_opts *o = r->o;
 	struct opensnoop_event e;
 	char comm[sizeof(e.comm) + 1];
-	int fd, err;
 
 	(void)cpu;
-	if (size < sizeof(e)) {
-		r->short_records++;
+	if (tool_stream_take(&r->s, &e, sizeof(e), data, size) < 0)
 		return;
-	}
-	memcpy(&e, data, sizeof(e));
-	r->received++;
 	memcpy(comm, e.comm, sizeof(e.comm));
 	comm[sizeof(e.comm)] = 0;
 	e.fname[sizeof(e.fname) - 1] = 0;
-	fd = e.ret >= 0 ? e.ret : -1;
-	err = e.ret >= 0 ? 0 : -e.ret;
 	if ((o->failed && e.ret >= 0) || (o->name && !strstr(comm, o->name)))
 		return;
-	if (o->max_events && r->printed >= o->max_events)
+	if (o->max_events && r->s.printed >= o->max_events)
 		return;
 	if (!r->first_ts)
 		r->first_ts = e.ts;
-	if (o->json) {
-		printf("{\"ts\":%.9f,\"pid\":%u,\"tid\":%u,\"uid\":%u,"
-		       "\"comm\":", (e.ts - r->first_ts) / 1e9, e.pid, e.tid,
-		       e.uid);
-		json_str(stdout, comm);
-		printf(",\"fd\":%d,\"err\":%d,\"flags\":%llu,\"path\":", fd,
-		       err, e.flags);
-		json_str(stdout, e.fname);
-		printf("}\n");
-	} else {
-		if (o->timestamp)
-			printf("%-14.9f", (e.ts - r->first_ts) / 1e9);
-		if (o->print_uid)
-			printf("%-6u", e.uid);
-		printf("%-6u %-16s %4d %3d ", o->tid ? e.tid : e.pid, comm, fd,
-		       err);
-		if (o->extended)
-			printf("%08llo ", e.flags);
-		printf("%s\n", e.fname);
-	}
-	r->printed++;
-	if (o->max_events && r->printed >= o->max_events)
+	opensnoop_print(stdout, &e, r->first_ts, columns(o), o->json);
+	r->s.printed++;
+	if (o->max_events && r->s.printed >= o->max_events)
 		bb_stop = 1;
 	tool_output_failed();
 }
@@ -271,38 +309,15 @@ static int configure(struct tool_ctx *t, const struct opensnoop_opts *o,
 	return 0;
 }
 
-static void finish(struct tool_ctx *t, struct opensnoop_run *r,
-		   struct bb_perfbuf *pb)
-{
-	int stats_fd = obj_map(t->obj, "stats")->fd;
-	uint64_t untracked = 0, lost;
-
-	tool_detach_drain(t, pb, NULL, NULL);
-	lost = tool_ring_lost(t, pb, "stats", OPENSNOOP_EMITTED, r->received, NULL);
-	bpf_map_sum_percpu_u64(stats_fd, OPENSNOOP_UNTRACKED, &untracked);
-	fprintf(stderr, "barebpf opensnoop: %llu opens printed, %llu lost\n",
-		(unsigned long long)r->printed, (unsigned long long)lost);
-	if (lost)
-		tool_error(t, "warning: %llu opens were not printed: the "
-			   "reader fell behind and the kernel dropped their "
-			   "records", (unsigned long long)lost);
-	if (untracked)
-		tool_error(t, "warning: %llu opens were not tracked: more than "
-			   "10240 were in progress at once",
-			   (unsigned long long)untracked);
-	if (r->short_records)
-		tool_error(t, "warning: %llu records were too short (a "
-			   "mismatched build?)",
-			   (unsigned long long)r->short_records);
-}
-
 static int opensnoop_main(int argc, char **argv)
 {
 	static const char *const sys[] = { "openat", "open", "openat2" };
 	static const char *const kp[] = { "kp_openat", "kp_open",
 					  "kp_openat2" };
 	struct opensnoop_opts o = { 0 };
-	struct opensnoop_run r = { 0 };
+	struct opensnoop_run r = { .s = {
+		"opens", OPENSNOOP_EMITTED, OPENSNOOP_UNTRACKED,
+		"tracked: more than 10240 were in progress at once" } };
 	struct bb_perfbuf *pb = NULL;
 	struct tool_ctx t;
 	struct tool_timer tm;
@@ -357,22 +372,14 @@ static int opensnoop_main(int argc, char **argv)
 		     "Tracing open()s through %s%s... Hit Ctrl-C to end.\n",
 		     tps ? "syscall tracepoints" : "kprobes on ",
 		     tps ? "" : fn[0]);
-	if (!o.json) {
-		if (o.timestamp)
-			printf("%-14s", "TIME(s)");
-		if (o.print_uid)
-			printf("%-6s", "UID");
-		printf("%-6s %-16s %4s %3s ", o.tid ? "TID" : "PID", "COMM",
-		       "FD", "ERR");
-		if (o.extended)
-			printf("%-9s", "FLAGS");
-		printf("PATH\n");
-	}
+	if (!o.json)
+		opensnoop_print_header(stdout, columns(&o));
 	fflush(stdout);
 	tool_timer_init(&tm, 0, o.duration);
 	while (tool_wait(&tm, pb) != TOOL_TICK_LAST)
 		;
-	finish(&t, &r, pb);
+	tool_stream_finish(&t, &r.s, pb, NULL, NULL);
+	tool_stream_report(&t, &r.s, NULL, NULL);
 	ret = 0;
 out:
 	perfbuf_close(pb);

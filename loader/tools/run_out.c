@@ -532,7 +532,12 @@ static void printk_line(char *line, int json)
 			*--end = 0;
 	}
 	if (!json) {
-		printf("printk: %s: %s\n", task, msg);
+		/* the kernel's text, and a task's name */
+		printf("printk: ");
+		out_text(stdout, task);
+		printf(": ");
+		out_text(stdout, msg);
+		putchar('\n');
 		return;
 	}
 	printf("{\"printk\":");

@@ -10,6 +10,8 @@
 #include "tool.h"
 #include "blkdisk.h"
 #include "kfuncs.h"
+#include "outrec.h"
+#include "stream.h"
 #include "slowbio_out.h"
 
 EMBEDDED_OBJ(slowbio);
@@ -84,19 +86,28 @@ struct slowbio_opts {
 struct slowbio_run {
 	const struct slowbio_opts *o;
 	struct blkdisks disks;
-	uint64_t start_ts, received, printed, short_records;
+	uint64_t start_ts;
+	struct tool_stream s;
+};
+
+/* The record, once: the article's columns, and the JSON keys. */
+enum { COL_US = 1, COL_MS };
+enum { F_TIME, F_COMM, F_PID, F_TID, F_US, F_MS, F_JUS, F_DISK, F_N };
+static const struct out_field fields[F_N] = {
+	[F_TIME] = { "TIME(s)", "time", OUT_DBL, -18, 9, 9, 0, 0, NULL },
+	[F_COMM] = { "COMM", "comm", OUT_STR, -16, 0, 0, 0, 0, NULL },
+	[F_PID] = { "PID", "pid", OUT_UINT, -7, 0, 0, 0, 0, NULL },
+	[F_TID] = { NULL, "tid", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[F_US] = { "LAT(us)", NULL, OUT_UINT, 10, 0, 0, 0, COL_US, NULL },
+	[F_MS] = { "LAT(ms)", NULL, OUT_DBL, 10, 2, 0, 0, COL_MS, NULL },
+	/* in microseconds whatever -m says */
+	[F_JUS] = { NULL, "lat_us", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[F_DISK] = { "DISK", "disk", OUT_STR, 0, 0, 0, 1, 0, NULL },
 };
 
 void slowbio_print_header(FILE *f, int ms)
 {
-	fprintf(f, "%-18s %-16s %-7s %10s %s\n", "TIME(s)", "COMM", "PID",
-		ms ? "LAT(ms)" : "LAT(us)", "DISK");
-}
-
-static void record_comm(const struct slowbio_event *e, char *comm)
-{
-	memcpy(comm, e->comm, sizeof(e->comm));
-	comm[sizeof(e->comm)] = 0;
+	out_head(f, fields, F_N, OUT_BIT(ms ? COL_MS : COL_US));
 }
 
 static double since(uint64_t ts, uint64_t start_ts)
@@ -104,32 +115,34 @@ static double since(uint64_t ts, uint64_t start_ts)
 	return (double)(int64_t)(ts - start_ts) / 1e9;
 }
 
+static void print_record(FILE *f, const struct slowbio_event *e,
+			 uint64_t start_ts, const char *disk, int ms, int json)
+{
+	char comm[sizeof(e->comm) + 1];
+	struct out_val v[F_N] = { 0 };
+
+	memcpy(comm, e->comm, sizeof(e->comm));
+	comm[sizeof(e->comm)] = 0;
+	v[F_TIME].d = since(e->ts, start_ts);
+	v[F_COMM].s = comm;
+	v[F_PID].u = e->pid;
+	v[F_TID].u = e->tid;
+	v[F_US].u = v[F_JUS].u = e->lat / 1000;
+	v[F_MS].d = e->lat / 1e6;
+	v[F_DISK].s = disk;
+	out_row(f, fields, F_N, OUT_BIT(ms ? COL_MS : COL_US), v, json);
+}
+
 void slowbio_print(FILE *f, const struct slowbio_event *e, uint64_t start_ts,
 		   const char *disk, int ms)
 {
-	char comm[sizeof(e->comm) + 1];
-
-	record_comm(e, comm);
-	fprintf(f, "%-18.9f %-16s %-7u ", since(e->ts, start_ts), comm, e->pid);
-	if (ms)
-		fprintf(f, "%10.2f", e->lat / 1e6);
-	else
-		fprintf(f, "%10llu", e->lat / 1000);
-	fprintf(f, " %s\n", disk);
+	print_record(f, e, start_ts, disk, ms, 0);
 }
 
 void slowbio_print_json(FILE *f, const struct slowbio_event *e,
 			uint64_t start_ts, const char *disk)
 {
-	char comm[sizeof(e->comm) + 1];
-
-	record_comm(e, comm);
-	fprintf(f, "{\"time\":%.9f,\"comm\":", since(e->ts, start_ts));
-	json_str(f, comm);
-	fprintf(f, ",\"pid\":%u,\"tid\":%u,\"lat_us\":%llu,\"disk\":", e->pid,
-		e->tid, e->lat / 1000);
-	json_str(f, disk);
-	fputs("}\n", f);
+	print_record(f, e, start_ts, disk, 0, 1);
 }
 
 static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
@@ -139,12 +152,8 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	struct slowbio_event e;
 
 	(void)cpu;
-	if (size < sizeof(e)) {
-		r->short_records++;
+	if (tool_stream_take(&r->s, &e, sizeof(e), data, size) < 0)
 		return;
-	}
-	memcpy(&e, data, sizeof(e));
-	r->received++;
 	if (e.dev)
 		d = blkdisks_get(&r->disks, e.dev);
 	/* filtered here, not in the program: a partition matches its disk,
@@ -154,7 +163,7 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 		return;
 	if (!r->start_ts)
 		r->start_ts = e.ts;
-	r->printed++;
+	r->s.printed++;
 	if (r->o->json)
 		slowbio_print_json(stdout, &e, r->start_ts, d ? d->name : "?");
 	else
@@ -240,37 +249,11 @@ static int pick_disk(struct tool_ctx *t, struct slowbio_opts *o,
 	return 0;
 }
 
-/*
- * At exit: stop the programs (tool_detach reads the kretprobe misses
- * while the probes exist), then drain the rings, so that every record
- * counted as emitted has arrived or is lost (a lost record shows in
- * perfbuf_lost only once a later one lands on that ring).
- */
-static void finish(struct tool_ctx *t, struct slowbio_run *r,
-		   struct bb_perfbuf *pb)
-{
-	uint64_t lost;
-
-	tool_detach_drain(t, pb, NULL, NULL);
-	fflush(stdout);
-	lost = tool_ring_lost(t, pb, "stats", SLOWBIO_EMITTED, r->received,
-			      NULL);
-	fprintf(stderr, "barebpf slowbio: %llu slow calls printed, %llu lost\n",
-		(unsigned long long)r->printed, (unsigned long long)lost);
-	if (lost)
-		tool_error(t, "warning: %llu slow calls were not printed: the "
-			   "reader fell behind and the kernel dropped their "
-			   "records", (unsigned long long)lost);
-	if (r->short_records)
-		tool_error(t, "warning: %llu records were too short (a "
-			   "mismatched build?)",
-			   (unsigned long long)r->short_records);
-}
-
 static int slowbio_main(int argc, char **argv)
 {
 	struct slowbio_opts o = { 0 };
-	struct slowbio_run r = { 0 };
+	struct slowbio_run r = { .s = { "slow calls", SLOWBIO_EMITTED, -1,
+					NULL } };
 	struct bb_perfbuf *pb = NULL;
 	struct tool_ctx t;
 	struct tool_timer tm;
@@ -328,7 +311,8 @@ static int slowbio_main(int argc, char **argv)
 	tool_timer_init(&tm, 0, o.duration);
 	while (tool_wait(&tm, pb) != TOOL_TICK_LAST)
 		fflush(stdout);
-	finish(&t, &r, pb);
+	tool_stream_finish(&t, &r.s, pb, NULL, NULL);
+	tool_stream_report(&t, &r.s, NULL, NULL);
 	ret = 0;
 out:
 	perfbuf_close(pb);

@@ -27,26 +27,6 @@ static size_t slot_str(const struct trace_prog *pr,
 	return strnlen(*s, n);
 }
 
-/* Control characters as C escapes: one event stays on one line. */
-static void escape(char *out, size_t len, const char *s, size_t n)
-{
-	size_t o = 0, i;
-
-	for (i = 0; i < n && o + 5 < len; i++) {
-		unsigned char ch = s[i];
-
-		if (ch == '\n')
-			o += snprintf(out + o, len - o, "\\n");
-		else if (ch == '\t')
-			o += snprintf(out + o, len - o, "\\t");
-		else if (ch < 0x20 || ch == 0x7f)
-			o += snprintf(out + o, len - o, "\\x%02x", ch);
-		else
-			out[o++] = ch;
-	}
-	out[o] = 0;
-}
-
 static uint64_t narrow(uint64_t v, int size, int is_signed)
 {
 	if (size == 2)
@@ -72,11 +52,14 @@ static void render(char *buf, size_t len, const struct trace_conv *c,
 	switch (c->type) {
 	case 's':
 		n = slot_str(pr, e, size, slot, &s);
-		escape(buf, len, s, n);
+		esc_text(buf, len, s, n); /* one event stays on one line */
 		break;
 	case 'c':
 		ch = (char)v;
-		escape(buf, len, &ch, 1);
+		if (ch)
+			esc_text(buf, len, &ch, 1);
+		else /* esc_text ends at a NUL */
+			snprintf(buf, len, "\\x00");
 		break;
 	case 'K':
 		k = ks ? ksyms_find(ks, v, &off) : NULL;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "outrec.h"
 #include "trace_tool.h"
 
 #define INDENT "        "
@@ -157,48 +158,74 @@ static void event_time(const struct trace_run *r, const struct trace_event *e,
 	strftime(buf, len, "%H:%M:%S", &tm);
 }
 
+/*
+ * The line, once: bcc's columns, and the JSON keys. TIME is the clock or
+ * (-t) the seconds since the start, "ts" a number in JSON; FUNC is padded
+ * only where a message follows it.
+ */
+enum { COL_TIME = 1, COL_TS, COL_HMS, COL_CPU, COL_MSG, COL_NOMSG };
+enum {
+	F_TIME, F_CPU, F_PID, F_TID, F_COMM, F_FUNC, F_FUNC_END, F_JFUNC,
+	F_JTS, F_JTIME, F_JCPU, F_MSG, F_N
+};
+static const struct out_field fields[F_N] = {
+	[F_TIME] = { "TIME", NULL, OUT_STR, -8, 0, 0, 0, COL_TIME, NULL },
+	[F_CPU] = { "CPU", NULL, OUT_UINT, -3, 0, 0, 0, COL_CPU, NULL },
+	[F_PID] = { "PID", "pid", OUT_UINT, -7, 0, 0, 0, 0, NULL },
+	[F_TID] = { "TID", "tid", OUT_UINT, -7, 0, 0, 0, 0, NULL },
+	[F_COMM] = { "COMM", "comm", OUT_STR, -15, 0, 0, 0, 0, NULL },
+	[F_FUNC] = { "FUNC", NULL, OUT_STR, -16, 0, 0, 0, COL_MSG, NULL },
+	[F_FUNC_END] = { "FUNC", NULL, OUT_STR, 0, 0, 0, 1, COL_NOMSG, NULL },
+	[F_JFUNC] = { NULL, "func", OUT_STR, 0, 0, 0, 0, 0, NULL },
+	[F_JTS] = { NULL, "ts", OUT_RAW, 0, 0, 0, 0, COL_TS, NULL },
+	[F_JTIME] = { NULL, "time", OUT_STR, 0, 0, 0, 0, COL_HMS, NULL },
+	[F_JCPU] = { NULL, "cpu", OUT_UINT, 0, 0, 0, 0, COL_CPU, NULL },
+	/* its %s values escaped by trace_format; JSON adds msg and args */
+	[F_MSG] = { "-", NULL, OUT_RAW, 0, 0, 0, 1, COL_MSG, NULL },
+};
+
+static unsigned columns(const struct trace_opts *o, int msg)
+{
+	return (o->time || o->timestamp ? OUT_BIT(COL_TIME) : 0) |
+	       (o->timestamp ? OUT_BIT(COL_TS) : 0) |
+	       (o->time && !o->timestamp ? OUT_BIT(COL_HMS) : 0) |
+	       (o->cpu ? OUT_BIT(COL_CPU) : 0) |
+	       OUT_BIT(msg ? COL_MSG : COL_NOMSG);
+}
+
 static void print_event(struct trace_run *r, const struct trace_probe *p,
 			const struct trace_event *e, uint32_t size,
 			const char *comm, const char *func, const char *msg)
 {
 	const struct trace_opts *o = r->o;
-	char tbuf[32];
+	unsigned mask = columns(o, p->spec.has_fmt);
+	struct out_val v[F_N] = { 0 };
+	char tbuf[32] = "";
 
-	if (o->json) {
-		printf("{\"pid\":%u,\"tid\":%u,\"comm\":", e->tgid, e->tid);
-		json_str(stdout, comm);
-		printf(",\"func\":");
-		json_str(stdout, func);
-		if (o->time || o->timestamp) {
-			event_time(r, e, tbuf, sizeof(tbuf));
-			printf(o->timestamp ? ",\"ts\":%s" : ",\"time\":\"%s\"",
-			       tbuf);
-		}
-		if (o->cpu)
-			printf(",\"cpu\":%u", e->cpu);
-		if (p->spec.has_fmt) {
-			printf(",\"msg\":");
-			json_str(stdout, msg);
-			printf(",\"args\":");
-			trace_json_args(stdout, &p->spec, &p->prog, e, size,
-					r->ks, r->us);
-		}
-		json_stacks(r, e);
-		printf("}\n");
+	if (o->time || o->timestamp)
+		event_time(r, e, tbuf, sizeof(tbuf));
+	v[F_TIME].s = v[F_JTS].s = v[F_JTIME].s = tbuf;
+	v[F_CPU].u = v[F_JCPU].u = e->cpu;
+	v[F_PID].u = e->tgid;
+	v[F_TID].u = e->tid;
+	v[F_COMM].s = comm;
+	v[F_FUNC].s = v[F_FUNC_END].s = v[F_JFUNC].s = func;
+	v[F_MSG].s = msg ? msg : "";
+	if (!o->json) {
+		out_row(stdout, fields, F_N, mask, v, 0);
+		print_stacks(r, e);
 		return;
 	}
-	if (o->time || o->timestamp) {
-		event_time(r, e, tbuf, sizeof(tbuf));
-		printf("%-8s ", tbuf);
+	out_row_open(stdout, fields, F_N, mask, v, 1);
+	if (p->spec.has_fmt) {
+		printf(",\"msg\":");
+		json_str(stdout, msg);
+		printf(",\"args\":");
+		trace_json_args(stdout, &p->spec, &p->prog, e, size, r->ks,
+				r->us);
 	}
-	if (o->cpu)
-		printf("%-3u ", e->cpu);
-	if (p->spec.has_fmt)
-		printf("%-7u %-7u %-15s %-16s %s\n", e->tgid, e->tid, comm,
-		       func, msg);
-	else /* bcc pads FUNC for an empty message: no trailing blanks */
-		printf("%-7u %-7u %-15s %s\n", e->tgid, e->tid, comm, func);
-	print_stacks(r, e);
+	json_stacks(r, e);
+	printf("}\n");
 }
 
 void trace_on_event(void *ctx, int cpu, const void *data, uint32_t size)
@@ -260,15 +287,7 @@ void trace_print_header(const struct trace_opts *o)
 
 	for (i = 0; i < o->nprobes; i++)
 		msgs |= o->probes[i].spec.has_fmt;
-	if (o->time || o->timestamp)
-		printf("%-8s ", "TIME");
-	if (o->cpu)
-		printf("%-3s ", "CPU");
-	if (msgs)
-		printf("%-7s %-7s %-15s %-16s %s\n", "PID", "TID", "COMM",
-		       "FUNC", "-");
-	else
-		printf("%-7s %-7s %-15s %s\n", "PID", "TID", "COMM", "FUNC");
+	out_head(stdout, fields, F_N, columns(o, msgs));
 }
 
 /* Calls the kernel did not run our programs for (see

@@ -4,7 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "tool.h"
-#include "../../bpf/vfsstat.h"
+#include "outrec.h"
+#include "vfsstat_out.h"
 
 EMBEDDED_OBJ(vfsstat);
 
@@ -44,9 +45,53 @@ struct vfsstat_opts {
 	int json;
 };
 
-static const char *const cols[VFS_NSTATS] = {
-	"READ", "WRITE", "FSYNC", "OPEN", "CREATE"
+/*
+ * The line, once: bcc's columns, and the JSON keys (each counter as a
+ * rate and as a count). bcc prints "%-8s: " then " %8d" a column: here
+ * the clock and its colon are one column, and the space before each
+ * number is the separator after the one before it.
+ */
+#define VFS_COL(name)                                                          \
+	{ name "/s", NULL, OUT_UINT, 8, 0, 0, 0, 0, NULL },                    \
+	{ NULL, name "/s", OUT_UINT, 0, 0, 0, 0, 0, NULL },                   \
+	{ NULL, name, OUT_UINT, 0, 0, 0, 0, 0, NULL }
+enum { F_TIME, F_JTIME, F_JINTERVAL, F_COLS, F_N = F_COLS + 3 * VFS_NSTATS };
+static const struct out_field fields[F_N] = {
+	{ "TIME", NULL, OUT_STR, -10, 0, 0, 0, 0, NULL },
+	{ NULL, "time", OUT_STR, 0, 0, 0, 0, 0, NULL },
+	{ NULL, "interval", OUT_RAW, 0, 0, 0, 0, 0, NULL },
+	VFS_COL("READ"), VFS_COL("WRITE"), VFS_COL("FSYNC"), VFS_COL("OPEN"),
+	/* the last: no blank at the end */
+	{ "CREATE/s", NULL, OUT_UINT, 8, 0, 0, 1, 0, NULL },
+	{ NULL, "CREATE/s", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	{ NULL, "CREATE", OUT_UINT, 0, 0, 0, 0, 0, NULL },
 };
+
+void vfsstat_print_header(FILE *f)
+{
+	out_head(f, fields, F_N, 0);
+}
+
+void vfsstat_print(FILE *f, const uint64_t *d, double interval,
+		   const char *hms, int json)
+{
+	struct out_val v[F_N] = { 0 };
+	char time[16], iv[32];
+	int k;
+
+	snprintf(time, sizeof(time), "%s:", hms);
+	snprintf(iv, sizeof(iv), "%g", interval);
+	v[F_TIME].s = time;
+	v[F_JTIME].s = hms;
+	v[F_JINTERVAL].s = iv;
+	for (k = 0; k < VFS_NSTATS; k++) {
+		struct out_val *c = &v[F_COLS + 3 * k];
+
+		c[0].u = c[1].u = (unsigned long long)(d[k] / interval);
+		c[2].u = d[k];
+	}
+	out_row(f, fields, F_N, 0, v, json);
+}
 
 static int parse_args(struct tool_ctx *t, struct vfsstat_opts *o, int argc,
 		      char **argv)
@@ -87,20 +132,7 @@ static void print_rates(const struct vfsstat_opts *o, int fd, uint64_t *prev)
 			prev[k] = now;
 		}
 	}
-	if (o->json) {
-		printf("{\"time\":\"%s\",\"interval\":%g", now_hms(),
-		       o->interval);
-		for (k = 0; k < VFS_NSTATS; k++)
-			printf(",\"%s/s\":%llu,\"%s\":%llu", cols[k],
-			       (unsigned long long)(d[k] / o->interval),
-			       cols[k], (unsigned long long)d[k]);
-		printf("}\n");
-		return;
-	}
-	printf("%-8s: ", now_hms());
-	for (k = 0; k < VFS_NSTATS; k++)
-		printf(" %8llu", (unsigned long long)(d[k] / o->interval));
-	putchar('\n');
+	vfsstat_print(stdout, d, o->interval, now_hms(), o->json);
 }
 
 static int vfsstat_main(int argc, char **argv)
@@ -111,7 +143,7 @@ static int vfsstat_main(int argc, char **argv)
 	uint64_t prev[VFS_NSTATS] = { 0 };
 	unsigned long printed = 0;
 	char head[128];
-	int ret = 1, k, n, fd;
+	int ret = 1, k, fd;
 	/* vfs_fsync, vfs_open and vfs_create may be missing or not
 	 * probeable on some kernel: their columns then stay 0 */
 	struct bb_probe p[] = {
@@ -138,11 +170,14 @@ static int vfsstat_main(int argc, char **argv)
 		tool_tracing(&t, stderr, "Tracing VFS calls... Hit Ctrl-C to "
 			     "end.\n");
 	} else {
-		n = snprintf(head, sizeof(head), "%-8s  ", "TIME");
-		for (k = 0; k < VFS_NSTATS; k++)
-			n += snprintf(head + n, sizeof(head) - n, " %6s/s",
-				      cols[k]);
-		tool_tracing(&t, stdout, "%s\n", head);
+		FILE *hf = fmemopen(head, sizeof(head), "w");
+
+		head[0] = 0;
+		if (hf) {
+			vfsstat_print_header(hf);
+			fclose(hf);
+		}
+		tool_tracing(&t, stdout, "%s", head);
 	}
 	tool_timer_init(&tm, o.interval, o.duration);
 	for (;;) {

@@ -6,10 +6,12 @@
  * submitter, and account for every record it could not print; slowbio
  * needs kprobes and must say so where there are none.
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 #include "bbtest.h"
 #include "barebpf.h"
@@ -175,6 +177,54 @@ START_TEST(test_biosnoop_one_line_per_io)
 END_TEST
 
 /* -j -Q --duration: JSON lines with the submitter's pid, then exit. */
+/*
+ * A task names itself (prctl): a comm holding ESC and a newline must not
+ * reach the terminal raw nor break the line (issue 20). 5 direct reads by
+ * a child so named: 5 lines with its comm escaped, no raw ESC.
+ */
+START_TEST(test_biosnoop_escapes_comm)
+{
+	static char out[OUT_MAX];
+	char first[4096], err[4096], *lines = out, *l;
+	char *argv[] = { (char *)barebpf(), "biosnoop", "-d", loopdev, NULL };
+	struct proc pr;
+	int n = 0;
+	pid_t pid;
+
+	loop_setup();
+	start_biosnoop(&pr, argv, 0, first, sizeof(first));
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		char dev[80];
+		void *buf;
+		int fd, i;
+
+		snprintf(dev, sizeof(dev), "/dev/%s", loopdev);
+		fd = open(dev, O_RDONLY | O_DIRECT);
+		if (fd < 0 || posix_memalign(&buf, 4096, 4096) ||
+		    prctl(PR_SET_NAME, "bb\033[31m\nx", 0, 0, 0))
+			_exit(1);
+		for (i = 0; i < 5; i++)
+			if (pread(fd, buf, 4096, (off_t)i * 8192) != 4096)
+				_exit(2);
+		_exit(0);
+	}
+	ck_assert_int_eq(wait_exit(pid), 0);
+	usleep(200000);
+	ck_assert_int_eq(stop_biosnoop(&pr, out, sizeof(out), err,
+				       sizeof(err)), 0);
+	loop_teardown();
+	ck_assert_msg(!strchr(out, '\033'), "a raw ESC in:\n%s", out);
+	while ((l = strstr(lines, " bb\\x1b[31m\\nx "))) {
+		n++;
+		lines = l + 1;
+	}
+	ck_assert_msg(n == 5, "%d lines with the escaped comm, want 5:\n%s", n,
+		      out);
+}
+END_TEST
+
 START_TEST(test_biosnoop_json_duration)
 {
 	static char out[OUT_MAX];
@@ -340,6 +390,7 @@ static Suite *biosnoop_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_biosnoop_one_line_per_io);
 	tcase_add_test(tc, test_biosnoop_json_duration);
+	tcase_add_test(tc, test_biosnoop_escapes_comm);
 	tcase_add_test(tc, test_biosnoop_counts_lost);
 	tcase_add_test(tc, test_biosnoop_bad_arguments);
 	tcase_add_test(tc, test_slowbio_without_kprobes);

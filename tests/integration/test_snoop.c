@@ -12,10 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "bbtest.h"
 #include "barebpf.h"
 #include "util.h"
+#include "jsoncheck.h"
 
 #define OUT_MAX (1 << 20)
 #define N_EXEC 7
@@ -344,6 +346,86 @@ START_TEST(test_opensnoop_json_flags)
 }
 END_TEST
 
+/*
+ * A path is the process' to choose: one holding a newline and ESC must
+ * not forge a line of its own nor reach the terminal raw (issue 20).
+ * Text: exactly one line for the open, the newline as \n and ESC as \x1b.
+ */
+START_TEST(test_opensnoop_escapes)
+{
+	char pid[32], dir[64], etc[80], path[160], want[256], *lines[64];
+	char *argv[] = { (char *)barebpf(), "opensnoop", "-p", pid, NULL };
+	struct proc pr;
+	int fd, n;
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	/* the directories of the forged line: "/tmp/bbesc-N\n12345 ..." */
+	snprintf(dir, sizeof(dir), "/tmp/bbesc-%d\n12345  fake   3   0 ",
+		 (int)getpid());
+	snprintf(etc, sizeof(etc), "%s/etc", dir);
+	snprintf(path, sizeof(path), "%s/shadow\033[31m", etc);
+	ck_assert_int_eq(mkdir(dir, 0700) | mkdir(etc, 0700), 0);
+	start_tool(&pr, argv, 0);
+	fd = open(path, O_WRONLY | O_CREAT, 0600);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	usleep(300000);
+	ck_assert_int_eq(stop_tool(&pr, SIGINT), 0);
+	unlink(path);
+	rmdir(etc);
+	rmdir(dir);
+	ck_assert_msg(!strchr(out, '\033'), "a raw ESC in the output:\n%s", out);
+	snprintf(want, sizeof(want), "/tmp/bbesc-%d\\n12345  fake   3   0 "
+		 "/etc/shadow\\x1b[31m\n", (int)getpid());
+	ck_assert_msg(strstr(out, want), "no escaped path '%s' in:\n%s", want,
+		      out);
+	n = lines_with(out, "12345  fake", lines, 64);
+	ck_assert_msg(n == 1 && strstr(lines[0], "/tmp/bbesc-"),
+		      "%d lines hold the path's second half:\n%s", n, out);
+	no_losses("opensnoop", "opens");
+}
+END_TEST
+
+/*
+ * execsnoop -j with an argument holding 0xff (not UTF-8) and ESC: every
+ * line a valid JSON text (strict UTF-8), the bytes escaped as \u00NN.
+ */
+START_TEST(test_execsnoop_json_escapes)
+{
+	char marker[64], arg[128], *lines[64], *l, *save = NULL;
+	char *argv[] = { (char *)barebpf(), "execsnoop", "-j", "-l", marker,
+			 NULL };
+	struct proc pr;
+	pid_t pid;
+	int n = 0;
+
+	snprintf(marker, sizeof(marker), "bbesc%dm", (int)getpid());
+	snprintf(arg, sizeof(arg), "%s\377\033[31mx", marker);
+	start_tool(&pr, argv, 1);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		execl("/bin/echo", "echo", arg, (char *)NULL);
+		_exit(127);
+	}
+	ck_assert_int_eq(wait_exit(pid), 0);
+	usleep(300000);
+	ck_assert_int_eq(stop_tool(&pr, SIGINT), 0);
+	ck_assert_msg(!strchr(out, '\033'), "a raw ESC in the output:\n%s", out);
+	for (l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		ck_assert_msg(!json_check(l, strlen(l)), "not JSON: %s", l);
+		if (strstr(l, marker) && n < 64)
+			lines[n++] = l;
+	}
+	ck_assert_msg(n == 1, "%d lines for the exec", n);
+	snprintf(arg, sizeof(arg), "\"%s\\u00ff\\u001b[31mx\"", marker);
+	ck_assert_msg(strstr(lines[0], arg), "%s (want %s)", lines[0], arg);
+}
+END_TEST
+
 START_TEST(test_opensnoop_bad_arguments)
 {
 	char o[4096], e[4096];
@@ -398,6 +480,8 @@ static Suite *snoop_suite(void)
 	tcase_add_test(tc, test_opensnoop_text);
 	tcase_add_test(tc, test_opensnoop_json_flags);
 	tcase_add_test(tc, test_opensnoop_bad_arguments);
+	tcase_add_test(tc, test_opensnoop_escapes);
+	tcase_add_test(tc, test_execsnoop_json_escapes);
 	tcase_add_test(tc, test_snoop_forced_kprobes);
 	suite_add_tcase(s, tc);
 	return s;

@@ -116,6 +116,11 @@ START_TEST(test_record_text)
 	ck_assert_ptr_nonnull(strstr(out, "      __bio_queue_enter                     1     1003.900 100.0%     1003.900\n"));
 	ck_assert_ptr_nonnull(strstr(out, "    (2 child calls dropped: their returns were missed)\n"));
 	free(out);
+	/* a task's name is escaped: ESC and a newline stay on the line */
+	memcpy(t.comm, "x\033[2J\ny", 7);
+	RENDER(out, bd_print_record(f, &t, "14:00:11", &fmt_us));
+	ck_assert_ptr_nonnull(strstr(out, "14:00:11 x\\x1b[2J\\ny      812 "));
+	free(out);
 }
 END_TEST
 

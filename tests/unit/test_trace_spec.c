@@ -741,6 +741,16 @@ START_TEST(test_format_text)
 	ck_assert_str_eq(out, "[\"a\\tb\\n\\u0001\",\"a\\tb\\n\\u0001\",511,"
 			 "\"vfs_write+0x10\",\"0x42\"]");
 	free(out);
+	/* ESC, and a byte that is not UTF-8 (valid UTF-8 stays) */
+	set_str(&e, &pr, pr.arg_slot[0], "\033[2J\xff\xc3\xa9");
+	out = format(&sp, &pr, &e, pr.rec_size, ks, 0);
+	ck_assert_str_eq(out, "[\\x1b[2J\\xff\xc3\xa9] [\\x1b[2J\\xff\xc3\xa9] "
+			 "0x1ff vfs_write+0x10 0x42");
+	free(out);
+	out = format(&sp, &pr, &e, pr.rec_size, ks, 1);
+	ck_assert_ptr_nonnull(strstr(out, "[\"\\u001b[2J\\u00ff\xc3\xa9\","));
+	free(out);
+	set_str(&e, &pr, pr.arg_slot[0], "a\tb\n\x01");
 	/* a string that was not read, or not received, is empty */
 	e.str_ret[pr.arg_slot[0]] = -14;
 	out = format(&sp, &pr, &e, pr.rec_size, ks, 0);
