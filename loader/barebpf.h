@@ -344,6 +344,12 @@ void obj_close(struct bb_obj *obj); /* closes fds, frees; NULL is fine */
 #define BB_MOUNTED_DEBUGFS 2 /* debugfs on /sys/kernel/debug */
 int tracefs_find(char *path, size_t len, struct bb_err *err);
 int tracefs_unmount(int mounted);
+/*
+ * Unmount what tracefs_find mounted in this process and nobody unmounted
+ * yet: the command line's last word, for an exit path that skipped its
+ * cleanup. Returns 0 or -errno.
+ */
+int tracefs_unmount_owed(void);
 /* Read a whole file below tracefs into a malloc'ed NUL-terminated buffer. */
 int tracefs_read(const char *tracefs, const char *rel, char **buf);
 /* One write() of text to a file below tracefs (O_APPEND). */

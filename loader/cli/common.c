@@ -166,6 +166,10 @@ int tool_flush(void)
 
 int tool_exit(const char *name, int ret)
 {
+	/* 0, 1, or 2 (usage): never a -errno that a path forgot to turn
+	 * into 1 (`run -c nosuch=1` exited 254) */
+	if (ret < 0 || ret > 2)
+		ret = 1;
 	tool_flush();
 	if (bb_stop_signal == SIGPIPE || output_errno == EPIPE) {
 		signal(SIGPIPE, SIG_DFL);

@@ -487,6 +487,9 @@ static int exporter_main(int argc, char **argv)
 		}
 		ret = 1;
 	}
+	/* every collector needs it: said once, not once per collector */
+	if (!tool_tracefs(&cs[0].t))
+		goto out;
 	if (!start_collectors(&e)) {
 		if (!bb_stop)
 			tool_error(&cs[0].t, "no collector could start: "

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a careless or hostile user tries (issue 24): a closed stdout, bad
+ * options and constants, an early failure after tracefs was mounted, an
+ * unprivileged user. Each checks the exit status (0, 1 or 2, never a
+ * -errno) and what is said.
+ */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "bbtest.h"
+#include "util.h"
+
+#define OBJDIR BB_BUILD_DIR "/tests/bpf/"
+
+static const char *hostile_requires(void)
+{
+	return need_root_and_tools();
+}
+
+static int lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+
+	while ((s = strstr(s, what))) {
+		n++;
+		s += strlen(what);
+	}
+	return n;
+}
+
+/* A tool run by the shell with stdout closed: /dev/null takes fd 1 (not
+ * a BPF map, whose "write" failed with EINVAL), and the run succeeds. */
+START_TEST(test_closed_stdout)
+{
+	static const char *const cmds[] = {
+		"features",
+		"funccount -d 1 t:syscalls:sys_enter_getppid",
+	};
+	char cmd[512], out[4096];
+	size_t i;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		snprintf(cmd, sizeof(cmd),
+			 "{ '%s' %s >&- ; } 2>&1; echo \"rc=$?\"", barebpf(),
+			 cmds[i]);
+		ck_assert_int_eq(sh(cmd, out, sizeof(out)), 0);
+		ck_assert_msg(strstr(out, "rc=0") && !strstr(out, "failed"),
+			      "%s with stdout closed: %s", cmds[i], out);
+	}
+}
+END_TEST
+
+/* Exit statuses are 0, 1 or 2: `run -c nosuch=1` exited 254 (-ENOENT). */
+START_TEST(test_exit_status_const)
+{
+	char *argv[] = { (char *)barebpf(), "run", "-c", "nosuch=1",
+			 OBJDIR "good_tp.bpf.o", NULL };
+	char out[4096], err[4096];
+	int rc = run(argv, out, sizeof(out), err, sizeof(err));
+
+	ck_assert_msg(rc == 1, "exit %d: %s", rc, err);
+	ck_assert_ptr_nonnull(strstr(err, "barebpf run: "));
+	ck_assert_ptr_nonnull(strstr(err, "'nosuch'"));
+}
+END_TEST
+
+/* An unknown option: the error and one line to --help, prefixed like
+ * every message ("barebpf TOOL:"), not the 40 lines of the help. */
+START_TEST(test_unknown_option)
+{
+	static const char *const tools[] = { "biolatency", "trace",
+					     "funccount", "exporter", "run" };
+	char out[8192], err[8192], want[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+		char *argv[] = { (char *)barebpf(), (char *)tools[i],
+				 "--no-such-option", NULL };
+		int rc = run(argv, out, sizeof(out), err, sizeof(err));
+
+		ck_assert_msg(rc == 1 || rc == 2, "%s: exit %d", tools[i], rc);
+		snprintf(want, sizeof(want), "barebpf %s: unrecognized",
+			 tools[i]);
+		ck_assert_msg(!strncmp(err, want, strlen(want)), "%s: %s",
+			      tools[i], err);
+		ck_assert_msg(lines(err) == 2 && strstr(err, "--help`"),
+			      "%s: %s", tools[i], err);
+		ck_assert_msg(!out[0], "%s printed to stdout: %s", tools[i],
+			      out);
+	}
+}
+END_TEST
+
+/* A missing argument too: one line to --help, not the help. */
+START_TEST(test_missing_argument)
+{
+	char *argv[] = { (char *)barebpf(), "funccount", NULL };
+	char out[8192], err[8192];
+	int rc = run(argv, out, sizeof(out), err, sizeof(err));
+
+	ck_assert_int_eq(rc, 1);
+	ck_assert_msg(lines(err) == 2 && !strstr(err, "usage:") &&
+		      strstr(err, "barebpf funccount: a pattern is needed"),
+		      "%s", err);
+}
+END_TEST
+
+/* The tool links (build/biolatency) answer --version as barebpf does. */
+START_TEST(test_link_version)
+{
+	char link[4096], out[256], err[4096];
+	char *argv[] = { link, "--version", NULL };
+	const char *slash = strrchr(barebpf(), '/');
+	int rc;
+
+	ck_assert_ptr_nonnull(slash);
+	snprintf(link, sizeof(link), "%.*s/biolatency",
+		 (int)(slash - barebpf()), barebpf());
+	ck_assert_int_eq(access(link, X_OK), 0);
+	rc = run(argv, out, sizeof(out), err, sizeof(err));
+	ck_assert_msg(rc == 0 && !strncmp(out, "barebpf ", 8), "exit %d: %s%s",
+		      rc, out, err);
+}
+END_TEST
+
+/*
+ * funccount failing early (a tracepoint pattern that matches nothing)
+ * after mounting tracefs unmounts it again: in a private mount namespace
+ * of this forked test, with tracefs unmounted first.
+ */
+START_TEST(test_early_failure_unmounts)
+{
+	char *argv[] = { (char *)barebpf(), "funccount", "-d", "1",
+			 "t:nosuch:*", NULL };
+	char out[4096], err[4096];
+	struct stat st;
+	int rc;
+
+	ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
+	ck_assert_int_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+	umount2("/sys/kernel/debug/tracing", MNT_DETACH);
+	umount2("/sys/kernel/debug", MNT_DETACH);
+	umount2("/sys/kernel/tracing", MNT_DETACH);
+	ck_assert_int_ne(stat("/sys/kernel/tracing/events", &st), 0);
+	rc = run(argv, out, sizeof(out), err, sizeof(err));
+	ck_assert_msg(rc == 1 && strstr(err, "nosuch"), "exit %d: %s", rc,
+		      err);
+	ck_assert_msg(stat("/sys/kernel/tracing/events", &st) != 0 &&
+		      stat("/sys/kernel/debug/tracing/events", &st) != 0,
+		      "tracefs left mounted after: %s", err);
+}
+END_TEST
+
+/* Run argv as nobody (65534): the exit status, stderr in err. */
+static int run_unprivileged(char *const argv[], char *err, size_t len)
+{
+	char *full[16] = { "setpriv", "--reuid=65534", "--regid=65534",
+			   "--clear-groups" };
+	char out[4096], path[64] = "";
+	int i;
+
+	if (sh("command -v setpriv", path, sizeof(path)) || !path[0])
+		return -1;
+	full[0] = path;
+	for (i = 0; argv[i] && i < 10; i++)
+		full[4 + i] = argv[i];
+	full[4 + i] = NULL;
+	return run(full, out, sizeof(out), err, len);
+}
+
+/*
+ * As a user, with tracefs mounted root's alone (mode 0700): say that root
+ * is needed, not that tracefs is missing from the kernel; and the exporter
+ * says it once, not once per collector.
+ */
+START_TEST(test_unprivileged_user)
+{
+	char *bio[] = { (char *)barebpf(), "biolatency", NULL };
+	char *exp[] = { (char *)barebpf(), "exporter", "--textfile", "/tmp",
+			NULL };
+	char err[8192];
+	struct stat st;
+	int rc;
+
+	if (stat("/sys/kernel/tracing", &st) || (st.st_mode & 077))
+		bbtest_skip("/sys/kernel/tracing is not mode 0700 here");
+	rc = run_unprivileged(bio, err, sizeof(err));
+	if (rc < 0)
+		bbtest_skip("no setpriv (util-linux)");
+	ck_assert_msg(rc == 1 && strstr(err, "root") &&
+		      !strstr(err, "CONFIG_FTRACE"), "exit %d: %s", rc, err);
+	rc = run_unprivileged(exp, err, sizeof(err));
+	ck_assert_msg(rc == 1 && count(err, "tracefs (") == 1, "exit %d: %s", rc,
+		      err);
+}
+END_TEST
+
+static Suite *hostile_suite(void)
+{
+	Suite *s = suite_create("hostile");
+	TCase *tc = tcase_create("hostile");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_closed_stdout);
+	tcase_add_test(tc, test_exit_status_const);
+	tcase_add_test(tc, test_unknown_option);
+	tcase_add_test(tc, test_missing_argument);
+	tcase_add_test(tc, test_link_version);
+	tcase_add_test(tc, test_early_failure_unmounts);
+	tcase_add_test(tc, test_unprivileged_user);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+BBTEST_SUITE(hostile, hostile_suite, hostile_requires)
