@@ -6,6 +6,7 @@
  * -errno) and what is said.
  */
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,102 @@ START_TEST(test_unprivileged_user)
 }
 END_TEST
 
+/* An exporter with args after "exporter", up to its "Exporting" line. */
+static void exporter_start(struct proc *p, char **args, char *out,
+			   size_t len)
+{
+	char *argv[16] = { (char *)barebpf(), "exporter" };
+	int i;
+
+	for (i = 0; args[i] && i < 13; i++)
+		argv[2 + i] = args[i];
+	argv[2 + i] = NULL;
+	spawn(p, argv);
+	read_until(p->out, out, len, "Hit Ctrl-C", 30000);
+	ck_assert_msg(strstr(out, "Exporting"), "did not start: %s", out);
+}
+
+static void exporter_stop(struct proc *p, char *err, size_t len)
+{
+	kill(p->pid, SIGINT);
+	read_until(p->err, err, len, NULL, 10000);
+	ck_assert_msg(wait_exit(p->pid) == 0, "exporter exit: %s", err);
+	close(p->out);
+	close(p->err);
+}
+
+/* Values that cannot work are refused at start: an interval whose
+ * milliseconds overflow (the loop then slept until a scrape woke it), a
+ * --textfile directory nothing can be created in (root passes access()
+ * on /proc: it warned every interval instead). */
+START_TEST(test_exporter_bad_values)
+{
+	char *bigint[] = { (char *)barebpf(), "exporter", "--interval",
+			   "2147484", NULL };
+	char *proc[] = { (char *)barebpf(), "exporter", "--textfile", "/proc",
+			 "--duration", "2", NULL };
+	char *allow[] = { (char *)barebpf(), "exporter", "--allow",
+			  "10.0.0.1/40", NULL };
+	char out[4096], err[4096];
+	int rc;
+
+	rc = run(bigint, out, sizeof(out), err, sizeof(err));
+	ck_assert_msg(rc == 1 && strstr(err, "--interval"), "exit %d: %s", rc,
+		      err);
+	rc = run(proc, out, sizeof(out), err, sizeof(err));
+	ck_assert_msg(rc == 1 && strstr(err, "/proc") && !strstr(out,
+		      "Exporting"), "exit %d: %s%s", rc, out, err);
+	rc = run(allow, out, sizeof(out), err, sizeof(err));
+	ck_assert_msg(rc == 1 && strstr(err, "prefix"), "exit %d: %s", rc,
+		      err);
+}
+END_TEST
+
+/* --listen :P: said to reach beyond loopback, and a URL that works. */
+START_TEST(test_exporter_wildcard)
+{
+	char listen[32], url[64], out[4096], err[4096] = "";
+	char *args[] = { "--listen", listen, NULL };
+	struct http_reply r;
+	struct proc p;
+	int port = free_port();
+
+	snprintf(listen, sizeof(listen), ":%d", port);
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/metrics", port);
+	exporter_start(&p, args, out, sizeof(out));
+	ck_assert_msg(strstr(out, url), "%s", out);
+	ck_assert_int_eq(http_get(port, "/metrics", &r, 10), 200);
+	exporter_stop(&p, err, sizeof(err));
+	ck_assert_msg(strstr(err, "warning: listening on") &&
+		      strstr(err, "--allow"), "%s", err);
+}
+END_TEST
+
+/* --allow: a client outside the list gets no answer; inside, metrics. */
+START_TEST(test_exporter_allow)
+{
+	char listen[32], out[4096], err[4096] = "";
+	char *deny[] = { "--listen", listen, "--allow", "10.0.0.0/8",
+			 "--allow", "fd00::/8", NULL };
+	char *ok[] = { "--listen", listen, "--allow", "10.0.0.0/8",
+		       "--allow", "127.0.0.1", NULL };
+	struct http_reply r;
+	struct proc p;
+	int port = free_port(), rc;
+
+	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
+	exporter_start(&p, deny, out, sizeof(out));
+	rc = http_get(port, "/metrics", &r, 10);
+	ck_assert_msg(rc < 0, "answered %d to a client not allowed", rc);
+	exporter_stop(&p, err, sizeof(err));
+	ck_assert_msg(!strstr(err, "warning: listening"), "%s", err);
+	exporter_start(&p, ok, out, sizeof(out));
+	ck_assert_int_eq(http_get(port, "/metrics", &r, 10), 200);
+	ck_assert_ptr_nonnull(strstr(r.body, "barebpf_build_info"));
+	exporter_stop(&p, err, sizeof(err));
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -223,6 +320,9 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, test_link_version);
 	tcase_add_test(tc, test_early_failure_unmounts);
 	tcase_add_test(tc, test_unprivileged_user);
+	tcase_add_test(tc, test_exporter_bad_values);
+	tcase_add_test(tc, test_exporter_wildcard);
+	tcase_add_test(tc, test_exporter_allow);
 	suite_add_tcase(s, tc);
 	return s;
 }
