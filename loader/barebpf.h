@@ -114,8 +114,12 @@ int bb_ncpus_possible(void);
  */
 #define BB_MAX_CPUS 8192
 int bb_parse_cpu_list(const char *s);
-/* Raise RLIMIT_MEMLOCK to infinity (maps are charged to it before 5.11). */
+/* Raise RLIMIT_MEMLOCK to infinity (maps are charged to it before 5.11);
+ * 0 also where it cannot be raised but the kernel does not charge to it. */
 int bb_raise_memlock(struct bb_err *err);
+/* 1 if BPF memory is charged to the memory cgroup, not to RLIMIT_MEMLOCK
+ * (5.11+, as the kernel answers a probe), else 0. */
+int bb_memcg_charged(void);
 /* Raise RLIMIT_NOFILE as far as allowed (fs.nr_open as root, else the hard
  * limit): every probe holds a file descriptor. Returns the new soft limit. */
 long bb_raise_nofile(void);

@@ -5,12 +5,14 @@
  * unprivileged user. Each checks the exit status (0, 1 or 2, never a
  * -errno) and what is said.
  */
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -307,6 +309,67 @@ START_TEST(test_exporter_allow)
 }
 END_TEST
 
+/* argv run with stdout and stderr on /dev/null: its peak RSS in KiB. */
+static long max_rss_kib(char *const argv[])
+{
+	struct rusage ru;
+	int status;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	ck_assert_int_eq(wait4(pid, &status, 0, &ru), pid);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status), "status %d",
+		      status);
+	return ru.ru_maxrss;
+}
+
+/*
+ * features costs what a tool costs (it copied every name of
+ * available_filter_functions: 11 MB), and without kprobes does not call
+ * functions probe-able.
+ */
+START_TEST(test_features_cost_and_words)
+{
+	char *argv[] = { (char *)barebpf(), "features", NULL };
+	char out[8192], err[4096];
+	long rss = max_rss_kib(argv);
+
+	ck_assert_msg(rss < 4096, "features took %ld KiB", rss);
+	ck_assert_int_eq(run(argv, out, sizeof(out), err, sizeof(err)), 0);
+	if (strstr(out, "kprobes:             no"))
+		ck_assert_msg(!strstr(out, "(probe-able)"), "%s", out);
+	else
+		ck_assert_msg(strstr(out, "functions (probe-able):"), "%s",
+			      out);
+}
+END_TEST
+
+/* -v warned that RLIMIT_MEMLOCK could not be raised (in a container
+ * without CAP_SYS_RESOURCE) on 5.11+, where it does not apply. */
+START_TEST(test_no_memlock_warning_on_memcg)
+{
+	char *argv[] = { (char *)barebpf(), "funccount", "-v", "-d", "1",
+			 "t:syscalls:sys_enter_getppid", NULL };
+	char out[8192], err[8192], rel[128];
+	unsigned a = 0, b = 0;
+
+	ck_assert_int_eq(sh("uname -r", rel, sizeof(rel)), 0);
+	ck_assert_int_eq(sscanf(rel, "%u.%u", &a, &b), 2);
+	if (a < 5 || (a == 5 && b < 11))
+		bbtest_skip("%s charges BPF memory to RLIMIT_MEMLOCK", rel);
+	ck_assert_int_eq(run(argv, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_msg(!strstr(err, "RLIMIT_MEMLOCK"), "%s", err);
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -323,6 +386,8 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, test_exporter_bad_values);
 	tcase_add_test(tc, test_exporter_wildcard);
 	tcase_add_test(tc, test_exporter_allow);
+	tcase_add_test(tc, test_features_cost_and_words);
+	tcase_add_test(tc, test_no_memlock_warning_on_memcg);
 	suite_add_tcase(s, tc);
 	return s;
 }
