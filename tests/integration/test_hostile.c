@@ -370,6 +370,52 @@ START_TEST(test_no_memlock_warning_on_memcg)
 }
 END_TEST
 
+#define TRACING_TRACE "Tracing 1 probe... Hit Ctrl-C to end.\n"
+#define TRACING_BIO "Tracing block device I/O... Hit Ctrl-C to end.\n"
+
+/* trace says "Tracing" where every other tool does, on stdout (-j: on
+ * stderr, stdout being JSON), before bcc's header. */
+START_TEST(test_trace_tracing_line_on_stdout)
+{
+	char *text[] = { (char *)barebpf(), "trace", "--duration", "1",
+			 "t:syscalls:sys_enter_getppid", NULL };
+	char *json[] = { (char *)barebpf(), "trace", "-j", "--duration", "1",
+			 "t:syscalls:sys_enter_getppid", NULL };
+	static char out[1 << 20];
+	char err[4096];
+
+	ck_assert_int_eq(run(text, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_msg(!strncmp(out, TRACING_TRACE "PID ",
+			       strlen(TRACING_TRACE "PID ")), "stdout: %.200s",
+		      out);
+	ck_assert_msg(!strstr(err, "Tracing"), "stderr: %s", err);
+	ck_assert_int_eq(run(json, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "Tracing 1 probe"), "stderr: %s", err);
+	ck_assert_msg(!strstr(out, "Tracing"), "stdout: %.200s", out);
+}
+END_TEST
+
+/* As bcc's biolatency: an empty line before each interval's histogram. */
+START_TEST(test_interval_blank_lines)
+{
+	char *argv[] = { (char *)barebpf(), "biolatency", "-d", "loop0", "1",
+			 "2", NULL };
+	char out[8192], err[4096];
+	const char *p;
+	int blank = 0;
+
+	if (access("/sys/class/block/loop0", F_OK))
+		bbtest_skip("no loop0");
+	ck_assert_int_eq(run(argv, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_msg(!strncmp(out, TRACING_BIO "\n", strlen(TRACING_BIO "\n")),
+		      "%s", out);
+	for (p = out; (p = strstr(p, "\n\n")); p++)
+		blank++;
+	ck_assert_msg(blank == 2, "%d empty lines for 2 intervals: %s", blank,
+		      out);
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -388,6 +434,8 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, test_exporter_allow);
 	tcase_add_test(tc, test_features_cost_and_words);
 	tcase_add_test(tc, test_no_memlock_warning_on_memcg);
+	tcase_add_test(tc, test_trace_tracing_line_on_stdout);
+	tcase_add_test(tc, test_interval_blank_lines);
 	suite_add_tcase(s, tc);
 	return s;
 }

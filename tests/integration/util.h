@@ -24,6 +24,18 @@ void spawn(struct proc *p, char *const argv[]);
 /* Read fd until EOF (or until `until` appears, if not NULL) into buf. */
 size_t read_until(int fd, char *buf, size_t len, const char *until,
 		  int timeout_ms);
+/* Append what fd has to buf (at *n) until `until` appears in it, EOF, or
+ * no data for quiet_ms. buf stays NUL-terminated. */
+void read_more(int fd, char *buf, size_t len, size_t *n, const char *until,
+	       int quiet_ms);
+/*
+ * Wait until trace (started by spawn with argv) says it is attached: the
+ * Tracing line on stdout, with the header after it (the line reaches
+ * "FUNC"), or with -j on stderr. What stdout had after the Tracing line
+ * (the header) is at the start of out; returns its length.
+ */
+size_t trace_started(struct proc *p, char *const argv[], char *out,
+		     size_t len);
 /* Reap pid; its exit status, or 128 + the signal that killed it. */
 int wait_exit(pid_t pid);
 /* Run to completion; returns the exit status, stdout/stderr in bufs. */
