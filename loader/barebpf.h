@@ -334,6 +334,9 @@ int obj_uses_printk(const struct bb_obj *obj);
 /* Notes for the user gathered by obj_load (resolved syscall names, ...),
  * one per line; "" if none. */
 const char *obj_notes(const struct bb_obj *obj);
+/* How the object's map definitions were read where their layout was a
+ * choice (28-byte ones: bpf_load's or iproute2's), else "". */
+const char *obj_maps_layout(const struct bb_obj *obj);
 /* The object's BTF (btf.h), NULL if it has none. */
 const struct bb_btf *obj_btf(const struct bb_obj *obj);
 void obj_close(struct bb_obj *obj); /* closes fds, frees; NULL is fine */

@@ -101,6 +101,9 @@ static void run_after_load(struct tool_ctx *t, const char *path)
 	if (t->verbose) {
 		kcaps_describe(obj_kcaps(t->obj), caps, sizeof(caps));
 		fprintf(stderr, "this kernel: %s\n", caps);
+		if (*obj_maps_layout(t->obj))
+			fprintf(stderr, "%s: %s\n", path,
+				obj_maps_layout(t->obj));
 	}
 	while (*notes) {
 		size_t n = strcspn(notes, "\n");

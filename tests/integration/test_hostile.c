@@ -416,6 +416,24 @@ START_TEST(test_interval_blank_lines)
 }
 END_TEST
 
+/* run -v says how 28-byte map definitions were read. */
+START_TEST(test_run_says_map_layout)
+{
+	char *argv[] = { (char *)barebpf(), "run", "-v", "-d", "1", "-c",
+			 "bb_tgid=1", OBJDIR "maps_iproute2_old.bpf.o", NULL };
+	char out[8192], err[8192];
+	int rc;
+
+	rc = run(argv, out, sizeof(out), err, sizeof(err));
+	unlink("/sys/fs/bpf/tc/globals/bbtest_old_counts");
+	rmdir("/sys/fs/bpf/tc/globals");
+	rmdir("/sys/fs/bpf/tc");
+	ck_assert_msg(rc == 0 && strstr(err, "read as iproute2's bpf_elf_map "
+					"before 4.13 (id, pinning)"),
+		      "exit %d: %s", rc, err);
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -436,6 +454,7 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, test_no_memlock_warning_on_memcg);
 	tcase_add_test(tc, test_trace_tracing_line_on_stdout);
 	tcase_add_test(tc, test_interval_blank_lines);
+	tcase_add_test(tc, test_run_says_map_layout);
 	suite_add_tcase(s, tc);
 	return s;
 }
