@@ -434,6 +434,44 @@ START_TEST(test_run_says_map_layout)
 }
 END_TEST
 
+/* 65 programs on one tracepoint: the kernel's limit is named, not its
+ * errno ("Argument list too long"). */
+START_TEST(test_run_too_many_on_one_event)
+{
+	char *argv[] = { (char *)barebpf(), "run", "-d", "1",
+			 OBJDIR "many_tp.bpf.o", NULL };
+	char out[8192], err[8192];
+	int rc = run(argv, out, sizeof(out), err, sizeof(err));
+
+	ck_assert_msg(rc == 1 && strstr(err, "at most 64 BPF programs on one "
+					"event") &&
+		      !strstr(err, "Argument list too long"), "exit %d: %s", rc,
+		      err);
+}
+END_TEST
+
+/* Out of descriptors while loading: the limit is named, not the verifier
+ * blamed with a log of a program it passed. */
+START_TEST(test_run_out_of_fds)
+{
+	char *argv[] = { (char *)barebpf(), "run", "-d", "1",
+			 OBJDIR "many_tp.bpf.o", NULL };
+	struct rlimit low = { 40, 40 }, up = { 41, 41 };
+	char out[8192], err[8192];
+	int rc;
+
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &low), 0);
+	/* with CAP_SYS_RESOURCE the tool raises it again (bb_raise_nofile) */
+	if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+		bbtest_skip("CAP_SYS_RESOURCE: the limit would be raised");
+	rc = run(argv, out, sizeof(out), err, sizeof(err));
+	ck_assert_msg(rc == 1 && strstr(err, "out of file descriptors: 65 "
+					"programs") &&
+		      strstr(err, "ulimit -n") && !strstr(err, "verifier") &&
+		      !strstr(err, "refused"), "exit %d: %s", rc, err);
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -455,6 +493,8 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, test_trace_tracing_line_on_stdout);
 	tcase_add_test(tc, test_interval_blank_lines);
 	tcase_add_test(tc, test_run_says_map_layout);
+	tcase_add_test(tc, test_run_too_many_on_one_event);
+	tcase_add_test(tc, test_run_out_of_fds);
 	suite_add_tcase(s, tc);
 	return s;
 }
