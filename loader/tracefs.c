@@ -40,8 +40,8 @@ static int set_path(char *path, size_t len, const char *dir)
 	return 0;
 }
 
-/* What an unprivileged user lacks: CAP_BPF and CAP_PERFMON exist from
- * 5.8, where the kernel's last capability is CAP_CHECKPOINT_RESTORE (40). */
+/* What an unprivileged user lacks: CAP_BPF (39) and CAP_PERFMON (38)
+ * exist from 5.8, where cap_last_cap is 39 or more. */
 static const char *need_root(void)
 {
 	char buf[16] = "";

@@ -35,7 +35,6 @@ int tool_opt(struct tool_ctx *t, int c, const struct tool_usage *u,
 	if (c == 'j' || c == TOOL_OPT_DURATION)
 		tool_error(t, "%s is not an option of %s", c == 'j' ? "-j" :
 			   "--duration", t->name);
-	(void)u;
 	return tool_see_help(t);
 }
 
