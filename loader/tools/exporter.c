@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -526,17 +527,22 @@ static void listen_warn(struct tool_ctx *t, const struct exp_opts *o)
 			o->listen, o->nallow, o->nallow == 1 ? "" : "es");
 }
 
-/* A URL to the metrics that a browser or curl on this host can open
- * (not http://:19435/metrics). */
+/* A URL to the metrics that a browser or curl on this host can open:
+ * for a wildcard, loopback (not http://:19435/metrics); otherwise the
+ * address as given. */
 static void listen_url(const char *listen, char *buf, size_t len)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl;
 
-	if (httpd_parse_listen(listen, &ss, &sl, NULL) < 0)
-		snprintf(buf, len, "http://%s/metrics", listen);
-	else
+	if (httpd_parse_listen(listen, &ss, &sl, NULL) == 0 &&
+	    ((ss.ss_family == AF_INET &&
+	      ((struct sockaddr_in *)&ss)->sin_addr.s_addr == INADDR_ANY) ||
+	     (ss.ss_family == AF_INET6 &&
+	      IN6_IS_ADDR_UNSPECIFIED(&((struct sockaddr_in6 *)&ss)->sin6_addr))))
 		httpd_url(&ss, buf, len);
+	else
+		snprintf(buf, len, "http://%s/metrics", listen);
 }
 
 static int exporter_main(int argc, char **argv)
