@@ -76,9 +76,16 @@ START_TEST(test_exit_status_const)
 	char out[4096], err[4096];
 	int rc = run(argv, out, sizeof(out), err, sizeof(err));
 
+	char *unset[] = { (char *)barebpf(), "run", "-d", "1",
+			  OBJDIR "maps_iproute2_old.bpf.o", NULL };
+
 	ck_assert_msg(rc == 1, "exit %d: %s", rc, err);
 	ck_assert_ptr_nonnull(strstr(err, "barebpf run: "));
 	ck_assert_ptr_nonnull(strstr(err, "'nosuch'"));
+	/* a constant not given: the option to give it, no function name */
+	rc = run(unset, out, sizeof(out), err, sizeof(err));
+	ck_assert_msg(rc == 1 && strstr(err, "`barebpf run -c bb_tgid=VALUE`")
+		      && !strstr(err, "obj_"), "exit %d: %s", rc, err);
 }
 END_TEST
 
