@@ -337,7 +337,10 @@ int tool_load(struct tool_ctx *t)
 		print_verifier_log(obj_verifier_log(t->obj),
 				   obj_verifier_log_truncated(t->obj));
 		tool_error(t, "%s", err.msg);
-		if (ret == -EPERM)
+		if (ret == -EPERM && geteuid() != 0)
+			tool_error(t, "bpf() needs root (CAP_SYS_ADMIN, or "
+				   "CAP_BPF and CAP_PERFMON on 5.8+)");
+		else if (ret == -EPERM)
 			tool_error(t, "bpf() needs root (CAP_SYS_ADMIN); if "
 				   "you are root, RLIMIT_MEMLOCK may be too "
 				   "low: try `ulimit -l unlimited`");

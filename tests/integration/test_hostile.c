@@ -203,6 +203,8 @@ START_TEST(test_unprivileged_user)
 	char *bio[] = { (char *)barebpf(), "biolatency", NULL };
 	char *exp[] = { (char *)barebpf(), "exporter", "--textfile", "/tmp",
 			NULL };
+	char *many[] = { (char *)barebpf(), "run", "-d", "1",
+			 OBJDIR "many_tp.bpf.o", NULL };
 	char err[8192];
 	struct stat st;
 	int rc;
@@ -217,6 +219,10 @@ START_TEST(test_unprivileged_user)
 	rc = run_unprivileged(exp, err, sizeof(err));
 	ck_assert_msg(rc == 1 && count(err, "tracefs (") == 1, "exit %d: %s", rc,
 		      err);
+	/* bpf() refused: root's capabilities, not a memlock limit of root's */
+	rc = run_unprivileged(many, err, sizeof(err));
+	ck_assert_msg(rc == 1 && strstr(err, "CAP_BPF and CAP_PERFMON") &&
+		      !strstr(err, "if you are root"), "exit %d: %s", rc, err);
 }
 END_TEST
 
