@@ -114,8 +114,12 @@ int bb_ncpus_possible(void);
  */
 #define BB_MAX_CPUS 8192
 int bb_parse_cpu_list(const char *s);
-/* Raise RLIMIT_MEMLOCK to infinity (maps are charged to it before 5.11). */
+/* Raise RLIMIT_MEMLOCK to infinity (maps are charged to it before 5.11);
+ * 0 also where it cannot be raised but the kernel does not charge to it. */
 int bb_raise_memlock(struct bb_err *err);
+/* 1 if BPF memory is charged to the memory cgroup, not to RLIMIT_MEMLOCK
+ * (5.11+, as the kernel answers a probe), else 0. */
+int bb_memcg_charged(void);
 /* Raise RLIMIT_NOFILE as far as allowed (fs.nr_open as root, else the hard
  * limit): every probe holds a file descriptor. Returns the new soft limit. */
 long bb_raise_nofile(void);
@@ -330,6 +334,9 @@ int obj_uses_printk(const struct bb_obj *obj);
 /* Notes for the user gathered by obj_load (resolved syscall names, ...),
  * one per line; "" if none. */
 const char *obj_notes(const struct bb_obj *obj);
+/* How the object's map definitions were read where their layout was a
+ * choice (28-byte ones: bpf_load's or iproute2's), else "". */
+const char *obj_maps_layout(const struct bb_obj *obj);
 /* The object's BTF (btf.h), NULL if it has none. */
 const struct bb_btf *obj_btf(const struct bb_obj *obj);
 void obj_close(struct bb_obj *obj); /* closes fds, frees; NULL is fine */
@@ -344,6 +351,12 @@ void obj_close(struct bb_obj *obj); /* closes fds, frees; NULL is fine */
 #define BB_MOUNTED_DEBUGFS 2 /* debugfs on /sys/kernel/debug */
 int tracefs_find(char *path, size_t len, struct bb_err *err);
 int tracefs_unmount(int mounted);
+/*
+ * Unmount what tracefs_find mounted in this process and nobody unmounted
+ * yet: the command line's last word, for an exit path that skipped its
+ * cleanup. Returns 0 or -errno.
+ */
+int tracefs_unmount_owed(void);
 /* Read a whole file below tracefs into a malloc'ed NUL-terminated buffer. */
 int tracefs_read(const char *tracefs, const char *rel, char **buf);
 /* One write() of text to a file below tracefs (O_APPEND). */

@@ -561,11 +561,37 @@ int bb_ncpus_possible(void)
 	return bb_parse_cpu_list(buf);
 }
 
+/*
+ * Does this kernel charge BPF memory to the memory cgroup instead of
+ * RLIMIT_MEMLOCK (5.11)? Nothing says so directly; libbpf
+ * (probe_memcg_account) asks for bpf_ktime_get_coarse_ns, which came in
+ * the same release: a program calling it loads only there.
+ */
+int bb_memcg_charged(void)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_CALL_CODE, .imm = 160 }, /* ktime_get_coarse_ns */
+		{ .code = 0xb7, .dst_reg = 0, .imm = 0 }, /* r0 = 0 */
+		{ .code = 0x95 },                         /* exit */
+	};
+	int fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, insns,
+			       sizeof(insns) / sizeof(insns[0]), "GPL", 0,
+			       "bb_memcg", NULL, NULL);
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
 int bb_raise_memlock(struct bb_err *err)
 {
 	struct rlimit r = { RLIM_INFINITY, RLIM_INFINITY };
 	int ret = sys_prlimit64(0, RLIMIT_MEMLOCK, &r, NULL);
 
+	/* where the limit does not apply, not raising it is no failure */
+	if (ret < 0 && bb_memcg_charged())
+		return 0;
 	if (ret < 0)
 		return bb_fail(err, ret,
 			       "cannot raise RLIMIT_MEMLOCK (%s): kernels before "

@@ -16,6 +16,10 @@
 #define DEBUGFS_DIR "/sys/kernel/debug"
 #define DEBUGFS_TRACING DEBUGFS_DIR "/tracing"
 
+/* BB_MOUNTED_* of what this process mounted and has not unmounted: a
+ * mount is the whole process's, whichever session made it. */
+static int tracefs_owed;
+
 /* A tracefs instance is usable if it has events (or kprobe_events). */
 static int tracefs_usable(const char *dir)
 {
@@ -36,6 +40,22 @@ static int set_path(char *path, size_t len, const char *dir)
 	return 0;
 }
 
+/* What an unprivileged user lacks: CAP_BPF (39) and CAP_PERFMON (38)
+ * exist from 5.8, where cap_last_cap is 39 or more. */
+static const char *need_root(void)
+{
+	char buf[16] = "";
+	int fd = open("/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		if (read(fd, buf, sizeof(buf) - 1) < 0)
+			buf[0] = 0;
+		close(fd);
+	}
+	return atoi(buf) >= 39 ? "run as root (or with CAP_BPF, CAP_PERFMON "
+		"and read access to tracefs)" : "run as root";
+}
+
 int tracefs_find(char *path, size_t len, struct bb_err *err)
 {
 	int ret, ret2;
@@ -45,6 +65,16 @@ int tracefs_find(char *path, size_t len, struct bb_err *err)
 	/* With debugfs mounted, this lookup automounts tracefs (4.1+). */
 	if (tracefs_usable(DEBUGFS_TRACING))
 		return set_path(path, len, DEBUGFS_TRACING);
+	/*
+	 * Mounted, but root's alone (mode 0700, the default): not a kernel
+	 * without tracing, a user without the rights.
+	 */
+	if (access(TRACEFS_DIR "/events", F_OK) < 0 && errno == EACCES)
+		return bb_fail(err, -EACCES, "tracefs (" TRACEFS_DIR ") may "
+			       "only be read by root: %s", need_root());
+	if (access(DEBUGFS_TRACING "/events", F_OK) < 0 && errno == EACCES)
+		return bb_fail(err, -EACCES, "tracefs (" DEBUGFS_TRACING ") may "
+			       "only be read by root: %s", need_root());
 
 	/*
 	 * Nothing mounted (a rescue image, a minimal initramfs). The
@@ -60,6 +90,7 @@ int tracefs_find(char *path, size_t len, struct bb_err *err)
 				tracefs_unmount(BB_MOUNTED_TRACEFS);
 				return ret;
 			}
+			tracefs_owed = BB_MOUNTED_TRACEFS;
 			return BB_MOUNTED_TRACEFS;
 		}
 		tracefs_unmount(BB_MOUNTED_TRACEFS);
@@ -73,11 +104,15 @@ int tracefs_find(char *path, size_t len, struct bb_err *err)
 				tracefs_unmount(BB_MOUNTED_DEBUGFS);
 				return ret2;
 			}
+			tracefs_owed = BB_MOUNTED_DEBUGFS;
 			return BB_MOUNTED_DEBUGFS;
 		}
 		tracefs_unmount(BB_MOUNTED_DEBUGFS);
 		ret2 = -ENOENT;
 	}
+	if (ret == -EPERM && ret2 == -EPERM && geteuid() != 0)
+		return bb_fail(err, -EPERM, "tracefs is not mounted, and only "
+			       "root may mount it: %s", need_root());
 	return bb_fail(err, ret2,
 		       "tracefs is not mounted and mounting it failed "
 		       "(tracefs on " TRACEFS_DIR ": %s; debugfs on "
@@ -109,7 +144,14 @@ int tracefs_unmount(int mounted)
 	if (ret == -EBUSY)
 		ret = sys_umount2(mounted == BB_MOUNTED_TRACEFS ? TRACEFS_DIR :
 				  DEBUGFS_DIR, MNT_DETACH);
+	if (mounted == tracefs_owed)
+		tracefs_owed = 0;
 	return ret;
+}
+
+int tracefs_unmount_owed(void)
+{
+	return tracefs_unmount(tracefs_owed);
 }
 
 static int tracefs_open(const char *tracefs, const char *rel, int flags)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -166,6 +167,10 @@ int tool_flush(void)
 
 int tool_exit(const char *name, int ret)
 {
+	/* 0, 1, or 2 (usage): never a -errno that a path forgot to turn
+	 * into 1 (`run -c nosuch=1` exited 254) */
+	if (ret < 0 || ret > 2)
+		ret = 1;
 	tool_flush();
 	if (bb_stop_signal == SIGPIPE || output_errno == EPIPE) {
 		signal(SIGPIPE, SIG_DFL);
@@ -287,6 +292,23 @@ void tool_taskdev_unused(struct tool_ctx *t)
 	obj_set_noload(t->obj, "taskdev_bio_queue");
 }
 
+static void fds_exhausted(struct tool_ctx *t, int ret)
+{
+	struct rlimit r = { 0, 0 };
+
+	getrlimit(RLIMIT_NOFILE, &r);
+	if (ret == -ENFILE)
+		tool_error(t, "the system is out of file descriptors "
+			   "(fs.file-max): %d programs and %d maps need one "
+			   "each", obj_nprogs(t->obj), obj_nmaps(t->obj));
+	else
+		tool_error(t, "out of file descriptors: %d programs and %d "
+			   "maps need one each, more than this process may "
+			   "open (%llu: raise it with `ulimit -n`, or load "
+			   "fewer programs)", obj_nprogs(t->obj),
+			   obj_nmaps(t->obj), (unsigned long long)r.rlim_cur);
+}
+
 int tool_load(struct tool_ctx *t)
 {
 	struct bb_err err = { "" };
@@ -307,11 +329,18 @@ int tool_load(struct tool_ctx *t)
 	if (t->verbose)
 		fprintf(stderr, "kern_version 0x%06x (%s)\n", kver, src);
 	ret = obj_load(t->obj, kver, &err);
+	if (ret == -EMFILE || ret == -ENFILE)
+		/* not the verifier's doing: its log is of a program it
+		 * passed, whose descriptor could not be made */
+		return fds_exhausted(t, ret), ret;
 	if (ret < 0) {
 		print_verifier_log(obj_verifier_log(t->obj),
 				   obj_verifier_log_truncated(t->obj));
 		tool_error(t, "%s", err.msg);
-		if (ret == -EPERM)
+		if (ret == -EPERM && geteuid() != 0)
+			tool_error(t, "bpf() needs root (CAP_SYS_ADMIN, or "
+				   "CAP_BPF and CAP_PERFMON on 5.8+)");
+		else if (ret == -EPERM)
 			tool_error(t, "bpf() needs root (CAP_SYS_ADMIN); if "
 				   "you are root, RLIMIT_MEMLOCK may be too "
 				   "low: try `ulimit -l unlimited`");

@@ -182,7 +182,9 @@ int dhist_loop(struct tool_ctx *t, int fd, size_t key_size,
 			dhist_prev_free(&prev);
 			return tool_error(t, "out of memory");
 		}
-		if (!f->json && !interval)
+		/* bcc's biolatency prints an empty line before each
+		 * histogram, an interval's or the last one */
+		if (!f->json)
 			putchar('\n');
 		dhist_print(f, h, n);
 		free(h);

@@ -51,6 +51,8 @@ struct httpd {
 	double accept_after;
 	struct body *metrics;
 	struct httpd_stats st;
+	const struct httpd_allow *allow; /* NULL: everyone */
+	int nallow;
 	int polled[HTTPD_MAX_CONNS]; /* conns in pollfds order, after lfd */
 	int npolled;
 	struct conn c[HTTPD_MAX_CONNS];
@@ -106,6 +108,12 @@ int httpd_open(struct httpd **hp, const char *addr)
 	}
 	*hp = h;
 	return 0;
+}
+
+void httpd_set_allow(struct httpd *h, const struct httpd_allow *a, int n)
+{
+	h->allow = a;
+	h->nallow = n;
 }
 
 int httpd_set_metrics(struct httpd *h, const char *buf, size_t len)
@@ -385,7 +393,12 @@ static void do_accept(struct httpd *h, double now)
 		struct conn *c = NULL;
 		int fd, i;
 
-		fd = accept4(h->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		struct sockaddr_storage peer;
+		socklen_t plen = sizeof(peer);
+
+		memset(&peer, 0, sizeof(peer));
+		fd = accept4(h->lfd, (struct sockaddr *)&peer, &plen,
+			     SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0) {
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
@@ -396,6 +409,11 @@ static void do_accept(struct httpd *h, double now)
 			return;
 		}
 		h->st.accepted++;
+		if (!httpd_allowed(h->allow, h->nallow, &peer)) {
+			close(fd);
+			h->st.denied++;
+			continue;
+		}
 		for (i = 0; i < HTTPD_MAX_CONNS && !c; i++)
 			if (h->c[i].state == C_FREE)
 				c = &h->c[i];

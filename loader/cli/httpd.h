@@ -49,16 +49,40 @@ int httpd_parse(const char *buf, size_t len, struct httpd_req *req);
 int httpd_parse_listen(const char *s, struct sockaddr_storage *ss,
 		       socklen_t *len, const char **why);
 
+/*
+ * Who may scrape: "ADDR[/PREFIX]" (10.0.0.5, 192.168.1.0/24, [::1] or
+ * ::1, fd00::/8). Pure; -EINVAL with a reason in why (if not NULL).
+ */
+struct httpd_allow {
+	int family;             /* AF_INET or AF_INET6 */
+	int prefix;             /* bits that must match */
+	unsigned char addr[16]; /* network order */
+};
+int httpd_parse_allow(const char *s, struct httpd_allow *a, const char **why);
+/* 1 if peer is in one of a[0..n-1] (an IPv4 client on an IPv6 socket,
+ * ::ffff:a.b.c.d, matches the IPv4 entries); n == 0 allows everyone. */
+int httpd_allowed(const struct httpd_allow *a, int n,
+		  const struct sockaddr_storage *peer);
+/* 1 if a listening address only loopback clients can reach. */
+int httpd_is_loopback(const struct sockaddr_storage *ss);
+/* "http://HOST:PORT/metrics" that reaches ss from this host (the
+ * loopback address for a wildcard, which no client can connect to). */
+void httpd_url(const struct sockaddr_storage *ss, char *buf, size_t len);
+
 /* ---- the server ---- */
 struct httpd;
 
 struct httpd_stats {
 	unsigned long long accepted, served, evicted, refused, timed_out;
+	unsigned long long denied; /* not in the allow-list: closed at once */
 	unsigned long long by_status[6]; /* 200 400 404 405 431 505 */
 };
 
 /* Bind and listen on addr (httpd_parse_listen's form). */
 int httpd_open(struct httpd **hp, const char *addr);
+/* Serve only clients in a[0..n-1] (kept, not copied); others are closed
+ * at accept, unanswered. */
+void httpd_set_allow(struct httpd *h, const struct httpd_allow *a, int n);
 /* The document /metrics serves from now on (copied; connections already
  * answering keep the one they started with). */
 int httpd_set_metrics(struct httpd *h, const char *buf, size_t len);

@@ -282,3 +282,142 @@ bad_port:
 		*why = "the port must be a number from 1 to 65535";
 	return -EINVAL;
 }
+
+int httpd_parse_allow(const char *s, struct httpd_allow *a, const char **why)
+{
+	char host[64];
+	const char *slash, *p;
+	size_t hl;
+	int max;
+
+	memset(a, 0, sizeof(*a));
+	if (why)
+		*why = "give ADDR or ADDR/PREFIX, e.g. 10.0.0.5, "
+		       "192.168.1.0/24 or fd00::/8";
+	if (!s || !*s)
+		return -EINVAL;
+	slash = strchr(s, '/');
+	hl = slash ? (size_t)(slash - s) : strlen(s);
+	if (hl >= 2 && s[0] == '[' && s[hl - 1] == ']') {
+		s++;
+		hl -= 2;
+	}
+	if (!hl || hl >= sizeof(host))
+		return -EINVAL;
+	memcpy(host, s, hl);
+	host[hl] = 0;
+	if (inet_pton(AF_INET, host, a->addr) == 1) {
+		a->family = AF_INET;
+		max = 32;
+	} else if (inet_pton(AF_INET6, host, a->addr) == 1) {
+		a->family = AF_INET6;
+		max = 128;
+	} else {
+		if (why)
+			*why = "not an IPv4 or IPv6 address (names are not "
+			       "looked up)";
+		return -EINVAL;
+	}
+	a->prefix = max;
+	if (slash) {
+		p = slash + 1;
+		if (!*p || strlen(p) > 3)
+			goto bad_prefix;
+		for (a->prefix = 0; *p; p++) {
+			if (*p < '0' || *p > '9')
+				goto bad_prefix;
+			a->prefix = a->prefix * 10 + (*p - '0');
+		}
+		if (a->prefix > max)
+			goto bad_prefix;
+	}
+	return 0;
+bad_prefix:
+	if (why)
+		*why = max == 32 ? "the prefix must be a number from 0 to 32" :
+				   "the prefix must be a number from 0 to 128";
+	return -EINVAL;
+}
+
+static int prefix_match(const unsigned char *a, const unsigned char *b,
+			int bits)
+{
+	int full = bits / 8, rest = bits % 8;
+
+	if (memcmp(a, b, full))
+		return 0;
+	return !rest || !((a[full] ^ b[full]) & (0xff00 >> rest));
+}
+
+int httpd_allowed(const struct httpd_allow *a, int n,
+		  const struct sockaddr_storage *peer)
+{
+	static const unsigned char mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0,
+						  0, 0, 0xff, 0xff };
+	const unsigned char *v4 = NULL, *v6 = NULL;
+	int i;
+
+	if (!n)
+		return 1;
+	if (peer->ss_family == AF_INET) {
+		v4 = (const unsigned char *)&((const struct sockaddr_in *)peer)
+			     ->sin_addr;
+	} else if (peer->ss_family == AF_INET6) {
+		v6 = ((const struct sockaddr_in6 *)peer)->sin6_addr.s6_addr;
+		if (!memcmp(v6, mapped, sizeof(mapped)))
+			v4 = v6 + 12;
+	}
+	for (i = 0; i < n; i++) {
+		if (a[i].family == AF_INET && v4 &&
+		    prefix_match(a[i].addr, v4, a[i].prefix))
+			return 1;
+		if (a[i].family == AF_INET6 && v6 &&
+		    prefix_match(a[i].addr, v6, a[i].prefix))
+			return 1;
+	}
+	return 0;
+}
+
+int httpd_is_loopback(const struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr)
+			>> 24) == 127;
+	if (ss->ss_family == AF_INET6) {
+		const struct in6_addr *a =
+			&((const struct sockaddr_in6 *)ss)->sin6_addr;
+
+		return IN6_IS_ADDR_LOOPBACK(a) ||
+		       (IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127);
+	}
+	return 0;
+}
+
+void httpd_url(const struct sockaddr_storage *ss, char *buf, size_t len)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+	int port = 0;
+
+	if (ss->ss_family == AF_INET) {
+		const struct sockaddr_in *in4 = (const struct sockaddr_in *)ss;
+		struct in_addr a = in4->sin_addr;
+
+		if (a.s_addr == htonl(INADDR_ANY))
+			a.s_addr = htonl(INADDR_LOOPBACK);
+		inet_ntop(AF_INET, &a, host, sizeof(host));
+		port = ntohs(in4->sin_port);
+		snprintf(buf, len, "http://%s:%d/metrics", host, port);
+		return;
+	}
+	if (ss->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 =
+			(const struct sockaddr_in6 *)ss;
+		struct in6_addr a = in6->sin6_addr;
+
+		if (IN6_IS_ADDR_UNSPECIFIED(&a))
+			a = in6addr_loopback;
+		inet_ntop(AF_INET6, &a, host, sizeof(host));
+		port = ntohs(in6->sin6_port);
+	}
+	snprintf(buf, len, "http://[%s]:%d/metrics", host, port);
+}

@@ -4,8 +4,11 @@
  * binary. `barebpf TOOL ...`, or a link named after the tool (busybox
  * style).
  */
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "tool.h"
 
 /* The tools, in the order --help lists them: each defines `const struct
@@ -48,6 +51,47 @@ static void usage(FILE *f)
 		"                        tracepoints exist\n");
 }
 
+/*
+ * Started with stdin, stdout or stderr closed (`>&-`, a careless daemon
+ * manager), the first descriptors we open would take their numbers: a BPF
+ * map on fd 1 took the histogram's text, and the tool failed an interval
+ * later ("writing the output failed (Invalid argument)"). Put /dev/null
+ * there before anything opens a descriptor: what is written to a closed
+ * stdout goes nowhere, as the caller asked.
+ */
+static void stdio_fds_open(void)
+{
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0)
+			continue;
+		/* open() takes the lowest free number: this one */
+		if (open("/dev/null", O_RDWR) != fd)
+			exit(1); /* and maybe nowhere to say why */
+	}
+}
+
+/* A tool's run: getopt names the program by argv[0] in its messages
+ * ("unrecognized option"), which are then prefixed like ours. */
+static int run_tool(const struct tool *t, int argc, char **argv)
+{
+	static char name[64];
+	int ret;
+
+	if (argc > 1 && !strcmp(argv[1], "--version")) {
+		printf("barebpf %s\n", BB_VERSION);
+		return 0;
+	}
+	snprintf(name, sizeof(name), "barebpf %s", t->name);
+	argv[0] = name;
+	ret = t->main(argc, argv);
+	/* a path that returned early (funccount on a pattern that matched
+	 * nothing) must not leave a tracefs mount behind: see tool_cleanup */
+	tracefs_unmount_owed();
+	return tool_exit(t->name, ret);
+}
+
 static const struct tool *find_tool(const char *name)
 {
 	int i;
@@ -64,11 +108,12 @@ int main(int argc, char **argv)
 	const struct tool *t;
 	int i;
 
+	stdio_fds_open();
 	base = base ? base + 1 : argv[0];
 	tool_stdio_init();
 	t = find_tool(base);
 	if (t) /* busybox style: called through a link named after the tool */
-		return tool_exit(t->name, t->main(argc, argv));
+		return run_tool(t, argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return 1;
@@ -93,5 +138,5 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
-	return tool_exit(t->name, t->main(argc - 1, argv + 1));
+	return run_tool(t, argc - 1, argv + 1);
 }

@@ -35,7 +35,15 @@ int tool_opt(struct tool_ctx *t, int c, const struct tool_usage *u,
 	if (c == 'j' || c == TOOL_OPT_DURATION)
 		tool_error(t, "%s is not an option of %s", c == 'j' ? "-j" :
 			   "--duration", t->name);
-	fputs(u->head ? u->head : u->body, stderr);
+	return tool_see_help(t);
+}
+
+/* After getopt's message (main.c names us "barebpf TOOL" for it) or ours:
+ * the whole help would scroll the error away. */
+int tool_see_help(const struct tool_ctx *t)
+{
+	fprintf(stderr, "barebpf %s: see `barebpf %s --help` for the "
+		"options\n", t->name, t->name);
 	return 1;
 }
 

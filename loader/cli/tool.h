@@ -234,7 +234,7 @@ enum { TOOL_OPT_DURATION = 1, TOOL_OPT_KVER = 2, TOOL_OPT_FIRST_OWN = 3 };
 	{ "kern-version", required_argument, NULL, TOOL_OPT_KVER },            \
 	{ "duration", required_argument, NULL, TOOL_OPT_DURATION }
 /* What -h prints (head, if any, then body) to stdout; a bad option prints
- * head, or body where there is none, to stderr. */
+ * one line pointing to --help (tool_see_help). */
 struct tool_usage {
 	const char *head, *body;
 };
@@ -243,6 +243,9 @@ struct tool_usage {
  * what is wrong. */
 int tool_opt(struct tool_ctx *t, int c, const struct tool_usage *u,
 	     int *json, double *duration);
+/* "barebpf TOOL: see `barebpf TOOL --help` ...": after a usage error;
+ * returns 1. */
+int tool_see_help(const struct tool_ctx *t);
 
 /*
  * Option values every tool checks the same way. Each returns 0, or prints

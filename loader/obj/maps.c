@@ -7,8 +7,8 @@
  *    bpf_map_def: + inner_map_idx, numa_node), 36 (iproute2's
  *    bpf_elf_map: + id, pinning, inner_id, inner_idx); any other size
  *    is read up to map_flags and must hold zeros after it. iproute2
- *    before 4.13 also wrote 28 bytes (id, pinning): those are read as
- *    bpf_load's, the far more common producer of tracing objects.
+ *    before 4.13 also wrote 28 bytes (id, pinning): layout28 tells them
+ *    from bpf_load's.
  *  - sections `maps/<name>` (gobpf): one bpf_map_def each, + pinning
  *    and a 256-byte namespace.
  *  - SEC(".maps") (libbpf): in btfmaps.c.
@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "obj.h"
 
 #define BPFFS "/sys/fs/bpf"
@@ -117,9 +118,14 @@ static int refuse_pinning(struct obj_parse *op, const struct bb_map *m,
 
 /* ---- section maps ---- */
 
+#define BPF_F_NUMA_NODE_FLAG 4 /* BPF_F_NUMA_NODE */
+
+/* The two 28-byte layouts of section maps (see layout28). */
+enum { LAYOUT_BPF_LOAD, LAYOUT_IPROUTE2_OLD };
+
 static int read_legacy_def(struct obj_parse *op, struct bb_map *m,
 			   struct map_extra *x, const unsigned char *d,
-			   uint64_t size)
+			   uint64_t size, int layout)
 {
 	uint64_t i;
 
@@ -128,11 +134,33 @@ static int read_legacy_def(struct obj_parse *op, struct bb_map *m,
 	m->def.value_size = rd32(d + 8);
 	m->def.max_entries = rd32(d + 12);
 	m->def.map_flags = size >= 20 ? rd32(d + 16) : 0;
+	if (size == 28 && layout == LAYOUT_IPROUTE2_OLD) {
+		/* iproute2 before 4.13: id, pinning */
+		uint32_t pinning = rd32(d + 24);
+
+		x->iproute2 = 1;
+		x->id = rd32(d + 20);
+		if (pinning == PIN_GLOBAL_NS)
+			return mapdef_set_pin(op, m, "/tc/globals");
+		if (pinning != PIN_NONE)
+			return refuse_pinning(op, m, pinning,
+					      "iproute2's 28-byte bpf_elf_map");
+		return 0;
+	}
 	if (size == 28) { /* bpf_load: inner_map_idx, numa_node */
 		x->inner_idx = rd32(d + 20);
-		m->numa_node = rd32(d + 24);
-		if (mapdef_is_map_in_map(m->def.type))
+		/* as bpf_load: the node only where the flag asks for it */
+		if (m->def.map_flags & BPF_F_NUMA_NODE_FLAG)
+			m->numa_node = rd32(d + 24);
+		if (mapdef_is_map_in_map(m->def.type)) {
 			m->inner = -2 - (int)x->inner_idx; /* by offset, below */
+			/*
+			 * bpf_load created maps of maps with value_size 4
+			 * (bpf_create_map_in_map_node), whatever the
+			 * definition said: samples/bpf's leave it 0.
+			 */
+			m->def.value_size = 4;
+		}
 		return 0;
 	}
 	if (size == 36) { /* iproute2: id, pinning, inner_id, inner_idx */
@@ -163,6 +191,77 @@ static int read_legacy_def(struct obj_parse *op, struct bb_map *m,
 	return 0;
 }
 
+/* A NUMA node this machine has (sysfs lists each one). */
+static int numa_node_exists(uint32_t node)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%u", node);
+	return access(path, F_OK) == 0;
+}
+
+/* Sections only iproute2's tc and xdp loaders read (bpf_elf.h). */
+static int has_iproute2_sections(const struct elf_file *ef)
+{
+	size_t i;
+
+	for (i = 1; i < ef->nsecs; i++) {
+		const char *n = ef->secs[i].name;
+
+		if (!strcmp(n, "classifier") || !strcmp(n, "action") ||
+		    !strncmp(n, "cls/", 4) || !strncmp(n, "act/", 4) ||
+		    !strcmp(n, "prog"))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * 28 bytes a definition: bpf_load's bpf_map_def (..., inner_map_idx,
+ * numa_node) or iproute2's bpf_elf_map before 4.13 (..., id, pinning).
+ * iproute2's if the object has its sections (classifier, action), or if
+ * the 7th field of a map reads as a pinning (1 to 3) that cannot be
+ * bpf_load's numa_node: bpf_load took the node only with BPF_F_NUMA_NODE
+ * in map_flags, and a node this machine lacks could never have loaded.
+ * Otherwise bpf_load's, the far more common producer of tracing objects.
+ */
+static int layout28(struct obj_parse *op, const char **why)
+{
+	const struct elf_file *ef = op->elf;
+	const struct elf_sec *sec = &ef->secs[op->maps_sec];
+	size_t i;
+
+	if (has_iproute2_sections(ef)) {
+		*why = "iproute2's sections (classifier, action)";
+		return LAYOUT_IPROUTE2_OLD;
+	}
+	for (i = 1; i < ef->nsyms; i++) {
+		const struct elf_sym *s = &ef->syms[i];
+		uint32_t flags, seventh;
+
+		if (!is_map_sym(s, op->maps_sec) || s->value % 28 ||
+		    s->value > sec->size - 28)
+			continue;
+		flags = rd32(sec->data + s->value + 16);
+		seventh = rd32(sec->data + s->value + 24);
+		if (seventh < PIN_OBJECT_NS || seventh > PIN_CUSTOM_NS)
+			continue;
+		if (!(flags & BPF_F_NUMA_NODE_FLAG)) {
+			*why = "a map's 7th field is a pinning (1-3) without "
+			       "BPF_F_NUMA_NODE in its flags";
+			return LAYOUT_IPROUTE2_OLD;
+		}
+		if (!numa_node_exists(seventh)) {
+			*why = "a map's 7th field names a NUMA node this "
+			       "machine does not have: a pinning";
+			return LAYOUT_IPROUTE2_OLD;
+		}
+	}
+	*why = "no sign of iproute2's (its sections, a pinning in the 7th "
+	       "field)";
+	return LAYOUT_BPF_LOAD;
+}
+
 static int read_maps_section(struct obj_parse *op)
 {
 	struct bb_obj *obj = op->obj;
@@ -170,7 +269,7 @@ static int read_maps_section(struct obj_parse *op)
 	const struct elf_sec *sec;
 	uint64_t dsize;
 	size_t i, n = 0;
-	int first = obj->nmaps, k, ret;
+	int first = obj->nmaps, k, ret, layout = LAYOUT_BPF_LOAD;
 
 	op->maps_sec = elf_find_sec(ef, "maps");
 	if (op->maps_sec < 0)
@@ -194,6 +293,17 @@ static int read_maps_section(struct obj_parse *op)
 	if (mapdef_grow(op, n) < 0)
 		return bb_fail(op->err, -ENOMEM, "%s: out of memory",
 			       obj->name);
+	if (dsize == 28) {
+		const char *why;
+
+		layout = layout28(op, &why);
+		snprintf(obj->maps_layout, sizeof(obj->maps_layout),
+			 "section maps: 28-byte definitions read as %s (%s)",
+			 layout == LAYOUT_BPF_LOAD ?
+			 "bpf_load's bpf_map_def (inner_map_idx, numa_node)" :
+			 "iproute2's bpf_elf_map before 4.13 (id, pinning)",
+			 why);
+	}
 	for (i = 1; i < ef->nsyms; i++) {
 		const struct elf_sym *s = &ef->syms[i];
 		struct bb_map *m;
@@ -215,7 +325,7 @@ static int read_maps_section(struct obj_parse *op)
 		if (!m)
 			return -EINVAL;
 		ret = read_legacy_def(op, m, &op->mapx[obj->nmaps - 1],
-				      sec->data + s->value, dsize);
+				      sec->data + s->value, dsize, layout);
 		if (ret < 0)
 			return ret;
 		mapdef_add_span(op, op->maps_sec, s->value, dsize);
@@ -284,7 +394,7 @@ static int read_map_sections(struct obj_parse *op)
 			return -EINVAL;
 		op->sec_map[i] = obj->nmaps - 1;
 		ret = read_legacy_def(op, m, &op->mapx[obj->nmaps - 1], s->data,
-				      20);
+				      20, LAYOUT_BPF_LOAD);
 		if (ret < 0)
 			return ret;
 		if (s->size >= 24) { /* gobpf: pinning, namespace[256] */

@@ -156,6 +156,11 @@ int obj_uses_printk(const struct bb_obj *obj)
 	return obj->printk;
 }
 
+const char *obj_maps_layout(const struct bb_obj *obj)
+{
+	return obj->maps_layout;
+}
+
 const char *obj_notes(const struct bb_obj *obj)
 {
 	return obj->notes ? obj->notes : "";

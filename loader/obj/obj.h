@@ -128,6 +128,8 @@ struct bb_obj {
 	int log_truncated;
 	char hint[400]; /* bpf_verifier_explain's sentence, for err */
 	char *notes;
+	char maps_layout[200]; /* how section maps was read, if it was a
+				* guess (obj_maps_layout) */
 	int loaded;
 	int bpffs_mounted;
 	int lazy_hash; /* obj_set_lazy_hash */

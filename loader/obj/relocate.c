@@ -413,8 +413,8 @@ static int check_consts_set(const struct bb_obj *obj, struct bb_err *err)
 			return bb_fail(err, -EINVAL,
 				       "%s: program %s (section %s) needs the "
 				       "load-time constant '%s', which was "
-				       "not set (obj_set_const, or `barebpf "
-				       "run -c %s=VALUE`)", obj->name, p->name,
+				       "not set: give it with `barebpf run -c "
+				       "%s=VALUE`", obj->name, p->name,
 				       p->section, obj->consts[i].name,
 				       obj->consts[i].name);
 	}

@@ -117,6 +117,11 @@ static int perf_fail(struct bb_err *err, int ret, const char *kind,
 			       "cannot attach %s to %s: out of file "
 			       "descriptors (%s): every probe holds one",
 			       kind, fn, strerror(-ret));
+	case -E2BIG: /* BPF_TRACE_MAX_PROGS */
+		return bb_fail(err, ret,
+			       "cannot attach %s to %s: the kernel runs at "
+			       "most 64 BPF programs on one event, and that "
+			       "many are attached there already", kind, fn);
 	default:
 		return bb_fail(err, ret,
 			       "cannot attach %s to %s: perf_event_open/"

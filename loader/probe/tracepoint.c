@@ -42,6 +42,18 @@ static int tracepoint_attach(struct bb_session *s, struct bb_link *l,
 		return bb_fail(err, pfd,
 			       "cannot attach to tracepoint %s:%s: this "
 			       "program is already attached there", cat, name);
+	/* bpf_prog_array_copy: BPF_TRACE_MAX_PROGS (64) on one event */
+	if (pfd == -E2BIG)
+		return bb_fail(err, pfd,
+			       "cannot attach to tracepoint %s:%s: the kernel "
+			       "runs at most 64 BPF programs on one event, and "
+			       "that many are attached there already (this "
+			       "run's and others')", cat, name);
+	if (pfd == -EMFILE || pfd == -ENFILE)
+		return bb_fail(err, pfd,
+			       "cannot attach to tracepoint %s:%s: out of file "
+			       "descriptors (%s): every probe holds one",
+			       cat, name, strerror(-pfd));
 	if (pfd < 0)
 		return bb_fail(err, pfd,
 			       "cannot attach to tracepoint %s:%s: "

@@ -146,8 +146,8 @@ static int parse_args(struct tool_ctx *t, struct bd_opts *o, int argc,
 		}
 	}
 	if (argc - optind < 2) {
-		fputs(usage, stderr);
-		return tool_error(t, "MAIN and at least one CHILD are needed");
+		tool_error(t, "MAIN and at least one CHILD are needed");
+		return tool_see_help(t);
 	}
 	return parse_threshold(t, o);
 }

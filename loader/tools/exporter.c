@@ -8,7 +8,9 @@
  * and drains the freeze ring; nothing in it waits for a client.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +22,8 @@
 #include "prom.h"
 
 static const char usage[] =
-"usage: barebpf exporter [-h] [--listen ADDR:PORT] [--textfile DIR]\n"
+"usage: barebpf exporter [-h] [--listen ADDR:PORT] [--allow ADDR[/PREFIX]]\n"
+"                        [--textfile DIR]\n"
 "                        [--interval SECONDS] [--slow-us US] [--no-kprobes]\n"
 "                        [--duration SECONDS] [-v]\n"
 "\n"
@@ -52,9 +55,14 @@ static const char usage[] =
 "  -l, --listen ADDR:PORT  serve GET /metrics here (default 127.0.0.1:19435\n"
 "                        unless --textfile alone is given; :PORT for every\n"
 "                        IPv4 interface, [::]:PORT for IPv6 too)\n"
+"  -a, --allow ADDR[/PREFIX]  serve only these clients (repeatable; e.g.\n"
+"                        10.0.0.7 or 192.168.1.0/24): others are closed\n"
+"                        unanswered. The metrics name tasks and the kernel\n"
+"                        release: beyond loopback, restrict who scrapes\n"
 "  -t, --textfile DIR    write DIR/barebpf.prom every interval (a temporary\n"
 "                        file renamed over it: never a part); removed at exit\n"
-"  -i, --interval SECONDS  how often the metrics are rendered (default 5)\n"
+"  -i, --interval SECONDS  how often the metrics are rendered (default 5,\n"
+"                        at most 86400)\n"
 "      --slow-us US      slow bio submission threshold (default 10000)\n"
 "      --no-kprobes      tracepoint collectors only\n"
 "      --duration SECONDS  exit after this many seconds\n"
@@ -63,8 +71,9 @@ static const char usage[] =
 "\n"
 "examples:\n"
 "  barebpf exporter                    # http://127.0.0.1:19435/metrics\n"
-"  barebpf exporter --listen :19435    # every interface, for a remote\n"
-"                                      # Prometheus\n"
+"  barebpf exporter --listen :19435 --allow 10.0.0.7\n"
+"                                      # every interface, for a remote\n"
+"                                      # Prometheus at 10.0.0.7 only\n"
 "  barebpf exporter --textfile /var/lib/prometheus/node-exporter\n"
 "                                      # for node_exporter's textfile\n"
 "                                      # collector, no HTTP\n"
@@ -251,12 +260,31 @@ static void publish(struct exporter *e)
 
 /* ---- the straight line ---- */
 
+/* Create and remove a file in dir as prom_textfile_write would. */
+static int textfile_try(const char *dir)
+{
+	char path[4096];
+	int fd;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/.%s.%d.try", dir,
+			     EXP_TEXTFILE, (int)getpid()) >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		  0644);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	unlink(path);
+	return 0;
+}
+
 static int parse_args(struct tool_ctx *t, struct exporter *e, int argc,
 		      char **argv)
 {
 	static const struct option longopts[] = {
 		TOOL_LONGOPTS,
 		{ "listen", required_argument, NULL, 'l' },
+		{ "allow", required_argument, NULL, 'a' },
 		{ "textfile", required_argument, NULL, 't' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "slow-us", required_argument, NULL, TOOL_OPT_FIRST_OWN },
@@ -268,17 +296,32 @@ static int parse_args(struct tool_ctx *t, struct exporter *e, int argc,
 	const char *why;
 	socklen_t len;
 	struct stat st;
-	int c;
+	int c, ret;
 
 	o->interval = EXP_INTERVAL;
 	o->slow_us = EXP_SLOW_US;
-	while ((c = getopt_long(argc, argv, "hl:t:i:v", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hl:a:t:i:v", longopts, NULL)) !=
+	       -1) {
 		switch (c) {
 		case 'l': o->listen = optarg; break;
+		case 'a':
+			if (o->nallow == EXP_MAX_ALLOW)
+				return tool_error(t, "at most %d --allow",
+						  EXP_MAX_ALLOW);
+			if (httpd_parse_allow(optarg, &o->allow[o->nallow],
+					      &why) < 0)
+				return tool_error(t, "--allow '%s': %s", optarg,
+						  why);
+			o->nallow++;
+			break;
 		case 't': o->textfile = optarg; break;
 		case 'i':
 			if (opt_seconds(t, "--interval", optarg, &o->interval))
 				return 1;
+			if (o->interval > EXP_INTERVAL_MAX)
+				return tool_error(t, "--interval %s: at most "
+						  "%.0f seconds (a day)", optarg,
+						  EXP_INTERVAL_MAX);
 			break;
 		case TOOL_OPT_FIRST_OWN:
 			if (parse_ulong(optarg, &o->slow_us) < 0 || !o->slow_us ||
@@ -297,6 +340,11 @@ static int parse_args(struct tool_ctx *t, struct exporter *e, int argc,
 	}
 	if (opt_no_args(t, argc, argv))
 		return 1;
+	/* serve() waits in int milliseconds until the end */
+	if (o->duration > EXP_DURATION_MAX)
+		return tool_error(t, "--duration: at most %.0f seconds (24 "
+				  "days); without it, the exporter runs until "
+				  "stopped", EXP_DURATION_MAX);
 	if (!o->listen && !o->textfile) {
 		static char dflt[32];
 
@@ -316,6 +364,15 @@ static int parse_args(struct tool_ctx *t, struct exporter *e, int argc,
 		return tool_error(t, "--textfile '%s': %s: barebpf.prom cannot "
 				  "be written there", o->textfile,
 				  strerror(errno));
+	/* root passes access(), yet /proc or a read-only mount refuse the
+	 * file: find out now, not in a warning every interval */
+	if (o->textfile && (ret = textfile_try(o->textfile)) < 0)
+		return tool_error(t, "--textfile '%s': %s: barebpf.prom cannot "
+				  "be written there", o->textfile,
+				  strerror(-ret));
+	if (o->nallow && !o->listen)
+		return tool_error(t, "--allow is for the HTTP listener: give "
+				  "--listen too");
 	return 0;
 }
 
@@ -445,6 +502,49 @@ static void serve(struct exporter *e)
 	}
 }
 
+/*
+ * The metrics name tasks (the last freezer's comm) and the kernel release:
+ * listening beyond loopback with no --allow serves them to anyone who can
+ * reach the port. Said, not refused: a remote Prometheus is a normal
+ * setup, behind a firewall of its own.
+ */
+static void listen_warn(struct tool_ctx *t, const struct exp_opts *o)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	if (httpd_parse_listen(o->listen, &ss, &len, NULL) < 0 ||
+	    httpd_is_loopback(&ss))
+		return;
+	if (!o->nallow)
+		tool_error(t, "warning: listening on %s, beyond loopback, "
+			   "and any client that reaches the port may read "
+			   "the metrics (task names, the kernel release): "
+			   "restrict it with --allow ADDR[/PREFIX], or use "
+			   "--textfile and no port", o->listen);
+	else if (t->verbose)
+		fprintf(stderr, "listening on %s for %d allowed address%s\n",
+			o->listen, o->nallow, o->nallow == 1 ? "" : "es");
+}
+
+/* A URL to the metrics that a browser or curl on this host can open:
+ * for a wildcard, loopback (not http://:19435/metrics); otherwise the
+ * address as given. */
+static void listen_url(const char *listen, char *buf, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl;
+
+	if (httpd_parse_listen(listen, &ss, &sl, NULL) == 0 &&
+	    ((ss.ss_family == AF_INET &&
+	      ((struct sockaddr_in *)&ss)->sin_addr.s_addr == INADDR_ANY) ||
+	     (ss.ss_family == AF_INET6 &&
+	      IN6_IS_ADDR_UNSPECIFIED(&((struct sockaddr_in6 *)&ss)->sin6_addr))))
+		httpd_url(&ss, buf, len);
+	else
+		snprintf(buf, len, "http://%s/metrics", listen);
+}
+
 static int exporter_main(int argc, char **argv)
 {
 	struct collector cs[EXP_NCOLLECTORS];
@@ -486,7 +586,12 @@ static int exporter_main(int argc, char **argv)
 			return 1;
 		}
 		ret = 1;
+		httpd_set_allow(e.h, e.o.allow, e.o.nallow);
+		listen_warn(&cs[0].t, &e.o);
 	}
+	/* every collector needs it: said once, not once per collector */
+	if (!tool_tracefs(&cs[0].t))
+		goto out;
 	if (!start_collectors(&e)) {
 		if (!bb_stop)
 			tool_error(&cs[0].t, "no collector could start: "
@@ -494,7 +599,7 @@ static int exporter_main(int argc, char **argv)
 		goto out;
 	}
 	if (e.o.listen)
-		snprintf(where, sizeof(where), "http://%s/metrics", e.o.listen);
+		listen_url(e.o.listen, where, sizeof(where));
 	if (e.o.textfile)
 		snprintf(where + strlen(where), sizeof(where) - strlen(where),
 			 "%s%s/%s", *where ? " and " : "", e.o.textfile,

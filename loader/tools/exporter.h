@@ -16,6 +16,10 @@
  * to 2^26 us); slower ones count in +Inf. */
 #define EXP_BUCKETS 27
 #define EXP_INTERVAL 5.0
+/* --interval at most a day: the loop's waits are int milliseconds */
+#define EXP_INTERVAL_MAX 86400.0
+#define EXP_DURATION_MAX 2000000.0
+#define EXP_MAX_ALLOW 32
 #define EXP_TEXTFILE "barebpf.prom"
 #define EXP_QENTER_MAXACTIVE 128   /* qenter's default */
 #define EXP_SLOWBIO_MAXACTIVE 1024 /* slowbio's: waiters of a frozen queue */
@@ -27,6 +31,8 @@ struct exp_opts {
 	double interval, duration;
 	unsigned long slow_us;
 	int no_kprobes;
+	struct httpd_allow allow[EXP_MAX_ALLOW]; /* --allow; none: anyone */
+	int nallow;
 };
 
 struct exporter;

@@ -16,7 +16,8 @@ static const char usage[] =
 "version code given to kprobe programs and where it came from, the\n"
 "tracefs path, whether kprobes can be attached, whether bpf() works, the\n"
 "block tracepoints present and which of the kernel functions the block\n"
-"tools know about exist here (they were renamed across versions).\n"
+"tools know about exist here (they were renamed across versions; they\n"
+"can be probed only where kprobes are).\n"
 "\n"
 "options:\n"
 "  -h, --help            show this help message and exit\n"
@@ -68,10 +69,11 @@ static int features_main(int argc, char **argv)
 	struct tool_ctx t;
 	struct utsname u;
 	char src[600] = "", jit[16] = "";
-	char **funcs = NULL;
+	char found[sizeof(known_funcs) / sizeof(known_funcs[0])] = { 0 };
+	const int nknown = (int)(sizeof(known_funcs) / sizeof(known_funcs[0]));
 	const char *tfs;
 	uint32_t kver = 0;
-	int json = 0, c, kp, pmu, retbit, bpf_ret, nfuncs = 0, i, j, ret;
+	int json = 0, c, kp, pmu, retbit, bpf_ret, i, j, ret;
 
 	tool_init(&t, "features");
 	tool_signals(); /* `features | head`: unmount what it mounted */
@@ -90,11 +92,11 @@ static int features_main(int argc, char **argv)
 	tfs = tool_tracefs(&t);
 	kp = tfs ? kprobes_available(tfs) : 0;
 	pmu = kprobe_pmu_type(&retbit);
-	if (tfs) {
-		nfuncs = kprobe_match(tfs, "*", &funcs, &err);
-		if (nfuncs < 0)
-			nfuncs = 0;
-	}
+	/* one streaming pass for these names: a copy of every name of
+	 * available_filter_functions (60k+) took 11 MB and 0.2 s */
+	if (tfs && kprobe_funcs_find(tfs, BB_FUNCS_FTRACE, known_funcs, nknown,
+				     nknown, found, &err) < 0)
+		memset(found, 0, sizeof(found));
 
 	if (json) {
 		printf("{\"release\":");
@@ -144,23 +146,21 @@ static int features_main(int argc, char **argv)
 	if (json)
 		printf("],\"functions\":{");
 	else
-		printf("%s\nfunctions (probe-able):\n", j ? "" : " none");
-	for (i = 0; i < (int)(sizeof(known_funcs) / sizeof(known_funcs[0])); i++) {
-		int found = 0;
-
-		for (j = 0; j < nfuncs && !found; j++)
-			found = !strcmp(funcs[j], known_funcs[i]);
+		/* without kprobes, present is all that can be said */
+		printf("%s\nfunctions (%s):\n", j ? "" : " none", kp ?
+		       "probe-able" : "present; no kprobes to probe them");
+	for (i = 0; i < nknown; i++) {
 		if (json) {
 			printf("%s", i ? "," : "");
 			json_str(stdout, known_funcs[i]);
-			printf(":%s", found ? "true" : "false");
+			printf(":%s", found[i] ? "true" : "false");
 		} else {
-			printf("  %-30s %s\n", known_funcs[i], found ? "yes" : "-");
+			printf("  %-30s %s\n", known_funcs[i], found[i] ? "yes" :
+			       "-");
 		}
 	}
 	if (json)
 		printf("}}\n");
-	bb_free_strv(funcs, nfuncs);
 	session_detach_all(&t.sess);
 	return 0;
 }

@@ -133,9 +133,9 @@ static int parse_args(struct tool_ctx *t, struct funccount_opts *o, int argc,
 		}
 	}
 	if (optind != argc - 1) {
-		fputs(usage, stderr);
-		return tool_error(t, optind >= argc ? "a pattern is needed" :
-				  "only one pattern may be given");
+		tool_error(t, optind >= argc ? "a pattern is needed" :
+			   "only one pattern may be given");
+		return tool_see_help(t);
 	}
 	o->pattern = argv[optind];
 	return parse_pattern(t, o);
@@ -416,8 +416,11 @@ static int funccount_main(int argc, char **argv)
 				   "kprobes/blacklist", o.pattern);
 	}
 	if (n <= 0) {
+		/* out: tool_cleanup unmounts the tracefs matching mounted */
 		bb_free_strv(names, n);
-		return 1;
+		names = NULL;
+		n = 0;
+		goto out;
 	}
 	if ((unsigned long)n > o.max_probes) {
 		tool_error(&t, "'%s' matches %d %s, more than %lu: narrow the "

@@ -111,9 +111,9 @@ static int parse_args(struct tool_ctx *t, struct funclat_opts *o, int argc,
 		}
 	}
 	if (optind != argc - 1) {
-		fputs(usage, stderr);
-		return tool_error(t, optind >= argc ? "a function pattern is "
-				  "needed" : "only one pattern may be given");
+		tool_error(t, optind >= argc ? "a function pattern is "
+			   "needed" : "only one pattern may be given");
+		return tool_see_help(t);
 	}
 	o->pattern = argv[optind];
 	if (strchr(o->pattern, ':'))

@@ -101,6 +101,9 @@ static void run_after_load(struct tool_ctx *t, const char *path)
 	if (t->verbose) {
 		kcaps_describe(obj_kcaps(t->obj), caps, sizeof(caps));
 		fprintf(stderr, "this kernel: %s\n", caps);
+		if (*obj_maps_layout(t->obj))
+			fprintf(stderr, "%s: %s\n", path,
+				obj_maps_layout(t->obj));
 	}
 	while (*notes) {
 		size_t n = strcspn(notes, "\n");
@@ -213,9 +216,9 @@ static int run_main(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		fputs(usage, stderr);
 		free(consts);
-		return tool_error(&t, "one BPF object file is needed");
+		tool_error(&t, "one BPF object file is needed");
+		return tool_see_help(&t);
 	}
 	ret = read_file(argv[optind], &buf, &len);
 	if (ret < 0) {
@@ -241,12 +244,14 @@ static int run_main(int argc, char **argv)
 		if (ret == -ERANGE) {
 			tool_error(&t, "%s: %lu does not fit variable '%s'",
 				   argv[optind], v, consts[i]);
+			ret = 1;
 			goto out;
 		}
 		if (ret < 0) {
 			tool_error(&t, "%s: no program uses a constant named "
 				   "'%s', and no variable of .rodata or .data "
 				   "has that name", argv[optind], consts[i]);
+			ret = 1;
 			goto out;
 		}
 		ret = 1;

@@ -562,7 +562,10 @@ static int trace_main(int argc, char **argv)
 
 	for (i = 0; i < o.nprobes; i++)
 		nfuncs += o.probes[i].spec.type == TRACE_TP;
-	tool_tracing(&t, stderr, "Tracing %d probe%s... Hit Ctrl-C to end.\n",
+	/* on stdout as every other tool's (bcc's trace prints only its
+	 * header there); -j keeps stdout for JSON */
+	tool_tracing(&t, o.json ? stderr : stdout,
+		     "Tracing %d probe%s... Hit Ctrl-C to end.\n",
 		     nfuncs, nfuncs == 1 ? "" : "s");
 	if (!o.json)
 		trace_print_header(&o);

@@ -197,6 +197,49 @@ START_TEST(test_bpfload_maps)
 }
 END_TEST
 
+/* samples/bpf's maps of maps load, and work through bpf_load's slots
+ * (filled here, as its user side did). */
+START_TEST(test_bpfload_map_in_map)
+{
+	struct loaded l;
+	uint32_t pid = getpid(), zero = 0, inner;
+
+	load(&l, "maps_bpfload_inmap.bpf.o", "bb_tgid", NULL);
+	ck_assert_msg(l.ret == 0, "%s\n%s", l.err.msg,
+		      obj_verifier_log(l.obj));
+	inner = obj_map(l.obj, "port_a")->fd;
+	ck_assert_int_eq(bpf_map_update_elem(obj_map(l.obj,
+			 "a_of_port_a")->fd, &zero, &inner, BPF_ANY), 0);
+	ck_assert_int_eq(bpf_map_update_elem(obj_map(l.obj,
+			 "h_of_port_a")->fd, &pid, &inner, BPF_ANY), 0);
+	run_workload(&l);
+	/* once through each map of maps per switch */
+	ck_assert_uint_ge(u64_at(l.obj, "port_a", &zero), 2 * SLEEPS);
+	unload(&l);
+}
+END_TEST
+
+#define OLD_PIN "/sys/fs/bpf/tc/globals/bbtest_old_counts"
+
+/* iproute2's 28-byte definitions load, pinned where pinning says. */
+START_TEST(test_iproute2_old_maps)
+{
+	struct loaded l;
+	uint32_t pid = getpid(), zero = 0;
+
+	unlink(OLD_PIN);
+	load(&l, "maps_iproute2_old.bpf.o", "bb_tgid", NULL);
+	run_workload(&l);
+	ck_assert_uint_ge(u64_at(l.obj, "bbtest_old_counts", &pid), SLEEPS);
+	ck_assert_uint_ge(u64_at(l.obj, "scratch", &zero), SLEEPS);
+	ck_assert_int_eq(access(OLD_PIN, F_OK), 0);
+	unload(&l);
+	unlink(OLD_PIN);
+	rmdir("/sys/fs/bpf/tc/globals");
+	rmdir("/sys/fs/bpf/tc");
+}
+END_TEST
+
 #define BTF_PIN "/sys/fs/bpf/bbtest_btfpin"
 
 START_TEST(test_btf_maps)
@@ -350,6 +393,8 @@ static Suite *objects_suite(void)
 	tcase_add_test(tc, test_gobpf_maps);
 	tcase_add_test(tc, test_iproute2_maps);
 	tcase_add_test(tc, test_bpfload_maps);
+	tcase_add_test(tc, test_bpfload_map_in_map);
+	tcase_add_test(tc, test_iproute2_old_maps);
 	tcase_add_test(tc, test_btf_maps);
 	tcase_add_test(tc, test_rodata_as_maps);
 	tcase_add_test(tc, test_rodata_inlined);

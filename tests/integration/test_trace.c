@@ -17,93 +17,10 @@
 #include <unistd.h>
 #include "bbtest.h"
 #include "barebpf.h"
-
-/* util.c's clock (util.h's spawn and struct proc clash with this file's) */
-double mono(void);
+#include "util.h"
 
 #define TP "t:syscalls:sys_enter_getppid"
 #define NCALLS 7
-
-/* ---- running barebpf (as tests/integration/test_tools.c does) ---- */
-
-static const char *barebpf(void)
-{
-	const char *p = getenv("BAREBPF");
-
-	return p ? p : BB_BUILD_DIR "/barebpf";
-}
-
-struct proc {
-	pid_t pid;
-	int out, err; /* read ends */
-};
-
-static void spawn(struct proc *p, char *const argv[])
-{
-	int o[2], e[2];
-
-	ck_assert_int_eq(pipe(o), 0);
-	ck_assert_int_eq(pipe(e), 0);
-	p->pid = fork();
-	ck_assert_int_ge(p->pid, 0);
-	if (!p->pid) {
-		dup2(o[1], 1);
-		dup2(e[1], 2);
-		close(o[0]);
-		close(e[0]);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(o[1]);
-	close(e[1]);
-	p->out = o[0];
-	p->err = e[0];
-}
-
-/*
- * Append what fd has to buf (at *n) until `until` appears in it, EOF, or
- * no data for quiet_ms. buf stays NUL-terminated.
- */
-static void read_more(int fd, char *buf, size_t len, size_t *n,
-		      const char *until, int quiet_ms)
-{
-	for (;;) {
-		struct pollfd pfd = { fd, POLLIN, 0 };
-		ssize_t r;
-
-		buf[*n] = 0;
-		if (until && strstr(buf, until))
-			return;
-		if (*n + 1 >= len || poll(&pfd, 1, quiet_ms) <= 0)
-			return;
-		r = read(fd, buf + *n, len - 1 - *n);
-		if (r <= 0)
-			return;
-		*n += r;
-	}
-}
-
-static int wait_exit(pid_t pid)
-{
-	int st;
-
-	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-static int run(char *const argv[], char *out, size_t olen, char *err,
-	       size_t elen)
-{
-	struct proc p;
-	size_t no = 0, ne = 0;
-
-	spawn(&p, argv);
-	read_more(p.out, out, olen, &no, NULL, 30000);
-	read_more(p.err, err, elen, &ne, NULL, 30000);
-	close(p.out);
-	close(p.err);
-	return wait_exit(p.pid);
-}
 
 /* ---- the traced child ---- */
 
@@ -165,13 +82,13 @@ static void child_run(struct child *c)
 	ck_assert_int_eq(wait_exit(c->pid), 0);
 }
 
-/* Start trace on the child; returns once it says it is attached. */
-static void trace_start(struct proc *p, const struct child *c,
-			const char *opt1, const char *opt2)
+/* Start trace on the child; returns once it says it is attached, with
+ * what stdout had after the Tracing line (the header) in out: its length. */
+static size_t trace_start(struct proc *p, const struct child *c,
+			  const char *opt1, const char *opt2, char *out,
+			  size_t len)
 {
 	static char pid[16];
-	char err[4096];
-	size_t ne = 0;
 	char *argv[] = { (char *)barebpf(), "trace", "-p", pid,
 			 (char *)opt1, (char *)opt2, NULL, NULL };
 
@@ -183,8 +100,7 @@ static void trace_start(struct proc *p, const struct child *c,
 	else
 		argv[6] = TP;
 	spawn(p, argv);
-	read_more(p->err, err, sizeof(err), &ne, "Tracing", 30000);
-	ck_assert_msg(strstr(err, "Tracing"), "trace did not start: %s", err);
+	return trace_started(p, argv, out, len);
 }
 
 /* Lines of text starting with prefix. */
@@ -229,7 +145,7 @@ START_TEST(test_trace_counts_calls_with_stacks)
 	int events = 0;
 
 	child_start(&c, NCALLS);
-	trace_start(&p, &c, "-K", "-U");
+	no = trace_start(&p, &c, "-K", "-U", out, sizeof(out));
 	child_run(&c);
 	snprintf(head, sizeof(head), "%-7d %-7d ", (int)c.pid, (int)c.pid);
 	/* the events, then quiet: all of them are in */
@@ -284,7 +200,7 @@ START_TEST(test_trace_json_max_events)
 	struct proc p;
 
 	child_start(&c, 2 * NCALLS);
-	trace_start(&p, &c, "-j", "-M3");
+	no = trace_start(&p, &c, "-j", "-M3", out, sizeof(out));
 	child_run(&c);
 	read_more(p.out, out, sizeof(out), &no, NULL, 20000); /* to EOF */
 	read_more(p.err, err, sizeof(err), &ne, NULL, 5000);
@@ -317,7 +233,7 @@ START_TEST(test_trace_lost_events_counted)
 	int printed = 0;
 
 	child_start(&c, CALLS);
-	trace_start(&p, &c, NULL, NULL);
+	no = trace_start(&p, &c, NULL, NULL, out, sizeof(out));
 	child_run(&c);
 	read_more(p.out, out, sizeof(out), &no, NULL, 3000);
 	kill(p.pid, SIGINT);

@@ -76,6 +76,55 @@ void read_rest(int fd, int timeout_ms)
 		;
 }
 
+void read_more(int fd, char *buf, size_t len, size_t *n, const char *until,
+	       int quiet_ms)
+{
+	for (;;) {
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		ssize_t r;
+
+		buf[*n] = 0;
+		if (until && strstr(buf, until))
+			return;
+		if (*n + 1 >= len || poll(&pfd, 1, quiet_ms) <= 0)
+			return;
+		r = read(fd, buf + *n, len - 1 - *n);
+		if (r <= 0)
+			return;
+		*n += r;
+	}
+}
+
+size_t trace_started(struct proc *p, char *const argv[], char *out,
+		     size_t len)
+{
+	static const char line_end[] = "Hit Ctrl-C to end.\n";
+	char first[4096];
+	const char *rest;
+	size_t n;
+	int json = 0, i;
+
+	for (i = 0; argv[i]; i++)
+		json |= !strcmp(argv[i], "-j") || !strcmp(argv[i], "--json");
+	out[0] = 0;
+	if (json) {
+		read_until(p->err, first, sizeof(first), "Tracing", 30000);
+		ck_assert_msg(strstr(first, "Tracing"), "trace did not start: "
+			      "%s", first);
+		return 0;
+	}
+	/* nothing is traced yet: the header's one write ends what comes */
+	read_until(p->out, first, sizeof(first), "FUNC", 30000);
+	rest = strstr(first, line_end);
+	ck_assert_msg(!strncmp(first, "Tracing", 7) && rest &&
+		      strstr(first, "FUNC"), "trace did not start: %s", first);
+	rest += sizeof(line_end) - 1;
+	n = strlen(rest);
+	ck_assert_uint_lt(n, len);
+	memcpy(out, rest, n + 1);
+	return n;
+}
+
 int wait_exit(pid_t pid)
 {
 	int st;

@@ -26,6 +26,18 @@ size_t read_until(int fd, char *buf, size_t len, const char *until,
 		  int timeout_ms);
 /* Read fd to its end (or timeout_ms of silence), keeping nothing. */
 void read_rest(int fd, int timeout_ms);
+/* Append what fd has to buf (at *n) until `until` appears in it, EOF, or
+ * no data for quiet_ms. buf stays NUL-terminated. */
+void read_more(int fd, char *buf, size_t len, size_t *n, const char *until,
+	       int quiet_ms);
+/*
+ * Wait until trace (started by spawn with argv) says it is attached: the
+ * Tracing line on stdout, with the header after it (the line reaches
+ * "FUNC"), or with -j on stderr. What stdout had after the Tracing line
+ * (the header) is at the start of out; returns its length.
+ */
+size_t trace_started(struct proc *p, char *const argv[], char *out,
+		     size_t len);
 /* Reap pid; its exit status, or 128 + the signal that killed it. */
 int wait_exit(pid_t pid);
 /* Run to completion; returns the exit status, stdout/stderr in bufs. */

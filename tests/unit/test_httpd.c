@@ -275,6 +275,109 @@ START_TEST(test_prefix_verdicts)
 }
 END_TEST
 
+static struct sockaddr_storage peer(const char *addr)
+{
+	struct sockaddr_storage ss;
+
+	memset(&ss, 0, sizeof(ss));
+	if (strchr(addr, ':')) {
+		ss.ss_family = AF_INET6;
+		ck_assert_int_eq(inet_pton(AF_INET6, addr,
+			&((struct sockaddr_in6 *)&ss)->sin6_addr), 1);
+	} else {
+		ss.ss_family = AF_INET;
+		ck_assert_int_eq(inet_pton(AF_INET, addr,
+			&((struct sockaddr_in *)&ss)->sin_addr), 1);
+	}
+	return ss;
+}
+
+/* --allow ADDR[/PREFIX]: who may scrape; IPv4 clients of an IPv6
+ * socket arrive as ::ffff:a.b.c.d and match the IPv4 entries. */
+START_TEST(test_allow_list)
+{
+	static const char *const bad[] = { "", "/24", "10.0.0.1/33",
+					   "10.0.0.1/", "10.0.0.1/x",
+					   "fd00::/129", "host.example",
+					   "10.0.0", "[10.0.0.1" };
+	struct httpd_allow a[3];
+	struct sockaddr_storage p;
+	const char *why;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(httpd_parse_allow(bad[i], a, &why) == -EINVAL &&
+			      why, "'%s' taken", bad[i]);
+	ck_assert_int_eq(httpd_parse_allow("192.168.1.0/24", &a[0], &why), 0);
+	ck_assert_int_eq(httpd_parse_allow("10.0.0.7", &a[1], &why), 0);
+	ck_assert_int_eq(a[1].prefix, 32);
+	ck_assert_int_eq(httpd_parse_allow("[fd00::]/8", &a[2], &why), 0);
+	ck_assert_int_eq(a[2].family, AF_INET6);
+	ck_assert_int_eq(a[2].prefix, 8);
+
+	p = peer("192.168.1.200");
+	ck_assert(httpd_allowed(a, 3, &p));
+	p = peer("192.168.2.1");
+	ck_assert(!httpd_allowed(a, 3, &p));
+	p = peer("10.0.0.7");
+	ck_assert(httpd_allowed(a, 3, &p));
+	p = peer("10.0.0.8");
+	ck_assert(!httpd_allowed(a, 3, &p));
+	p = peer("::ffff:192.168.1.9");
+	ck_assert(httpd_allowed(a, 3, &p));
+	p = peer("::ffff:10.0.0.8");
+	ck_assert(!httpd_allowed(a, 3, &p));
+	p = peer("fdab::1");
+	ck_assert(httpd_allowed(a, 3, &p));
+	p = peer("fe80::1");
+	ck_assert(!httpd_allowed(a, 3, &p));
+	/* a prefix that ends inside a byte */
+	ck_assert_int_eq(httpd_parse_allow("10.0.0.0/13", &a[0], &why), 0);
+	p = peer("10.7.255.255");
+	ck_assert(httpd_allowed(a, 1, &p));
+	p = peer("10.8.0.0");
+	ck_assert(!httpd_allowed(a, 1, &p));
+	ck_assert_int_eq(httpd_parse_allow("0.0.0.0/0", &a[0], &why), 0);
+	ck_assert(httpd_allowed(a, 1, &p));
+	/* no list: everyone */
+	ck_assert(httpd_allowed(NULL, 0, &p));
+}
+END_TEST
+
+/* Where the exporter listens: loopback or beyond, and a URL a client on
+ * this host can open (":19561" printed http://:19561/metrics). */
+START_TEST(test_listen_reach)
+{
+	static const struct {
+		const char *listen, *url;
+		int loopback;
+	} cases[] = {
+		{ "127.0.0.1:19435", "http://127.0.0.1:19435/metrics", 1 },
+		{ "localhost:80", "http://127.0.0.1:80/metrics", 1 },
+		{ "127.1.2.3:9", "http://127.1.2.3:9/metrics", 1 },
+		{ "[::1]:19435", "http://[::1]:19435/metrics", 1 },
+		{ ":19561", "http://127.0.0.1:19561/metrics", 0 },
+		{ "0.0.0.0:19561", "http://127.0.0.1:19561/metrics", 0 },
+		{ "[::]:19561", "http://[::1]:19561/metrics", 0 },
+		{ "10.1.2.3:80", "http://10.1.2.3:80/metrics", 0 },
+		{ "[fd00::1]:80", "http://[fd00::1]:80/metrics", 0 },
+	};
+	struct sockaddr_storage ss;
+	socklen_t len;
+	char url[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_int_eq(httpd_parse_listen(cases[i].listen, &ss, &len,
+						    NULL), 0);
+		ck_assert_msg(httpd_is_loopback(&ss) == cases[i].loopback,
+			      "%s", cases[i].listen);
+		httpd_url(&ss, url, sizeof(url));
+		ck_assert_str_eq(url, cases[i].url);
+	}
+}
+END_TEST
+
 static Suite *httpd_suite(void)
 {
 	Suite *s = suite_create("httpd");
@@ -287,6 +390,8 @@ static Suite *httpd_suite(void)
 	tcase_add_test(tc, test_limits);
 	tcase_add_test(tc, test_listen_addresses);
 	tcase_add_test(tc, test_prefix_verdicts);
+	tcase_add_test(tc, test_allow_list);
+	tcase_add_test(tc, test_listen_reach);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -79,6 +79,52 @@ START_TEST(test_bpfload_layout)
 }
 END_TEST
 
+/* samples/bpf's maps of maps: value_size 0 in the object, 4 as bpf_load
+ * made it; the inner map by inner_map_idx. */
+START_TEST(test_bpfload_map_in_map)
+{
+	unsigned char *buf;
+	struct bb_obj *obj = open_ok("maps_bpfload_inmap.bpf.o", &buf);
+
+	check_def(obj_map(obj, "a_of_port_a"), BPF_MAP_TYPE_ARRAY_OF_MAPS, 4,
+		  4, 2);
+	check_def(obj_map(obj, "h_of_port_a"), BPF_MAP_TYPE_HASH_OF_MAPS, 4,
+		  4, 2);
+	ck_assert_ptr_eq(obj_map_at(obj, obj_map(obj, "a_of_port_a")->inner),
+			 obj_map(obj, "port_a"));
+	ck_assert_ptr_eq(obj_map_at(obj, obj_map(obj, "h_of_port_a")->inner),
+			 obj_map(obj, "port_a"));
+	ck_assert_ptr_nonnull(strstr(obj_maps_layout(obj), "bpf_load"));
+	obj_close(obj);
+	free(buf);
+}
+END_TEST
+
+/* iproute2's 28-byte bpf_elf_map (before 4.13): its 7th field is
+ * pinning, not bpf_load's numa_node. */
+START_TEST(test_iproute2_old_layout)
+{
+	unsigned char *buf;
+	struct bb_obj *obj = open_ok("maps_iproute2_old.bpf.o", &buf);
+	struct bb_map *m = obj_map(obj, "bbtest_old_counts");
+
+	check_def(m, BPF_MAP_TYPE_HASH, 4, 8, 1024);
+	ck_assert_str_eq(m->pin, "/sys/fs/bpf/tc/globals/bbtest_old_counts");
+	ck_assert_uint_eq(m->numa_node, 0);
+	ck_assert_str_eq(obj_map(obj, "scratch")->pin, "");
+	ck_assert_ptr_nonnull(strstr(obj_maps_layout(obj), "iproute2"));
+	obj_close(obj);
+	free(buf);
+
+	/* bpf_load's own stay bpf_load's, with nothing pinned */
+	obj = open_ok("maps_bpfload.bpf.o", &buf);
+	ck_assert_ptr_nonnull(strstr(obj_maps_layout(obj), "bpf_load"));
+	ck_assert_str_eq(obj_map(obj, "counts")->pin, "");
+	obj_close(obj);
+	free(buf);
+}
+END_TEST
+
 START_TEST(test_iproute2_layout)
 {
 	unsigned char *buf;
@@ -490,6 +536,8 @@ static Suite *objkinds_suite(void)
 
 	tcase_add_test(tc, test_bpfload_layout);
 	tcase_add_test(tc, test_iproute2_layout);
+	tcase_add_test(tc, test_bpfload_map_in_map);
+	tcase_add_test(tc, test_iproute2_old_layout);
 	tcase_add_test(tc, test_gobpf_layout);
 	tcase_add_test(tc, test_iproute2_pin_refused);
 	tcase_add_test(tc, test_counter_array_usage);

@@ -1,5 +1,6 @@
 # `barebpf trace blk_mq_start_request | head -n 2`, with tracefs unmounted
-# so that barebpf mounts it: once head has its two lines and leaves, the
+# so that barebpf mounts it: once head has its two lines (the Tracing line
+# and the header, on stdout as bcc's tools print them) and leaves, the
 # closed pipe stops barebpf, which removes its probe and unmounts tracefs,
 # then dies of SIGPIPE (141, as any filter would). Through the kprobe PMU
 # where the kernel has it, and through kprobe_events on every kernel
@@ -13,7 +14,7 @@ piped() { # piped LABEL [ENV...]
 	( env "$@" barebpf trace blk_mq_start_request 2>$W/err; echo $? >$W/rc ) | head -n 2 >$W/out &
 	P=$!
 	i=0
-	while ! grep -q Tracing $W/err; do
+	while ! grep -q Tracing $W/out $W/err; do
 		[ $i -ge 600 ] && fail "$l: no Tracing line after 60 s"
 		sleep 0.1; i=$((i + 1))
 	done

@@ -22,7 +22,7 @@ stop_tool INT
 [ $RC = 0 ] || fail "exit $RC after SIGINT"
 k=$(grep -cE "^[0-9]+ +[0-9]+ +cat +$fn +$P dfd=-100\$" $W/out)
 e=$(grep -cE "^[0-9]+ +[0-9]+ +cat +$fn +-2\$" $W/out)
-all=$(($(wc -l <$W/out) - 1))
+all=$(($(wc -l <$W/out) - 2)) # but the Tracing line and the header
 diag "$fn: $k opens of $P (5), $e failures -2 (3), $all lines"
 [ "$k" = 5 ] || fail "$k opens of $P printed for 5"
 [ "$e" = 3 ] || fail "$e failed opens (-2) printed for 3"

@@ -18,7 +18,7 @@ stop_tool INT
 grep -qE '^PID +TID +COMM +FUNC +-$' $W/out || fail "no 'PID TID COMM FUNC -' header"
 c=$(grep -cE '^[0-9]+ +[0-9]+ +dd +vfs_read +count=1234$' $W/out)
 r=$(grep -cE '^[0-9]+ +[0-9]+ +dd +vfs_read +ret=4321$' $W/out)
-all=$(($(wc -l <$W/out) - 1))
+all=$(($(wc -l <$W/out) - 2)) # but the Tracing line and the header
 diag "$c count=1234 lines for $N reads, $r ret=4321 lines for $M, $all lines"
 [ "$c" = $N ] || fail "$c entries of 1234-byte reads for $N"
 [ "$r" = $M ] || fail "$r returns of 4321 bytes for $M"

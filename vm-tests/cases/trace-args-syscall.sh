@@ -19,7 +19,7 @@ sleep 1
 stop_tool INT
 [ $RC = 0 ] || fail "exit $RC after SIGINT"
 k=$(grep -cE "^[0-9]+ +[0-9]+ +cat +$fn +$P -100\$" $W/out)
-all=$(($(wc -l <$W/out) - 1))
+all=$(($(wc -l <$W/out) - 2)) # but the Tracing line and the header
 diag "$fn: $k of 4 opens, $all lines"
 [ "$k" = 4 ] && [ "$all" = 4 ] || fail "$k opens of $P printed ($all lines) for 4"
 no_probes_left "SIGINT"

@@ -16,7 +16,7 @@ sleep 1
 stop_tool INT
 [ $RC = 0 ] || fail "exit $RC after SIGINT"
 k=$(grep -cE '^[0-9]+ +[0-9]+ +sh +sysfs_kf_write +4321 4$' $W/out)
-all=$(($(wc -l <$W/out) - 1))
+all=$(($(wc -l <$W/out) - 2)) # but the Tracing line and the header
 diag "$k of 6 writes, $all lines"
 [ "$k" = 6 ] && [ "$all" = 6 ] || fail "$k writes of 4321 printed ($all lines) for 6"
 no_probes_left "SIGINT"

@@ -28,7 +28,8 @@ $W/schedflip || fail "schedflip could not write $q"
 sleep 1
 stop_tool INT
 [ $RC = 0 ] || fail "exit $RC after SIGINT"
-head -n 1 $W/out | grep -qE '^PID +TID +COMM +FUNC$' || fail "no 'PID TID COMM FUNC' header"
+# the Tracing line, then bcc's header
+sed -n 2p $W/out | grep -qE '^PID +TID +COMM +FUNC$' || fail "no 'PID TID COMM FUNC' header after the Tracing line"
 # Per event: its line, then frames (8 blanks), then a blank line.
 awk -v fn=$fn '
 	$0 ~ "^[0-9]+ +[0-9]+ " { ev++; inev = 1; if ($3 == "schedflip" && $4 == fn) mine++; next }
