@@ -191,6 +191,18 @@ static int create_map(struct bb_obj *obj, struct bb_map *m, int inner_fd,
 	if (m->numa_node)
 		a.map_flags |= BPF_F_NUMA_NODE;
 	fd = bpf_map_create_attr(&a, m->name);
+	/* LRU hashes are 4.10: before, a plain hash of the same size, which
+	 * refuses new keys when full instead of evicting old ones (the tools
+	 * use LRU for entries that may never be deleted: a thread's disk) */
+	if (fd == -EINVAL && (a.type == BPF_MAP_TYPE_LRU_HASH ||
+			      a.type == BPF_MAP_TYPE_LRU_PERCPU_HASH)) {
+		a.type = a.type == BPF_MAP_TYPE_LRU_HASH ?
+			 BPF_MAP_TYPE_HASH : BPF_MAP_TYPE_PERCPU_HASH;
+		a.map_flags &= ~BPF_F_NO_COMMON_LRU;
+		fd = bpf_map_create_attr(&a, m->name);
+		if (fd < 0)
+			fd = -EINVAL; /* the LRU's answer */
+	}
 	if (fd < 0)
 		return bb_fail(err, fd,
 			       "%s: cannot create map %s (type %u, key %u, "
