@@ -159,6 +159,44 @@ void obj_set_lazy_hash(struct bb_obj *obj)
 	obj->lazy_hash = 1;
 }
 
+void obj_set_str_fallback(struct bb_obj *obj)
+{
+	obj->str_fallback = 1;
+}
+
+/*
+ * bpf_probe_read_str is 4.11. Before, an object that asked for it
+ * (obj_set_str_fallback: the tools', written for it) gets bpf_probe_read
+ * of the same fixed size instead: the string and what follows it up to
+ * that size (the reader stops at the NUL), 0 instead of the length, and
+ * nothing (zeroes, an error) where the string ends closer than that size
+ * to unmapped memory.
+ */
+#define H_PROBE_READ 4
+#define H_PROBE_READ_STR 45
+static void str_fallback(struct bb_obj *obj)
+{
+	int i, has = 0;
+	size_t k;
+
+	for (i = 0; i < obj->nprogs && !has; i++)
+		for (k = 0; k < obj->progs[i].p.insn_cnt && !has; k++)
+			has = obj->progs[i].p.insns[k].code == BPF_CALL_CODE &&
+			      obj->progs[i].p.insns[k].src_reg == 0 &&
+			      obj->progs[i].p.insns[k].imm == H_PROBE_READ_STR;
+	if (!has || bpf_helper_available(BPF_PROG_TYPE_TRACEPOINT,
+					 H_PROBE_READ_STR) != 0)
+		return;
+	for (i = 0; i < obj->nprogs; i++)
+		for (k = 0; k < obj->progs[i].p.insn_cnt; k++) {
+			struct bpf_insn *in = &obj->progs[i].p.insns[k];
+
+			if (in->code == BPF_CALL_CODE && in->src_reg == 0 &&
+			    in->imm == H_PROBE_READ_STR)
+				in->imm = H_PROBE_READ;
+		}
+}
+
 int obj_set_noload(struct bb_obj *obj, const char *name)
 {
 	int i;
@@ -568,6 +606,8 @@ int obj_load(struct bb_obj *obj, uint32_t kern_version, struct bb_err *err)
 	ret = obj_relocate(obj, err);
 	if (ret < 0)
 		goto err_close_fds;
+	if (obj->str_fallback)
+		str_fallback(obj);
 	for (i = 0; i < obj->nprogs; i++) {
 		struct bb_prog *p = &obj->progs[i].p;
 
