@@ -104,7 +104,7 @@ kernel_field() { awk -v l="$1" -v f="$2" '$1 == l { print $f }' <<<"$KERNEL_TABL
 # least once and the checks of issue 21, so that CI stays under its time
 # (vm-tests/README.md, "Kernels"). VMTEST_CASES narrows a set further.
 CASE_SETS='
-old  ^(biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|slowbio-freeze|exporter-freeze|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|hygiene-sigint)$
+old  ^(biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint)$
 '
 case_set() { awk -v s="$1" '$1 == s { print $2 }' <<<"$CASE_SETS"; }
 

@@ -309,6 +309,8 @@ while [ $i -lt ${1:-1} ]; do
 done
 QF
 	chmod +x /bin/qfreezer
+	grep -q mq-deadline $Q/scheduler ||
+		skip "nullb0 offers no I/O scheduler (blk-mq has none before 4.11): no queue-setting write freezes its queue"
 	QF_SCHED=$(sed 's/.*\[\(.*\)\].*/\1/' $Q/scheduler)
 	echo none >$Q/scheduler && echo 64 >$Q/nr_requests || fail "cannot set nullb0 to none/64"
 }
