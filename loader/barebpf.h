@@ -93,6 +93,9 @@ void bpf_verifier_explain(int err, const char *log, int truncated,
  * probe_read family). 1 or 0; -errno if bpf() itself fails (EPERM).
  */
 int bpf_helper_available(uint32_t prog_type, int32_t helper);
+/* Do helpers take a map value as their memory (4.11; before, the stack
+ * only)? 1 yes, 0 no, or -errno (the test map or program). */
+int bpf_helper_map_value_mem(void);
 /* Does a BPF program attach to trace event tp_id (the syscalls/ events:
  * 4.14+)? 0 if the kernel refuses, else 1 (probe/perf_event.c). */
 int perf_tp_bpf_ok(int tp_id);

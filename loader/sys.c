@@ -332,6 +332,42 @@ int bpf_prog_load(uint32_t type, const struct bpf_insn *insns, uint32_t cnt,
 	return fd;
 }
 
+int bpf_helper_map_value_mem(void)
+{
+	/* v = lookup(map, &0); if (v) bpf_get_current_comm(v, 16) */
+	struct bpf_insn insns[] = {
+		{ .code = 0x62, .dst_reg = 10, .off = -4 },   /* *(u32 *)(r10 - 4) = 0 */
+		{ .code = 0xbf, .dst_reg = 2, .src_reg = 10 }, /* r2 = r10 */
+		{ .code = 0x07, .dst_reg = 2, .imm = -4 },     /* r2 += -4 */
+		{ .code = BPF_LD_IMM64_CODE, .dst_reg = 1,
+		  .src_reg = BPF_PSEUDO_MAP_FD },              /* r1 = map */
+		{ .code = 0 },
+		{ .code = BPF_CALL_CODE, .imm = 1 },           /* lookup */
+		{ .code = 0x15, .off = 3 },                    /* if r0 == 0 */
+		{ .code = 0xbf, .dst_reg = 1 },                /* r1 = r0 */
+		{ .code = 0xb7, .dst_reg = 2, .imm = 16 },     /* r2 = 16 */
+		{ .code = BPF_CALL_CODE, .imm = 16 },          /* get_current_comm */
+		{ .code = 0xb7, .dst_reg = 0, .imm = 0 },      /* r0 = 0 */
+		{ .code = 0x95 },                              /* exit */
+	};
+	int map = bpf_map_create(BPF_MAP_TYPE_ARRAY, 4, 16, 1, 0, "bb_probe");
+	int fd;
+
+	if (map < 0)
+		return map;
+	insns[3].imm = map;
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, insns,
+			   sizeof(insns) / sizeof(insns[0]), "GPL", 0,
+			   "bb_probe", NULL, NULL);
+	close(map);
+	if (fd == -EACCES || fd == -EINVAL)
+		return 0;
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 1;
+}
+
 int bpf_helper_available(uint32_t prog_type, int32_t helper)
 {
 	/* helper(r10 - 8, 8, 0): a stack buffer, its size, any value */

@@ -429,10 +429,33 @@ static void auto_consts(struct bb_obj *obj)
 	}
 }
 
+/*
+ * What an old verifier's refusal says this kernel lacks, or NULL. Such a
+ * refusal is the kernel's, not the program's: one line says it, and the
+ * log (of no use to the user) is dropped.
+ */
+static const char *kernel_lacks(const char *log)
+{
+	/* 4.9/4.10: a helper's memory argument is the stack only */
+	if (strstr(log, "type=map_value") && strstr(log, "expected=fp\n"))
+		return ": this kernel's helpers take no map value as memory, "
+		       "only the stack (map values came in 4.11)";
+	/* an object the tools' fallback does not cover (run's) */
+	if (strstr(log, "invalid func 45\n"))
+		return ": this kernel lacks bpf_probe_read_str (4.11)";
+	return NULL;
+}
+
 static const char *prog_load_hint(struct bb_obj *obj,
 				  const struct bb_prog *p, int ret)
 {
-	const char *log = obj->log ? obj->log : "";
+	const char *log = obj->log ? obj->log : "", *lacks = kernel_lacks(log);
+
+	if (lacks) {
+		free(obj->log);
+		obj->log = NULL;
+		return lacks;
+	}
 
 	bpf_verifier_explain(ret, obj->log, obj->log_truncated,
 			     obj->hint + 2, sizeof(obj->hint) - 2);
