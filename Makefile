@@ -51,7 +51,9 @@ CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe 
 CLI_CFLAGS := -Iloader/cli -Iloader/tools
 TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iloader/cli -Iloader/tools -Iasm -Ibpf \
 	-Wno-unused-parameter
-BPF_CFLAGS := -target bpf -O2 -mcpu=v2 -g0 -D__TARGET_ARCH_$(BPF_ARCH) -Ibpf \
+# -mcpu=v1: no JLT/JLE/JSLT/JSLE (4.14), which 4.9's verifier refuses
+# ("invalid BPF_JMP opcode"); clang swaps the operands of JGT/JGE instead.
+BPF_CFLAGS := -target bpf -O2 -mcpu=v1 -g0 -D__TARGET_ARCH_$(BPF_ARCH) -Ibpf \
 	-Wall -Werror -Wno-unused-function
 
 ifeq ($(V),1)

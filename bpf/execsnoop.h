@@ -31,6 +31,20 @@ struct execsnoop_event {
 };
 #define EXECSNOOP_HDR ((unsigned long)&((struct execsnoop_event *)0)->args)
 
+/*
+ * Where helpers send from the stack only (before 4.10), an event goes up
+ * in chunks: EXECSNOOP_CHUNK bytes of it each, idx 0, 1, ... up to size
+ * bytes of the event, one after the other from one CPU.
+ */
+#define EXECSNOOP_CHUNK 256
+struct execsnoop_chunk {
+	unsigned int tid;
+	unsigned int idx;
+	unsigned int size;  /* of the whole event */
+	unsigned int pad;
+	unsigned long long data[EXECSNOOP_CHUNK / 8];
+};
+
 /* stats: a per-CPU array */
 #define EXECSNOOP_EMITTED 0   /* records handed to bpf_perf_event_output */
 #define EXECSNOOP_UNTRACKED 1 /* execs whose slot another exec took */

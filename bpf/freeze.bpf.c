@@ -362,8 +362,11 @@ int sysfs_enter(struct pt_regs *ctx)
 	bpf_probe_read(&name, sizeof(name), parent + KOBJ_NAME_OFF);
 	if (!name)
 		return 0;
-	if (bpf_probe_read_str(s.disk, sizeof(s.disk), name) <= 1)
+	/* (not "<= 1": before 4.11 the loader makes this call a fixed-size
+	 * bpf_probe_read, which returns 0) */
+	if (bpf_probe_read_str(s.disk, sizeof(s.disk), name) < 0 || !s.disk[0])
 		return 0;
+	s.disk[sizeof(s.disk) - 1] = 0;
 	bpf_map_update_elem(&task_sysfs, &tid, &s, BPF_ANY);
 	return 0;
 }

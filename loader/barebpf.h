@@ -93,6 +93,12 @@ void bpf_verifier_explain(int err, const char *log, int truncated,
  * probe_read family). 1 or 0; -errno if bpf() itself fails (EPERM).
  */
 int bpf_helper_available(uint32_t prog_type, int32_t helper);
+/* Do helpers take a map value as their memory (4.11; before, the stack
+ * only)? 1 yes, 0 no, or -errno (the test map or program). */
+int bpf_helper_map_value_mem(void);
+/* Does a BPF program attach to trace event tp_id (the syscalls/ events:
+ * 4.14+)? 0 if the kernel refuses, else 1 (probe/perf_event.c). */
+int perf_tp_bpf_ok(int tp_id);
 /* Read a whole file (pseudo files too) into a malloc'ed NUL-terminated
  * buffer; returns its length. */
 int bb_read_fd(int fd, char **buf);
@@ -303,6 +309,9 @@ const struct bb_kcaps *obj_kcaps(const struct bb_obj *obj);
  * at start. For barebpf's own objects only: a user's map is left as written.
  */
 void obj_set_lazy_hash(struct bb_obj *obj);
+/* Before 4.11, bpf_probe_read_str calls become fixed-size bpf_probe_read
+ * (obj/load.c): for objects written for that (the tools'). */
+void obj_set_str_fallback(struct bb_obj *obj);
 /* Leave program `name` out of obj_load (its fd stays -1): a tool's program
  * that an option leaves unused costs a verification. -ENOENT: no such. */
 int obj_set_noload(struct bb_obj *obj, const char *name);

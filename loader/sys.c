@@ -86,6 +86,46 @@ static int undot_name(char *name)
 	return n > 0;
 }
 
+/*
+ * Names of maps and programs are 4.15: before, bpf_attr ends earlier and a
+ * non-zero name is refused (EINVAL where it falls inside the kernel's
+ * bpf_attr, E2BIG beyond it; RHEL and Android backport names, so the
+ * kernel's answer decides, never its version). On the first such refusal a
+ * named and an unnamed one-entry array tell names apart from whatever else
+ * the kernel refused; the answer holds for the rest of the run.
+ * 1: names taken, 0: refused, -1: not known yet.
+ */
+static int names_taken = -1;
+
+static int names_refused(int ret, const char *name)
+{
+	struct bpf_attr_map_create a;
+	int fd;
+
+	if (names_taken >= 0 || (ret != -EINVAL && ret != -E2BIG) ||
+	    !name || !name[0])
+		return names_taken == 0;
+	memset(&a, 0, sizeof(a));
+	a.map_type = BPF_MAP_TYPE_ARRAY;
+	a.key_size = 4;
+	a.value_size = 4;
+	a.max_entries = 1;
+	copy_name(a.map_name, "bb_names");
+	fd = sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
+	if (fd >= 0) {
+		names_taken = 1;
+		close(fd);
+		return 0;
+	}
+	memset(a.map_name, 0, sizeof(a.map_name));
+	fd = sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
+	if (fd < 0) /* arrays refused too: nothing learned */
+		return 0;
+	names_taken = 0;
+	close(fd);
+	return 1;
+}
+
 int bpf_map_create(uint32_t type, uint32_t key_size, uint32_t value_size,
 		   uint32_t max_entries, uint32_t flags, const char *name)
 {
@@ -142,10 +182,15 @@ int bpf_map_create_attr(const struct bb_map_attr *m, const char *name)
 	a.map_flags = m->map_flags;
 	a.inner_map_fd = m->inner_fd > 0 ? m->inner_fd : 0;
 	a.numa_node = m->numa_node;
-	copy_name(a.map_name, name);
+	if (names_taken != 0)
+		copy_name(a.map_name, name);
 	ret = sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
 	if (ret == -EINVAL && undot_name(a.map_name))
 		ret = sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
+	if (ret < 0 && a.map_name[0] && names_refused(ret, a.map_name)) {
+		memset(a.map_name, 0, sizeof(a.map_name));
+		ret = sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
+	}
 	return ret;
 }
 
@@ -214,7 +259,8 @@ static int prog_load_once(uint32_t type, const struct bpf_insn *insns,
 	a.insns = (uint64_t)(unsigned long)insns;
 	a.license = (uint64_t)(unsigned long)license;
 	a.kern_version = kern_version;
-	copy_name(a.prog_name, name);
+	if (names_taken != 0)
+		copy_name(a.prog_name, name);
 	if (log) {
 		log[0] = 0;
 		a.log_level = 1;
@@ -252,6 +298,9 @@ int bpf_prog_load(uint32_t type, const struct bpf_insn *insns, uint32_t cnt,
 	/* First without a log: verbose verification is slow on big programs. */
 	fd = prog_load_once(type, insns, cnt, license, kern_version, name,
 			    NULL, 0);
+	if (fd < 0 && names_taken < 0 && names_refused(fd, name))
+		fd = prog_load_once(type, insns, cnt, license, kern_version,
+				    name, NULL, 0);
 	if (fd >= 0 || !logp)
 		return fd;
 	for (;;) {
@@ -281,6 +330,42 @@ int bpf_prog_load(uint32_t type, const struct bpf_insn *insns, uint32_t cnt,
 	}
 	*logp = log;
 	return fd;
+}
+
+int bpf_helper_map_value_mem(void)
+{
+	/* v = lookup(map, &0); if (v) bpf_get_current_comm(v, 16) */
+	struct bpf_insn insns[] = {
+		{ .code = 0x62, .dst_reg = 10, .off = -4 },   /* *(u32 *)(r10 - 4) = 0 */
+		{ .code = 0xbf, .dst_reg = 2, .src_reg = 10 }, /* r2 = r10 */
+		{ .code = 0x07, .dst_reg = 2, .imm = -4 },     /* r2 += -4 */
+		{ .code = BPF_LD_IMM64_CODE, .dst_reg = 1,
+		  .src_reg = BPF_PSEUDO_MAP_FD },              /* r1 = map */
+		{ .code = 0 },
+		{ .code = BPF_CALL_CODE, .imm = 1 },           /* lookup */
+		{ .code = 0x15, .off = 3 },                    /* if r0 == 0 */
+		{ .code = 0xbf, .dst_reg = 1 },                /* r1 = r0 */
+		{ .code = 0xb7, .dst_reg = 2, .imm = 16 },     /* r2 = 16 */
+		{ .code = BPF_CALL_CODE, .imm = 16 },          /* get_current_comm */
+		{ .code = 0xb7, .dst_reg = 0, .imm = 0 },      /* r0 = 0 */
+		{ .code = 0x95 },                              /* exit */
+	};
+	int map = bpf_map_create(BPF_MAP_TYPE_ARRAY, 4, 16, 1, 0, "bb_probe");
+	int fd;
+
+	if (map < 0)
+		return map;
+	insns[3].imm = map;
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, insns,
+			   sizeof(insns) / sizeof(insns[0]), "GPL", 0,
+			   "bb_probe", NULL, NULL);
+	close(map);
+	if (fd == -EACCES || fd == -EINVAL)
+		return 0;
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 1;
 }
 
 int bpf_helper_available(uint32_t prog_type, int32_t helper)

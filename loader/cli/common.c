@@ -251,6 +251,7 @@ int tool_open(struct tool_ctx *t, const void *buf, size_t len)
 		return ret;
 	}
 	obj_set_lazy_hash(t->obj);
+	obj_set_str_fallback(t->obj);
 	t->objbuf = obj;
 	return 0;
 }

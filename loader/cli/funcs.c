@@ -60,6 +60,7 @@ int tool_syscall_tracepoints(struct tool_ctx *t, const char *sys)
 {
 	const char *tfs = tool_tracefs(t), *force = getenv("BAREBPF_SYSCALLS");
 	char path[512];
+	int id;
 
 	if (!tfs)
 		return -1;
@@ -67,7 +68,12 @@ int tool_syscall_tracepoints(struct tool_ctx *t, const char *sys)
 		return 0;
 	snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_%s", tfs,
 		 sys);
-	return access(path, F_OK) == 0;
+	if (access(path, F_OK))
+		return 0;
+	/* before 4.14 they exist but take no BPF program: the kprobes */
+	snprintf(path, sizeof(path), "sys_enter_%s", sys);
+	id = tracefs_event_id(tfs, "syscalls", path);
+	return id < 0 || perf_tp_bpf_ok(id);
 }
 
 int tool_syscall_funcs(struct tool_ctx *t, const char *const *sys, int n,

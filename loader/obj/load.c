@@ -159,6 +159,44 @@ void obj_set_lazy_hash(struct bb_obj *obj)
 	obj->lazy_hash = 1;
 }
 
+void obj_set_str_fallback(struct bb_obj *obj)
+{
+	obj->str_fallback = 1;
+}
+
+/*
+ * bpf_probe_read_str is 4.11. Before, an object that asked for it
+ * (obj_set_str_fallback: the tools', written for it) gets bpf_probe_read
+ * of the same fixed size instead: the string and what follows it up to
+ * that size (the reader stops at the NUL), 0 instead of the length, and
+ * nothing (zeroes, an error) where the string ends closer than that size
+ * to unmapped memory.
+ */
+#define H_PROBE_READ 4
+#define H_PROBE_READ_STR 45
+static void str_fallback(struct bb_obj *obj)
+{
+	int i, has = 0;
+	size_t k;
+
+	for (i = 0; i < obj->nprogs && !has; i++)
+		for (k = 0; k < obj->progs[i].p.insn_cnt && !has; k++)
+			has = obj->progs[i].p.insns[k].code == BPF_CALL_CODE &&
+			      obj->progs[i].p.insns[k].src_reg == 0 &&
+			      obj->progs[i].p.insns[k].imm == H_PROBE_READ_STR;
+	if (!has || bpf_helper_available(BPF_PROG_TYPE_TRACEPOINT,
+					 H_PROBE_READ_STR) != 0)
+		return;
+	for (i = 0; i < obj->nprogs; i++)
+		for (k = 0; k < obj->progs[i].p.insn_cnt; k++) {
+			struct bpf_insn *in = &obj->progs[i].p.insns[k];
+
+			if (in->code == BPF_CALL_CODE && in->src_reg == 0 &&
+			    in->imm == H_PROBE_READ_STR)
+				in->imm = H_PROBE_READ;
+		}
+}
+
 int obj_set_noload(struct bb_obj *obj, const char *name)
 {
 	int i;
@@ -191,6 +229,18 @@ static int create_map(struct bb_obj *obj, struct bb_map *m, int inner_fd,
 	if (m->numa_node)
 		a.map_flags |= BPF_F_NUMA_NODE;
 	fd = bpf_map_create_attr(&a, m->name);
+	/* LRU hashes are 4.10: before, a plain hash of the same size, which
+	 * refuses new keys when full instead of evicting old ones (the tools
+	 * use LRU for entries that may never be deleted: a thread's disk) */
+	if (fd == -EINVAL && (a.type == BPF_MAP_TYPE_LRU_HASH ||
+			      a.type == BPF_MAP_TYPE_LRU_PERCPU_HASH)) {
+		a.type = a.type == BPF_MAP_TYPE_LRU_HASH ?
+			 BPF_MAP_TYPE_HASH : BPF_MAP_TYPE_PERCPU_HASH;
+		a.map_flags &= ~BPF_F_NO_COMMON_LRU;
+		fd = bpf_map_create_attr(&a, m->name);
+		if (fd < 0)
+			fd = -EINVAL; /* the LRU's answer */
+	}
 	if (fd < 0)
 		return bb_fail(err, fd,
 			       "%s: cannot create map %s (type %u, key %u, "
@@ -379,10 +429,33 @@ static void auto_consts(struct bb_obj *obj)
 	}
 }
 
+/*
+ * What an old verifier's refusal says this kernel lacks, or NULL. Such a
+ * refusal is the kernel's, not the program's: one line says it, and the
+ * log (of no use to the user) is dropped.
+ */
+static const char *kernel_lacks(const char *log)
+{
+	/* 4.9/4.10: a helper's memory argument is the stack only */
+	if (strstr(log, "type=map_value") && strstr(log, "expected=fp\n"))
+		return ": this kernel's helpers take no map value as memory, "
+		       "only the stack (map values came in 4.11)";
+	/* an object the tools' fallback does not cover (run's) */
+	if (strstr(log, "invalid func 45\n"))
+		return ": this kernel lacks bpf_probe_read_str (4.11)";
+	return NULL;
+}
+
 static const char *prog_load_hint(struct bb_obj *obj,
 				  const struct bb_prog *p, int ret)
 {
-	const char *log = obj->log ? obj->log : "";
+	const char *log = obj->log ? obj->log : "", *lacks = kernel_lacks(log);
+
+	if (lacks) {
+		free(obj->log);
+		obj->log = NULL;
+		return lacks;
+	}
 
 	bpf_verifier_explain(ret, obj->log, obj->log_truncated,
 			     obj->hint + 2, sizeof(obj->hint) - 2);
@@ -556,6 +629,8 @@ int obj_load(struct bb_obj *obj, uint32_t kern_version, struct bb_err *err)
 	ret = obj_relocate(obj, err);
 	if (ret < 0)
 		goto err_close_fds;
+	if (obj->str_fallback)
+		str_fallback(obj);
 	for (i = 0; i < obj->nprogs; i++) {
 		struct bb_prog *p = &obj->progs[i].p;
 

@@ -133,6 +133,7 @@ struct bb_obj {
 	int loaded;
 	int bpffs_mounted;
 	int lazy_hash; /* obj_set_lazy_hash */
+	int str_fallback; /* obj_set_str_fallback */
 	uint32_t kern_version;
 	struct bb_prog **copies; /* obj_prog_load_copy */
 	int ncopies;

@@ -129,6 +129,27 @@ static int perf_fail(struct bb_err *err, int ret, const char *kind,
 	}
 }
 
+/*
+ * "r<maxactive>:" is 4.12: before, the kernel reads an event name only
+ * right after "r:", so "r4096:group/name fn" makes kprobes/r_<fn>_0 and
+ * our event does not appear. Then that probe is removed and kretprobes go
+ * without maxactive for the rest of the run (1: taken, 0: not, -1: not
+ * known yet).
+ */
+static int maxactive_taken = -1;
+
+static int maxactive_refused(struct bb_session *s, const char *fn)
+{
+	char def[200];
+
+	snprintf(def, sizeof(def), "kprobes/r_%s_0", fn);
+	if (tracefs_event_id(s->tracefs, "kprobes", def + 8) < 0)
+		return 0; /* not that: something else went wrong */
+	kprobe_event_remove(s->tracefs, def);
+	maxactive_taken = 0;
+	return 1;
+}
+
 static int tracefs_probe_attach(struct bb_session *s, struct bb_link *l,
 				int prog_fd, int retprobe, int maxactive,
 				struct bb_err *err)
@@ -143,7 +164,8 @@ static int tracefs_probe_attach(struct bb_session *s, struct bb_link *l,
 			       "cannot attach %s to %s: this kernel has no "
 			       "kprobe_events (CONFIG_KPROBE_EVENTS) in %s",
 			       kind, fn, s->tracefs);
-	if (retprobe && maxactive > 0)
+again:
+	if (retprobe && maxactive > 0 && maxactive_taken != 0)
 		snprintf(maxa, sizeof(maxa), "%d", maxactive);
 
 	/*
@@ -164,6 +186,14 @@ static int tracefs_probe_attach(struct bb_session *s, struct bb_link *l,
 	snprintf(l->event, sizeof(l->event), "%s/%s", s->group, name);
 
 	id = tracefs_event_id(s->tracefs, s->group, name);
+	if (id == -ENOENT && maxa[0] && maxactive_taken < 0 &&
+	    maxactive_refused(s, fn)) {
+		l->event[0] = 0;
+		maxa[0] = 0;
+		goto again;
+	}
+	if (id >= 0 && maxa[0])
+		maxactive_taken = 1;
 	if (id < 0) {
 		ret = bb_fail(err, id,
 			      "cannot attach %s to %s: no id for event %s: %s",

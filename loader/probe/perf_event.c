@@ -55,6 +55,31 @@ int perf_tp_attach(int tp_id, int prog_fd)
 }
 
 /*
+ * Whether a BPF program attaches to this trace event: the syscalls/
+ * events take one from 4.14 on (EINVAL before). 1: yes, or another error
+ * that the real attach will report; 0: refused.
+ */
+int perf_tp_bpf_ok(int tp_id)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = 0xb7, .dst_reg = 0, .imm = 0 }, /* r0 = 0 */
+		{ .code = 0x95 },                         /* exit */
+	};
+	int fd = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, insns, 2, "GPL", 0,
+			       "bb_tp_probe", NULL, NULL);
+	int pfd;
+
+	if (fd < 0)
+		return 1;
+	pfd = perf_tp_attach(tp_id, fd);
+	close(fd);
+	if (pfd == -EINVAL)
+		return 0;
+	perf_event_close(pfd);
+	return 1;
+}
+
+/*
  * The kprobe PMU takes the function name by pointer in config1 and an
  * offset in config2, and a kretprobe is a config bit.
  */

@@ -38,10 +38,15 @@ static int tracepoint_attach(struct bb_session *s, struct bb_link *l,
 			       "cannot attach to tracepoint %s:%s: the kernel "
 			       "refused the program (EINVAL): is it a "
 			       "tracepoint program?", cat, name);
+	/* 4.15 runs several programs per trace event (EEXIST: this one is
+	 * there already); before, the event holds one program, whoever
+	 * attached it, and tracepoints cannot be made again like kprobes */
 	if (pfd == -EEXIST)
 		return bb_fail(err, pfd,
-			       "cannot attach to tracepoint %s:%s: this "
-			       "program is already attached there", cat, name);
+			       "cannot attach to tracepoint %s:%s: a program "
+			       "is already attached there (a kernel before "
+			       "4.15 runs one program per tracepoint)", cat,
+			       name);
 	/* bpf_prog_array_copy: BPF_TRACE_MAX_PROGS (64) on one event */
 	if (pfd == -E2BIG)
 		return bb_fail(err, pfd,

@@ -74,6 +74,9 @@ static const char usage[] =
 "  barebpf execsnoop -j --duration 60  # JSON lines for a minute\n";
 static const struct tool_usage help = { NULL, usage };
 
+/* bpf_probe_read_str (4.11) */
+#define HELPER_PROBE_READ_STR 45
+
 struct execsnoop_opts {
 	int time, timestamp, fails, quote, print_uid, json, name_set, line_set;
 	regex_t name, line;
@@ -281,6 +284,48 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	tool_output_failed();
 }
 
+/*
+ * The old kernels' records (EXECSNOOP_CHUNK, execsnoop.bpf.c): the chunks
+ * of one event come one after the other on one CPU; put together per CPU
+ * (a slot per CPU, 64 at most: beyond, CPUs share a slot and a mix of two
+ * events is dropped as a short record).
+ */
+#define CHUNK_SLOTS 64
+static struct {
+	unsigned int tid, next;
+	unsigned char ev[sizeof(struct execsnoop_event)];
+} chunk_slot[CHUNK_SLOTS];
+
+static void on_chunk(void *ctx, int cpu, const void *data, uint32_t size)
+{
+	struct execsnoop_run *r = ctx;
+	struct execsnoop_chunk c;
+	unsigned off;
+
+	if (size < sizeof(c)) {
+		r->short_records++;
+		return;
+	}
+	memcpy(&c, data, sizeof(c));
+	cpu &= CHUNK_SLOTS - 1;
+	off = c.idx * EXECSNOOP_CHUNK;
+	if (c.size > sizeof(chunk_slot[cpu].ev) || off >= c.size ||
+	    (c.idx && (chunk_slot[cpu].tid != c.tid ||
+		       chunk_slot[cpu].next != c.idx))) {
+		r->short_records++;
+		chunk_slot[cpu].next = 0;
+		return;
+	}
+	chunk_slot[cpu].tid = c.tid;
+	chunk_slot[cpu].next = c.idx + 1;
+	memcpy(chunk_slot[cpu].ev + off, c.data,
+	       c.size - off < EXECSNOOP_CHUNK ? c.size - off : EXECSNOOP_CHUNK);
+	if (off + EXECSNOOP_CHUNK >= c.size) {
+		chunk_slot[cpu].next = 0;
+		on_event(ctx, cpu, chunk_slot[cpu].ev, c.size);
+	}
+}
+
 /* -u: a number, or a name in /etc/passwd */
 static int parse_uid(const char *s, unsigned long *uid)
 {
@@ -419,14 +464,16 @@ static int configure(struct tool_ctx *t, const struct execsnoop_opts *o,
 }
 
 /* The readers the entries tail-call (see execsnoop.bpf.c). */
-static int fill_jumps(struct tool_ctx *t)
+static int fill_jumps(struct tool_ctx *t, int old)
 {
 	static const char *const jp[][2] = { { "tp_jump", "tp_args" },
-					     { "kp_jump", "kp_args" } };
+					     { "kp_jump", "kp_args" },
+					     { "tp_jump", "tp_args_old" },
+					     { "kp_jump", "kp_args_old" } };
 	uint32_t zero = 0;
 	int i, fd, ret;
 
-	for (i = 0; i < 2; i++) {
+	for (i = old ? 2 : 0; i < (old ? 4 : 2); i++) {
 		fd = obj_prog(t->obj, jp[i][1])->fd;
 		ret = bpf_map_update_elem(obj_map(t->obj, jp[i][0])->fd, &zero,
 					  &fd, BPF_ANY);
@@ -453,6 +500,13 @@ static void finish(struct tool_ctx *t, struct execsnoop_run *r,
 static int execsnoop_main(int argc, char **argv)
 {
 	static const char *const sys[] = { "execve", "execveat" };
+	static const char *const progs[] = {
+		"tp_enter", "tp_args", "tp_exit", "exec_done", "kp_execve",
+		"kp_execveat", "kp_args", "kr_exec", "tp_enter_old",
+		"tp_args_old", "tp_exit_old", "exec_done_old", "kp_execve_old",
+		"kp_execveat_old", "kp_args_old", "kr_exec_old" };
+	size_t i;
+	int old;
 	struct execsnoop_opts o = { 0 };
 	struct execsnoop_run r = { .s = {
 		"execs", EXECSNOOP_EMITTED, EXECSNOOP_UNTRACKED,
@@ -494,39 +548,56 @@ static int execsnoop_main(int argc, char **argv)
 	if (t.verbose)
 		fprintf(stderr, "exec()s through %s\n", tps ?
 			"the syscall tracepoints" : "kprobes");
+	/* Before 4.11 (no bpf_probe_read_str) the *_old programs, which
+	 * read and send through the stack (execsnoop.bpf.c) */
+	old = bpf_helper_available(BPF_PROG_TYPE_TRACEPOINT,
+				   HELPER_PROBE_READ_STR) == 0;
+	if (t.verbose && old)
+		fprintf(stderr, "no bpf_probe_read_str (4.11): arguments read "
+			"%d bytes at a time\n", EXECSNOOP_ARGSIZE);
 	if (tool_open(&t, EMBEDDED_ARGS(execsnoop)) < 0)
 		goto out_re;
+	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++)
+		if (!!strstr(progs[i], "_old") != old)
+			obj_set_noload(t.obj, progs[i]);
 	if (configure(&t, &o, tps, execveat) < 0 || tool_load(&t) < 0 ||
-	    fill_jumps(&t) < 0)
+	    fill_jumps(&t, old) < 0)
 		goto out;
 	if (tps) {
-		p[n++] = (struct bb_probe){ "tp_exit", "syscalls/sys_exit_execve",
+		const char *tx = old ? "tp_exit_old" : "tp_exit";
+		const char *te = old ? "tp_enter_old" : "tp_enter";
+
+		p[n++] = (struct bb_probe){ tx, "syscalls/sys_exit_execve",
 					    0, NULL, "exec parent", 0, 0 };
 		if (execveat)
 			p[n++] = (struct bb_probe){
-				"tp_exit", "syscalls/sys_exit_execveat", 0,
+				tx, "syscalls/sys_exit_execveat", 0,
 				NULL, "exec parent", 0, 0 };
-		p[n++] = (struct bb_probe){ "tp_enter", fn[0], 0, "exec", NULL,
+		p[n++] = (struct bb_probe){ te, fn[0], 0, "exec", NULL,
 					    0, 0 };
 		if (execveat)
-			p[n++] = (struct bb_probe){ "tp_enter", fn[1], 0,
+			p[n++] = (struct bb_probe){ te, fn[1], 0,
 						    "exec", NULL, 0, 0 };
 	} else {
-		p[n++] = (struct bb_probe){ "kr_exec", fn[0], 0, NULL,
+		const char *kr = old ? "kr_exec_old" : "kr_exec";
+
+		p[n++] = (struct bb_probe){ kr, fn[0], 0, NULL,
 					    "exec parent", 0, 0 };
 		if (execveat)
-			p[n++] = (struct bb_probe){ "kr_exec", fn[1], 0, NULL,
+			p[n++] = (struct bb_probe){ kr, fn[1], 0, NULL,
 						    "exec parent", 0, 0 };
-		p[n++] = (struct bb_probe){ "kp_execve", fn[0], 0, "exec",
-					    NULL, 0, 0 };
+		p[n++] = (struct bb_probe){ old ? "kp_execve_old" : "kp_execve",
+					    fn[0], 0, "exec", NULL, 0, 0 };
 		if (execveat)
-			p[n++] = (struct bb_probe){ "kp_execveat", fn[1], 0,
-						    "exec", NULL, 0, 0 };
+			p[n++] = (struct bb_probe){
+				old ? "kp_execveat_old" : "kp_execveat",
+				fn[1], 0, "exec", NULL, 0, 0 };
 	}
-	p[n++] = (struct bb_probe){ "exec_done", NULL, 0, NULL, "exec parent",
-				    0, 0 };
+	p[n++] = (struct bb_probe){ old ? "exec_done_old" : "exec_done", NULL,
+				    0, NULL, "exec parent", 0, 0 };
 	p[n++] = (struct bb_probe){ "fork", NULL, 0, "parent", NULL, 0, 0 };
-	if (tool_ring(&t, "events", 64, on_event, &r, &pb) < 0 ||
+	if (tool_ring(&t, "events", 64, old ? on_chunk : on_event, &r,
+		      &pb) < 0 ||
 	    tool_attach_probes(&t, p, n) < 0)
 		goto out;
 

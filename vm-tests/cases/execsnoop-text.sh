@@ -8,9 +8,9 @@
 . /vmtest/lib.sh
 need_tracefs
 M=bbx$$m
-# where a kernel lacks the syscall tracepoints, kprobes without being asked
-WAY=kprobes
-[ -d $T/events/syscalls/sys_enter_execve ] && WAY="syscall tracepoints"
+# where a kernel lacks the syscall tracepoints, or they take no BPF program
+# (before 4.14), kprobes without being asked
+syscall_way execve
 start_tool execsnoop -x -l $M
 wait_tracing 60
 sh -c "i=0; while [ \$i -lt 20 ]; do /bin/echo bbx$$\"m\"-\$i 'two words' >/dev/null; i=\$((i + 1)); done; /nonexistent/bbx$$\"m\" x 2>/dev/null; exit 0" &

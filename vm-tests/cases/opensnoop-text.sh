@@ -10,8 +10,7 @@ F=$W/bbopen-$$
 rm -f $W/go
 sh -c "while [ ! -f $W/go ]; do sleep 0.1; done; i=0; while [ \$i -lt 20 ]; do exec 3<$F; exec 3<&-; i=\$((i + 1)); done; true <$W/missing-bbopen-$$ 2>/dev/null; exit 0" &
 SP=$!
-WAY=kprobes
-[ -d $T/events/syscalls/sys_enter_openat ] && WAY="syscall tracepoints"
+syscall_way openat
 start_tool opensnoop -p $SP
 wait_tracing 60
 touch $W/go

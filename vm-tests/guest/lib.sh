@@ -140,6 +140,15 @@ kernel_version_code() {
 	echo "$v" | awk -F. '{ c = $3 + 0; if (c > 255) c = 255; print $1 * 65536 + $2 * 256 + c }'
 }
 
+# syscall_way SYSCALL: how execsnoop and opensnoop must say they trace it,
+# in WAY: the syscall tracepoints where they exist and take BPF programs
+# (4.14+), else kprobes.
+syscall_way() {
+	WAY=kprobes
+	[ -d $T/events/syscalls/sys_enter_$1 ] && [ $(kernel_version_code) -ge $((4 * 65536 + 14 * 256)) ] &&
+		WAY="syscall tracepoints"
+}
+
 # The perf kprobe PMU (4.17+): probes that vanish with their last fd.
 # need_slow LABEL...: a case that takes minutes per kernel under TCG runs
 # on these kernels only (the ones whose attach paths and architecture
@@ -300,6 +309,8 @@ while [ $i -lt ${1:-1} ]; do
 done
 QF
 	chmod +x /bin/qfreezer
+	grep -q mq-deadline $Q/scheduler ||
+		skip "nullb0 offers no I/O scheduler (blk-mq has none before 4.11): no queue-setting write freezes its queue"
 	QF_SCHED=$(sed 's/.*\[\(.*\)\].*/\1/' $Q/scheduler)
 	echo none >$Q/scheduler && echo 64 >$Q/nr_requests || fail "cannot set nullb0 to none/64"
 }
