@@ -322,7 +322,8 @@ static int resolve_syscalls(struct bb_obj *obj, struct bb_err *err)
 			return bb_fail(err, ret,
 				       "%s: section %s: this kernel has no "
 				       "function for system call '%s' (looked "
-				       "for __x64_sys_, __arm64_sys_, SyS_ and "
+				       "for __x64_sys_, __arm64_sys_, "
+				       "__riscv_sys_, SyS_ and "
 				       "sys_ in /proc/kallsyms)", obj->name,
 				       p->section, written);
 		if (ret < 0)
