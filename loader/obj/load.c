@@ -183,7 +183,14 @@ static int create_map(struct bb_obj *obj, struct bb_map *m, int inner_fd,
 	a.value_size = m->def.value_size;
 	a.max_entries = m->def.max_entries;
 	a.map_flags = m->def.map_flags;
+	/* Not on a 32-bit kernel (we are 32-bit there): bpf_mem_alloc's
+	 * elements start a 4-byte llist_node past its 8-byte alignment, so
+	 * a u64 value is 4 bytes off, and the arm32 interpreter's 64-bit
+	 * atomic add (ldrexd; its JIT has none) takes an alignment fault on
+	 * it: a kernel oops (seen on 6.1 armmp). Preallocated elements are
+	 * aligned. */
 	if (obj->lazy_hash && obj->kern_version >= LAZY_HASH_KVER &&
+	    sizeof(void *) == 8 &&
 	    (a.type == BPF_MAP_TYPE_HASH || a.type == BPF_MAP_TYPE_PERCPU_HASH))
 		a.map_flags |= BPF_F_NO_PREALLOC;
 	a.inner_fd = inner_fd;
