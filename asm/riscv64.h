@@ -20,6 +20,12 @@
 #define BB_NR_bpf             280
 #define BB_NR_close            57
 
+/* Bytes of a function's ftrace patch site, at its address: 6.12 refuses a
+ * kprobe there (loader/probe/kprobe.c puts it right past). 8 with or
+ * without compressed instructions (-fpatchable-function-entry=4 c.nops or
+ * 2 nops; arch/riscv/Makefile), MCOUNT_INSN_SIZE in asm/ftrace.h. */
+#define BB_KPROBE_FTRACE_SITE   8
+
 #define bb_syscall0(num) ({                                                   \
 	register long _num __asm__("a7") = (num);                             \
 	register long _a0 __asm__("a0");                                      \

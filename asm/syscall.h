@@ -15,4 +15,10 @@
 #error "barebpf: no raw syscall entry for this architecture (add asm/<arch>.h)"
 #endif
 
+/* Where the kernel may refuse a kprobe at a function's ftrace site, its
+ * size (asm/riscv64.h); 0: kprobes go at the function itself. */
+#ifndef BB_KPROBE_FTRACE_SITE
+#define BB_KPROBE_FTRACE_SITE 0
+#endif
+
 #endif
