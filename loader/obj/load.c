@@ -411,6 +411,16 @@ static const char *prog_load_hint(struct bb_obj *obj,
 	if (strstr(log, "unknown func") || strstr(log, "invalid func"))
 		return "; it calls a helper this kernel lacks (see the "
 		       "verifier log)";
+	/* ENOTSUPP (524, the kernel's own): the program verified, but the
+	 * JIT could not compile it and the kernel has no interpreter to fall
+	 * back on (CONFIG_BPF_JIT_ALWAYS_ON). 32-bit ARM's JIT has no atomic
+	 * add (BPF_XADD), which every counting tool uses; where the JIT may
+	 * fall back, such a program runs interpreted. */
+	if (ret == -524)
+		return " (ENOTSUPP): the kernel's BPF JIT cannot compile it "
+		       "(32-bit ARM's has no atomic add) and this kernel has "
+		       "no interpreter to fall back on "
+		       "(CONFIG_BPF_JIT_ALWAYS_ON)";
 	if (log[0])
 		return "; the verifier log says why";
 	if (ret == -EPERM)
