@@ -431,7 +431,7 @@ prepare_debian() {
 # package (trixie's for riscv64, which bookworm does not have), through a
 # private apt configuration, kept in the cache.
 prepare_busybox() { # prepare_busybox ARCH: sets BUSYBOX[ARCH] or WHY
-	local da bb t suite=bookworm
+	local da bb t f suite=bookworm
 	if [ "$1" = "$HOST_ARCH" ]; then BUSYBOX[$1]=$HOST_BUSYBOX; return 0; fi
 	da=$(deb_arch "$1")
 	[ "$1" = riscv64 ] && suite=trixie
@@ -445,9 +445,13 @@ prepare_busybox() { # prepare_busybox ARCH: sets BUSYBOX[ARCH] or WHY
 		fi
 		(cd "$t" && apt-get "${APTO[@]}" -qq download busybox-static) >"$t/log" 2>&1 ||
 			{ WHY="apt-get download busybox-static ($da) failed: $(apt_error "$t/log")"; return 1; }
-		dpkg-deb -x "$t"/busybox-static_*.deb "$t/x" && [ "$(elf_arch "$t/x/bin/busybox")" = "$1" ] ||
+		# bin/busybox until bookworm, usr/bin/busybox from trixie on
+		dpkg-deb -x "$t"/busybox-static_*.deb "$t/x" || { WHY="dpkg-deb -x busybox-static ($da) failed"; return 1; }
+		f=$t/x/bin/busybox
+		[ -f "$f" ] || f=$t/x/usr/bin/busybox
+		[ "$(elf_arch "$f")" = "$1" ] ||
 			{ WHY="no $1 bin/busybox in busybox-static ($da)"; return 1; }
-		mkdir -p "$(dirname "$bb")" && cp "$t/x/bin/busybox" "$bb.new" && mv "$bb.new" "$bb"
+		mkdir -p "$(dirname "$bb")" && cp "$f" "$bb.new" && mv "$bb.new" "$bb"
 	fi
 	[ -x "$bb" ] || { WHY="no $da busybox-static in $CACHE (offline)"; return 1; }
 	BUSYBOX[$1]=$bb
