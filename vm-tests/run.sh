@@ -104,13 +104,17 @@ riscv64-6.12  riscv64  debian trixie
 # suite tests the tools themselves, on the main kernels. Emulating another
 # architecture costs 2-4 times the time per case, and the whole CI stays
 # under 60 minutes (README.md: the boots' wall times).
-ARCH_CASES='^(biolatency-text|biosnoop-text|breakdown-freeze|execsnoop-text|features-text|freeze-storm|freeze-text|funccount-kprobe|funclatency-text|opensnoop-text|qenter-frozen|run-syscalls|slowbio-freeze|trace-args-open|trace-kprobe|trace-tracepoint|vfsstat-text)$'
+ARCH_CASES='^(biolatency-text|biosnoop-text|breakdown-freeze|execsnoop-text|features-text|freeze-storm|freeze-text|funccount-kprobe|funclatency-text|opensnoop-text|qenter-frozen|run-syscalls|slowbio-freeze|trace-args-entry|trace-args-open|trace-kprobe|trace-tracepoint|vfsstat-text)$'
+# riscv64 6.12 takes no kprobe on a function's ftrace patch site: kprobes
+# move past it, kretprobes cannot (the tools that need one say so), so it
+# runs the selection's cases without kretprobes.
+RISCV612_CASES='^(biolatency-text|biosnoop-text|execsnoop-text|features-text|freeze-storm|funccount-kprobe|opensnoop-text|trace-args-entry|trace-kprobe|trace-tracepoint|vfsstat-text)$'
 LABEL_CASES="
 armv7-6.12    $ARCH_CASES
 armv7-6.1     $ARCH_CASES
 armv7-5.10    $ARCH_CASES
 riscv64-7.x   $ARCH_CASES
-riscv64-6.12  $ARCH_CASES
+riscv64-6.12  $RISCV612_CASES
 "
 kernel_labels() { awk 'NF { print $1 }' <<<"$KERNEL_TABLE"; }
 kernel_field() { awk -v l="$1" -v f="$2" '$1 == l { print $f }' <<<"$KERNEL_TABLE"; }

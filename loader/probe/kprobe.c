@@ -307,6 +307,14 @@ static int kprobe_attach_common(struct bb_session *s, struct bb_link *l,
 		s->npmu++;
 		return 0;
 	}
+	if (pfd == -EINVAL && retprobe && BB_KPROBE_FTRACE_SITE > 0)
+		return bb_fail(err, pfd,
+			       "cannot attach kretprobe to %s: the kernel "
+			       "refused the probe (EINVAL): this kernel takes "
+			       "no kprobe on a function's ftrace patch site "
+			       "(riscv64 without KPROBES_ON_FTRACE, as 6.12), "
+			       "and a return probe cannot move past it; or the "
+			       "function is blacklisted for kprobes", fn);
 	/* what kprobe_events would refuse just the same */
 	switch (pfd) {
 	case -ENOENT:
