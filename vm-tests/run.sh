@@ -109,11 +109,16 @@ ARCH_CASES='^(biolatency-text|biosnoop-text|breakdown-freeze|execsnoop-text|feat
 # move past it, kretprobes cannot (the tools that need one say so), so it
 # runs the selection's cases without kretprobes.
 RISCV612_CASES='^(biolatency-text|biosnoop-text|execsnoop-text|features-text|freeze-storm|funccount-kprobe|opensnoop-text|trace-args-entry|trace-kprobe|trace-tracepoint|vfsstat-text)$'
+# armv7 6.12 and riscv64 7.x: not breakdown-freeze, which crashes them (a
+# kprobe handler returning to address 0, 0xfffffffe on riscv64, in dd:
+# vm-tests/README.md, "Known problems"), and after which no BPF program
+# runs on that CPU again.
+NO_BREAKDOWN_CASES=$(sed 's/breakdown-freeze|//' <<<"$ARCH_CASES")
 LABEL_CASES="
-armv7-6.12    $ARCH_CASES
+armv7-6.12    $NO_BREAKDOWN_CASES
 armv7-6.1     $ARCH_CASES
 armv7-5.10    $ARCH_CASES
-riscv64-7.x   $ARCH_CASES
+riscv64-7.x   $NO_BREAKDOWN_CASES
 riscv64-6.12  $RISCV612_CASES
 "
 kernel_labels() { awk 'NF { print $1 }' <<<"$KERNEL_TABLE"; }
