@@ -2,9 +2,11 @@
 #   make            build/barebpf (static, musl)
 #   make test       Check unit tests (also under ASan+UBSan: make test-asan),
 #                   then integration tests on this kernel
-#   make vm-test    whole-system tests in QEMU (x86_64 and arm64 kernels;
+#   make vm-test    whole-system tests in QEMU (x86_64, arm64, armv7 and
+#                   riscv64 kernels;
 #                   builds the aarch64 binary in $(O)-aarch64 for them)
-#   make ARCH=aarch64 O=build-aarch64   the arm64 binary (cross-built)
+#   make ARCH=aarch64 O=build-aarch64   the arm64 binary (cross-built;
+#                   also ARCH=armv7, 32-bit ARM hard-float, and ARCH=riscv64)
 #   make vm-bench   cost per I/O of the tools in QEMU (figures only)
 #   make bench      barebpf against bpftrace on this machine (figures only;
 #                   BENCH_BASE=main measures main's build beside it)
@@ -20,6 +22,10 @@ ifeq ($(ARCH),x86_64)
 BPF_ARCH := x86
 else ifeq ($(ARCH),aarch64)
 BPF_ARCH := arm64
+else ifeq ($(ARCH),armv7)
+BPF_ARCH := arm
+else ifeq ($(ARCH),riscv64)
+BPF_ARCH := riscv
 else
 $(error unsupported ARCH $(ARCH): add asm/$(ARCH).h)
 endif
@@ -27,11 +33,12 @@ endif
 # The binary is linked statically against musl; the tests use the host's
 # libc because Check and libelf come from Debian packages built on glibc.
 # A cross build uses Debian's musl wrapper for the target (musl-dev:ARCH,
-# see scripts/deps.sh).
+# see scripts/deps.sh; riscv64's is made by that script from trixie's).
+musl_cc = $(if $(filter armv7,$(1)),arm-linux-musleabihf-gcc,$(1)-linux-musl-gcc)
 ifeq ($(ARCH),$(HOST_ARCH))
 MUSL_CC ?= musl-gcc
 else
-MUSL_CC ?= $(ARCH)-linux-musl-gcc
+MUSL_CC ?= $(call musl_cc,$(ARCH))
 endif
 HOST_CC ?= cc
 CLANG ?= clang
@@ -205,17 +212,14 @@ endif
 	$(MAKE) --no-print-directory test-asan
 	BAREBPF=$(abspath $(O)/barebpf) $(O)/tests/integration
 
-# Every kernel, x86_64 and arm64: each with the binary of its architecture.
-ifeq ($(ARCH),x86_64)
-OTHER_ARCH := aarch64
-else
-OTHER_ARCH := x86_64
-endif
-vm-test: $(O)/barebpf $(O)-$(OTHER_ARCH)/barebpf
-	vm-tests/run.sh $(O)/barebpf $(O)-$(OTHER_ARCH)/barebpf
+# Every kernel of every architecture: each with the binary of its own.
+ALL_ARCHS := x86_64 aarch64 armv7 riscv64
+OTHER_ARCHS := $(filter-out $(ARCH),$(ALL_ARCHS))
+vm-test: $(O)/barebpf $(patsubst %,$(O)-%/barebpf,$(OTHER_ARCHS))
+	vm-tests/run.sh $^
 
-$(O)-$(OTHER_ARCH)/barebpf: FORCE
-	$(Q)$(MAKE) --no-print-directory ARCH=$(OTHER_ARCH) O=$(O)-$(OTHER_ARCH) MUSL_CC=$(OTHER_ARCH)-linux-musl-gcc $(O)-$(OTHER_ARCH)/barebpf
+$(patsubst %,$(O)-%/barebpf,$(OTHER_ARCHS)): $(O)-%/barebpf: FORCE
+	$(Q)$(MAKE) --no-print-directory ARCH=$* O=$(O)-$* MUSL_CC=$(if $(filter $*,$(HOST_ARCH)),musl-gcc,$(call musl_cc,$*)) $@
 
 # Cost per I/O of the tools, in QEMU: prints figures, asserts none.
 vm-bench: $(O)/barebpf
@@ -284,7 +288,7 @@ install: $(O)/barebpf
 	for t in $(TOOLS); do ln -sf barebpf $(DESTDIR)$(PREFIX)/bin/$$t; done
 
 clean:
-	rm -rf $(O) $(O)-$(OTHER_ARCH)
+	rm -rf $(O) $(patsubst %,$(O)-%,$(OTHER_ARCHS))
 
 .PHONY: all test test-asan vm-test vm-bench bench demo install clean FORCE
 .DELETE_ON_ERROR:

@@ -134,9 +134,70 @@ struct pt_regs {
 #define PT_REGS_IP(x) ((x)->pc)
 #define PT_REGS_ENTRY_RET(x) ((x)->regs[30])
 #define PT_REGS_SP(x) ((x)->sp)
+#elif defined(__TARGET_ARCH_arm)
+/* 32-bit ARM: 4-byte registers (uregs[0..15] are r0..r15, then cpsr and
+ * ORIG_r0); in BPF's 64-bit world each reads zero-extended. A function's
+ * first 4 arguments are in r0..r3 (AAPCS), a system call's 6 in r0..r5. */
+struct pt_regs {
+	u32 uregs[18];
+};
+#define PT_REGS_PARM1(x) ((u64)(x)->uregs[0])
+#define PT_REGS_PARM2(x) ((u64)(x)->uregs[1])
+#define PT_REGS_PARM3(x) ((u64)(x)->uregs[2])
+#define PT_REGS_RC(x) ((u64)(x)->uregs[0])
+#define PT_REGS_IP(x) ((u64)(x)->uregs[15])
+#define PT_REGS_ENTRY_RET(x) ((u64)(x)->uregs[14])
+#define PT_REGS_SP(x) ((u64)(x)->uregs[13])
+#elif defined(__TARGET_ARCH_riscv)
+/* riscv64: arch/riscv/include/asm/ptrace.h; arguments in a0..a7 */
+struct pt_regs {
+	unsigned long epc, ra, sp, gp, tp, t0, t1, t2, s0, s1, a0, a1, a2, a3,
+		a4, a5, a6, a7, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, t3,
+		t4, t5, t6, status, badaddr, cause, orig_a0;
+};
+#define PT_REGS_PARM1(x) ((x)->a0)
+#define PT_REGS_PARM2(x) ((x)->a1)
+#define PT_REGS_PARM3(x) ((x)->a2)
+#define PT_REGS_RC(x) ((x)->a0)
+#define PT_REGS_IP(x) ((x)->epc)
+#define PT_REGS_ENTRY_RET(x) ((x)->ra)
+#define PT_REGS_SP(x) ((x)->sp)
 #else
-#error "define __TARGET_ARCH_x86 or __TARGET_ARCH_arm64"
+#error "define __TARGET_ARCH_x86, arm64, arm or riscv"
 #endif
+
+/*
+ * The kernel's long and pointers: 4 bytes on 32-bit ARM, 8 elsewhere. A
+ * read of 8 bytes where the kernel keeps 4 takes the next field as the
+ * upper half: every read of a kernel pointer, long or register goes through
+ * these (zero-extended for unsigned, sign-extended for signed).
+ */
+#if defined(__TARGET_ARCH_arm)
+typedef u32 bb_kulong;
+typedef s32 bb_klong;
+#else
+typedef u64 bb_kulong;
+typedef s64 bb_klong;
+#endif
+#define BB_KREAD_ULONG(src)                                                    \
+	({                                                                     \
+		bb_kulong __bb_v = 0;                                          \
+		bpf_probe_read(&__bb_v, sizeof(__bb_v), (const void *)(src));  \
+		(u64)__bb_v;                                                   \
+	})
+#define BB_KREAD_LONG(src)                                                     \
+	({                                                                     \
+		bb_klong __bb_v = 0;                                           \
+		bpf_probe_read(&__bb_v, sizeof(__bb_v), (const void *)(src));  \
+		(s64)__bb_v;                                                   \
+	})
+/* A tracepoint field the kernel declares long, unsigned long or a pointer */
+#define BB_TP_READ_ULONG(ctx, offconst)                                        \
+	BB_KREAD_ULONG((const char *)(ctx) + BB_CONST(offconst))
+#define BB_TP_READ_LONG(ctx, offconst)                                         \
+	BB_KREAD_LONG((const char *)(ctx) + BB_CONST(offconst))
+/* A function's return value as a signed long (an error is negative) */
+#define PT_REGS_RC_LONG(x) ((s64)(bb_klong)PT_REGS_RC(x))
 
 /*
  * PT_REGS_ENTRY_RET: in a kprobe at a function's entry, its return address
@@ -152,7 +213,8 @@ struct pt_regs {
  * Argument n (1-6) of the system call a syscall probe (ksyscall/<name>,
  * or kprobe/sys_<name>) was attached to, on any kernel: where the kernel's
  * syscall functions take the caller's struct pt_regs * (x86_64 4.17+,
- * arm64 4.19+) it is read from there, else from ctx itself. The loader
+ * arm64 4.19+, riscv64 5.19+; never 32-bit ARM) it is read from there,
+ * else from ctx itself. The loader
  * sets bb_syscall_wrapper to what the running kernel does.
  */
 #if defined(__TARGET_ARCH_x86)
@@ -161,6 +223,10 @@ struct pt_regs {
 	((n) == 1 ? &(r)->di : (n) == 2 ? &(r)->si : (n) == 3 ? &(r)->dx :    \
 	 (n) == 4 ? ((w) ? &(r)->r10 : &(r)->cx) : (n) == 5 ? &(r)->r8 :        \
 		    &(r)->r9)
+#elif defined(__TARGET_ARCH_arm)
+#define BB__ARG_PTR(r, n, w) (&(r)->uregs[(n) - 1])
+#elif defined(__TARGET_ARCH_riscv)
+#define BB__ARG_PTR(r, n, w) (&(r)->a0 + (n) - 1)
 #else
 #define BB__ARG_PTR(r, n, w) (&(r)->regs[(n) - 1])
 #endif
@@ -168,13 +234,13 @@ struct pt_regs {
  * ctx is refused by 4.15's verifier ("ctx+const+const"). */
 #define BB_SYSCALL_ARG(ctx, n)                                                 \
 	({                                                                     \
-		unsigned long __bb_a = 0;                                      \
+		bb_kulong __bb_a = 0;                                          \
 		int __bb_w = BB_CONST(bb_syscall_wrapper) != 0;                \
 		struct pt_regs *__bb_r = __bb_w ?                              \
 			(struct pt_regs *)PT_REGS_PARM1(ctx) : (ctx);          \
 		bpf_probe_read(&__bb_a, sizeof(__bb_a),                        \
 			       BB__ARG_PTR(__bb_r, n, __bb_w));                \
-		__bb_a;                                                        \
+		(u64)__bb_a;                                                   \
 	})
 
 /*

@@ -97,7 +97,7 @@ static __always_inline int exec_arg(void)
 	if (!e)
 		return 0;
 	i = e->nargs;
-	bpf_probe_read(&ptr, sizeof(ptr), (void *)(e->argv + i * 8));
+	ptr = BB_KREAD_ULONG(e->argv + i * sizeof(bb_kulong));
 	if (i >= EXECSNOOP_MAXARGS || i >= (u32)BB_CONST(max_args)) {
 		if (ptr)
 			e->flags |= EXECSNOOP_F_TRUNCATED;
@@ -159,11 +159,11 @@ int tp_enter(void *ctx)
 
 	BB_TP_READ(nr, ctx, tpoff_nr);
 	if (nr == (int)BB_CONST(nr_execveat)) {
-		BB_TP_READ(filename, ctx, tpoff_execveat_filename);
-		BB_TP_READ(argv, ctx, tpoff_execveat_argv);
+		filename = BB_TP_READ_ULONG(ctx, tpoff_execveat_filename);
+		argv = BB_TP_READ_ULONG(ctx, tpoff_execveat_argv);
 	} else {
-		BB_TP_READ(filename, ctx, tpoff_execve_filename);
-		BB_TP_READ(argv, ctx, tpoff_execve_argv);
+		filename = BB_TP_READ_ULONG(ctx, tpoff_execve_filename);
+		argv = BB_TP_READ_ULONG(ctx, tpoff_execve_argv);
 	}
 	if (exec_enter(filename, argv) == 0)
 		bpf_tail_call(ctx, &tp_jump, 0);
@@ -183,9 +183,8 @@ int tp_args(void *ctx)
 SEC("tracepoint/syscalls/sys_exit_execve")
 int tp_exit(void *ctx)
 {
-	long ret = 0;
+	long ret = BB_TP_READ_LONG(ctx, tpoff_exit_ret);
 
-	BB_TP_READ(ret, ctx, tpoff_exit_ret);
 	if (ret)
 		exec_return(ctx, ret);
 	return 0;
@@ -226,7 +225,7 @@ int kp_args(struct pt_regs *ctx)
 SEC("kretprobe")
 int kr_exec(struct pt_regs *ctx)
 {
-	long ret = PT_REGS_RC(ctx);
+	long ret = PT_REGS_RC_LONG(ctx);
 
 	if (ret)
 		exec_return(ctx, ret);

@@ -53,7 +53,8 @@
  * gendisk's queue_kobj). struct kobject has begun with
  *   { const char *name; struct list_head entry; struct kobject *parent; }
  * since 2.6 (include/linux/kobject.h, same in 4.15 and 6.1), so the parent
- * is at offset 24 and its name at 0 on 64-bit. Every read goes through
+ * is at offset 24 and its name at 0 on 64-bit (12 and 0 on 32-bit ARM,
+ * where pointers are 4 bytes). Every read goes through
  * probe_read, so a wrong pointer yields no name (reported "?"), never a
  * fault. The same trick on queue_attr_show, with the queue pointer that
  * queue_requests_show(q, page) receives, lets the tool learn every queue's
@@ -66,7 +67,7 @@
 #include "taskdev.h"
 
 #define KOBJ_NAME_OFF 0
-#define KOBJ_PARENT_OFF 24
+#define KOBJ_PARENT_OFF (3 * sizeof(bb_kulong))
 
 BB_MAP(fstate, BPF_MAP_TYPE_HASH, sizeof(u64), sizeof(struct freeze_state),
        1024);
@@ -353,13 +354,13 @@ int sysfs_enter(struct pt_regs *ctx)
 {
 	u32 tid = (u32)bpf_get_current_pid_tgid();
 	const char *kobj = (const char *)PT_REGS_PARM1(ctx);
-	const char *parent = 0, *name = 0;
+	const char *parent, *name;
 	struct freeze_sysfs s = {};
 
-	bpf_probe_read(&parent, sizeof(parent), kobj + KOBJ_PARENT_OFF);
+	parent = (const char *)BB_KREAD_ULONG(kobj + KOBJ_PARENT_OFF);
 	if (!parent)
 		return 0;
-	bpf_probe_read(&name, sizeof(name), parent + KOBJ_NAME_OFF);
+	name = (const char *)BB_KREAD_ULONG(parent + KOBJ_NAME_OFF);
 	if (!name)
 		return 0;
 	/* (not "<= 1": before 4.11 the loader makes this call a fixed-size

@@ -89,11 +89,16 @@ SEC("tracepoint/syscalls/sys_enter_openat")
 int tp_enter(void *ctx)
 {
 	const char *args = (const char *)ctx + BB_CONST(tpoff_args);
-	u64 a[3] = {};
+	bb_kulong k[3] = {};
+	u64 a[3];
 	int nr = 0;
 
 	BB_TP_READ(nr, ctx, tpoff_nr);
-	bpf_probe_read(a, sizeof(a), args);
+	/* the kernel's unsigned long args[6] (4 bytes each on 32-bit ARM) */
+	bpf_probe_read(k, sizeof(k), args);
+	a[0] = k[0];
+	a[1] = k[1];
+	a[2] = k[2];
 	if (nr == (int)BB_CONST(nr_open)) {
 		a[2] = a[1];
 		a[1] = a[0];
@@ -107,9 +112,8 @@ int tp_enter(void *ctx)
 SEC("tracepoint/syscalls/sys_exit_openat")
 int tp_exit(void *ctx)
 {
-	long ret = 0;
+	long ret = BB_TP_READ_LONG(ctx, tpoff_ret);
 
-	BB_TP_READ(ret, ctx, tpoff_ret);
 	open_return(ctx, ret);
 	return 0;
 }
@@ -138,7 +142,7 @@ int kp_openat2(struct pt_regs *ctx)
 SEC("kretprobe")
 int kr_open(struct pt_regs *ctx)
 {
-	open_return(ctx, (long)PT_REGS_RC(ctx));
+	open_return(ctx, PT_REGS_RC_LONG(ctx));
 	return 0;
 }
 

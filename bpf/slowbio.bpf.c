@@ -40,7 +40,7 @@ int submit_entry(struct pt_regs *ctx)
 {
 	u32 tid = (u32)bpf_get_current_pid_tgid();
 	struct slowbio_call c = {}, *cp;
-	u64 sp = ctx->sp;
+	u64 sp = PT_REGS_SP(ctx);
 
 	cp = bpf_map_lookup_elem(&calls, &tid);
 	if (cp && cp->depth && sp < cp->sp) {

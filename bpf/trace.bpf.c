@@ -107,8 +107,8 @@ static __always_inline const char *slot_src(void *ctx, struct trace_event *e,
 		return (const char *)ctx + off;
 	/* a syscall wrapper (__x64_sys_*): its first argument is the
 	 * pt_regs of the system call */
-	bpf_probe_read(&regs, sizeof(regs),
-		       (const char *)ctx + BB_CONST(regs_off));
+	regs = (const char *)BB_KREAD_ULONG((const char *)ctx +
+					    BB_CONST(regs_off));
 	return regs + off;
 }
 

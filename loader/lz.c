@@ -20,6 +20,7 @@
  * but this is a parser all the same: every length and offset is checked
  * against both buffers (fuzzed: make fuzz FUZZ=lz).
  */
+#include <limits.h>
 #include <errno.h>
 #include <string.h>
 #include "barebpf.h"
@@ -33,6 +34,12 @@ long lz_size(const void *src, size_t len)
 	return (long)(s[0] | s[1] << 8 | s[2] << 16 | (uint32_t)s[3] << 24);
 }
 
+#if LONG_MAX > 0xffffffffL
+#define LZ_LEN_MAX 0xffffffffL
+#else
+#define LZ_LEN_MAX (LONG_MAX - 255)
+#endif
+
 /* A length nibble and its extension bytes; -1 past the input's end. */
 static long lz_len(const unsigned char **p, const unsigned char *end, long n)
 {
@@ -45,8 +52,9 @@ static long lz_len(const unsigned char **p, const unsigned char *end, long n)
 			return -1;
 		b = *(*p)++;
 		n += b;
-		/* longer than any output we accept (a u32 size) */
-		if (n > 0xffffffffL)
+		/* longer than any output we accept (a u32 size; on 32-bit,
+		 * before the next byte could overflow a long) */
+		if (n > LZ_LEN_MAX)
 			return -1;
 	} while (b == 255);
 	return n;

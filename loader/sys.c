@@ -31,6 +31,10 @@ int sys_ioctl(int fd, unsigned long req, unsigned long arg)
 
 long sys_mmap(void *addr, size_t len, int prot, int flags, int fd, long off)
 {
+#ifdef BB_MMAP_PGOFF
+	/* mmap2: the offset in pages of 1 << BB_MMAP_PGOFF bytes */
+	off >>= BB_MMAP_PGOFF;
+#endif
 	return bb_syscall6(BB_NR_mmap, addr, len, prot, flags, fd, off);
 }
 

@@ -80,26 +80,27 @@ int tool_syscall_funcs(struct tool_ctx *t, const char *const *sys, int n,
 		       char (*out)[64])
 {
 	static const char *const pre[] = { "__x64_sys_", "__arm64_sys_",
-					   "SyS_", "sys_" };
-	const char *names[4 * 8] = { 0 };
-	char cand[4 * 8][64], **avail;
+					   "__riscv_sys_", "SyS_", "sys_" };
+	enum { NPRE = sizeof(pre) / sizeof(pre[0]) };
+	const char *names[NPRE * 8] = { 0 };
+	char cand[NPRE * 8][64], **avail;
 	int i, j, k, m;
 
 	if (n > 8)
 		return tool_error(t, "internal: too many syscalls"), -1;
 	for (i = 0; i < n; i++)
-		for (j = 0; j < 4; j++) {
-			snprintf(cand[4 * i + j], 64, "%s%s", pre[j], sys[i]);
-			names[4 * i + j] = cand[4 * i + j];
+		for (j = 0; j < NPRE; j++) {
+			snprintf(cand[NPRE * i + j], 64, "%s%s", pre[j], sys[i]);
+			names[NPRE * i + j] = cand[NPRE * i + j];
 		}
-	m = tool_funcs(t, BB_FUNCS_KALLSYMS, names, 4 * n, 0, &avail);
+	m = tool_funcs(t, BB_FUNCS_KALLSYMS, names, NPRE * n, 0, &avail);
 	if (m < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
 		out[i][0] = 0;
-		for (j = 0; j < 4 && !out[i][0]; j++)
+		for (j = 0; j < NPRE && !out[i][0]; j++)
 			for (k = 0; k < m; k++)
-				if (!strcmp(avail[k], cand[4 * i + j])) {
+				if (!strcmp(avail[k], cand[NPRE * i + j])) {
 					strcpy(out[i], avail[k]);
 					break;
 				}

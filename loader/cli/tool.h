@@ -126,7 +126,8 @@ int tool_funcs(struct tool_ctx *t, int source, const char *const *names,
  * does this kernel have events/syscalls/sys_enter_<sys> (no where it was
  * built without CONFIG_FTRACE_SYSCALLS, or BAREBPF_SYSCALLS=kprobes asks
  * for the kprobe fallback)? tool_syscall_funcs: the kernel function of
- * each of sys[0..n-1], first of __x64_sys_, __arm64_sys_ (4.17+/4.19+),
+ * each of sys[0..n-1], first of __x64_sys_, __arm64_sys_, __riscv_sys_
+ * (4.17+/4.19+/5.19+),
  * SyS_, sys_ (4.x), into out[i] ("" where none). -1 after printing why.
  */
 int tool_syscall_tracepoints(struct tool_ctx *t, const char *sys);

@@ -158,11 +158,12 @@ static int kallsyms_have(const char *const *names, int n, int *found)
 int kcaps_syscall_wrapper(struct bb_kcaps *c)
 {
 	static const char *const wrappers[] = { "__x64_sys_getpid",
-						"__arm64_sys_getpid" };
-	int found[2];
+						"__arm64_sys_getpid",
+						"__riscv_sys_getpid" };
+	int found[3];
 
-	if (c->wrapper_unknown && kallsyms_have(wrappers, 2, found) == 0)
-		c->syscall_wrapper = found[0] || found[1];
+	if (c->wrapper_unknown && kallsyms_have(wrappers, 3, found) == 0)
+		c->syscall_wrapper = found[0] || found[1] || found[2];
 	c->wrapper_unknown = 0;
 	return c->syscall_wrapper;
 }
@@ -222,7 +223,8 @@ void kcaps_describe(const struct bb_kcaps *c, char *buf, size_t len)
 /*
  * A syscall probe's function on this kernel. sys is the target as
  * written; kind how (BB_SYSCALL_*). Candidates, in order: the wrapper
- * that takes pt_regs (x86_64 4.17+, arm64 4.19+), then the SyS_ wrapper
+ * that takes pt_regs (x86_64 4.17+, arm64 4.19+, riscv64 5.19+), then
+ * the SyS_ wrapper
  * of 4.x kernels, then the plain sys_. *unwrapped is set when the
  * function found takes the arguments themselves.
  */
@@ -230,9 +232,9 @@ int kcaps_syscall_func(const char *sys, int kind, const struct bb_kcaps *c,
 		       char *out, size_t len, int *unwrapped)
 {
 	const char *base = sys;
-	char cand[4][160];
-	const char *names[4];
-	int found[4], i, ret;
+	char cand[5][160];
+	const char *names[5];
+	int found[5], i, ret;
 
 	(void)c;
 	if (kind == BB_SYSCALL_OLD)
@@ -241,18 +243,19 @@ int kcaps_syscall_func(const char *sys, int kind, const struct bb_kcaps *c,
 		base = strstr(sys, "_sys_") + 5;
 	snprintf(cand[0], sizeof(cand[0]), "__x64_sys_%s", base);
 	snprintf(cand[1], sizeof(cand[1]), "__arm64_sys_%s", base);
-	snprintf(cand[2], sizeof(cand[2]), "SyS_%s", base);
-	snprintf(cand[3], sizeof(cand[3]), "sys_%s", base);
-	for (i = 0; i < 4; i++)
+	snprintf(cand[2], sizeof(cand[2]), "__riscv_sys_%s", base);
+	snprintf(cand[3], sizeof(cand[3]), "SyS_%s", base);
+	snprintf(cand[4], sizeof(cand[4]), "sys_%s", base);
+	for (i = 0; i < 5; i++)
 		names[i] = cand[i];
-	ret = kallsyms_have(names, 4, found);
+	ret = kallsyms_have(names, 5, found);
 	if (ret < 0)
 		return ret;
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 5; i++) {
 		if (!found[i])
 			continue;
 		snprintf(out, len, "%s", cand[i]);
-		*unwrapped = i >= 2;
+		*unwrapped = i >= 3;
 		return 0;
 	}
 	return -ENOENT;

@@ -221,7 +221,14 @@ static int create_map(struct bb_obj *obj, struct bb_map *m, int inner_fd,
 	a.value_size = m->def.value_size;
 	a.max_entries = m->def.max_entries;
 	a.map_flags = m->def.map_flags;
+	/* Not on a 32-bit kernel (we are 32-bit there): bpf_mem_alloc's
+	 * elements start a 4-byte llist_node past its 8-byte alignment, so
+	 * a u64 value is 4 bytes off, and the arm32 interpreter's 64-bit
+	 * atomic add (ldrexd; its JIT has none) takes an alignment fault on
+	 * it: a kernel oops (seen on 6.1 armmp). Preallocated elements are
+	 * aligned. */
 	if (obj->lazy_hash && obj->kern_version >= LAZY_HASH_KVER &&
+	    sizeof(void *) == 8 &&
 	    (a.type == BPF_MAP_TYPE_HASH || a.type == BPF_MAP_TYPE_PERCPU_HASH))
 		a.map_flags |= BPF_F_NO_PREALLOC;
 	a.inner_fd = inner_fd;
@@ -372,7 +379,8 @@ static int resolve_syscalls(struct bb_obj *obj, struct bb_err *err)
 			return bb_fail(err, ret,
 				       "%s: section %s: this kernel has no "
 				       "function for system call '%s' (looked "
-				       "for __x64_sys_, __arm64_sys_, SyS_ and "
+				       "for __x64_sys_, __arm64_sys_, "
+				       "__riscv_sys_, SyS_ and "
 				       "sys_ in /proc/kallsyms)", obj->name,
 				       p->section, written);
 		if (ret < 0)
@@ -476,6 +484,16 @@ static const char *prog_load_hint(struct bb_obj *obj,
 	if (strstr(log, "unknown func") || strstr(log, "invalid func"))
 		return "; it calls a helper this kernel lacks (see the "
 		       "verifier log)";
+	/* ENOTSUPP (524, the kernel's own): the program verified, but the
+	 * JIT could not compile it and the kernel has no interpreter to fall
+	 * back on (CONFIG_BPF_JIT_ALWAYS_ON). 32-bit ARM's JIT has no atomic
+	 * add (BPF_XADD), which every counting tool uses; where the JIT may
+	 * fall back, such a program runs interpreted. */
+	if (ret == -524)
+		return " (ENOTSUPP): the kernel's BPF JIT cannot compile it "
+		       "(32-bit ARM's has no atomic add) and this kernel has "
+		       "no interpreter to fall back on "
+		       "(CONFIG_BPF_JIT_ALWAYS_ON)";
 	if (log[0])
 		return "; the verifier log says why";
 	if (ret == -EPERM)

@@ -44,7 +44,7 @@ static int all_digits(const char *s)
 static int syscall_spelling(const char *t)
 {
 	static const char *const wrap[] = { "__x64_sys_", "__arm64_sys_",
-					    "__ia32_sys_" };
+					    "__riscv_sys_", "__ia32_sys_" };
 	size_t i;
 
 	for (i = 0; i < sizeof(wrap) / sizeof(wrap[0]); i++)

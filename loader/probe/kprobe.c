@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "probe.h"
+#include "syscall.h"
 
 /* The kernel's limit is 64 (MAX_EVENT_NAME_LEN) including the NUL. */
 #define EVENT_NAME_MAX 60
@@ -150,13 +151,14 @@ static int maxactive_refused(struct bb_session *s, const char *fn)
 	return 1;
 }
 
+/* off: bytes past the function's address (0: the function itself) */
 static int tracefs_probe_attach(struct bb_session *s, struct bb_link *l,
 				int prog_fd, int retprobe, int maxactive,
-				struct bb_err *err)
+				int off, struct bb_err *err)
 {
 	const char *kind = retprobe ? "kretprobe" : "kprobe";
 	const char *fn = l->target;
-	char name[EVENT_NAME_MAX + 1], def[256], maxa[16] = "";
+	char name[EVENT_NAME_MAX + 1], def[288], maxa[16] = "", at[16] = "";
 	int ret, id, tries;
 
 	if (!kprobes_available(s->tracefs))
@@ -167,6 +169,8 @@ static int tracefs_probe_attach(struct bb_session *s, struct bb_link *l,
 again:
 	if (retprobe && maxactive > 0 && maxactive_taken != 0)
 		snprintf(maxa, sizeof(maxa), "%d", maxactive);
+	if (off)
+		snprintf(at, sizeof(at), "+%d", off);
 
 	/*
 	 * Our names are unique within this process. Still, a barebpf that
@@ -175,8 +179,8 @@ again:
 	 */
 	for (tries = 0;; tries++) {
 		event_name(s, fn, name);
-		snprintf(def, sizeof(def), "%c%s:%s/%s %s\n",
-			 retprobe ? 'r' : 'p', maxa, s->group, name, fn);
+		snprintf(def, sizeof(def), "%c%s:%s/%s %s%s\n",
+			 retprobe ? 'r' : 'p', maxa, s->group, name, fn, at);
 		ret = tracefs_append(s->tracefs, "kprobe_events", def);
 		if (ret != -EEXIST || tries == 3)
 			break;
@@ -286,6 +290,22 @@ static int use_pmu(struct bb_session *s, struct bb_link *l, int retprobe,
 	return 1;
 }
 
+/*
+ * riscv64 before 7.x (6.12 seen): a kprobe at a function's first
+ * instruction is refused (EINVAL): it is the function's ftrace patch site
+ * (-fpatchable-function-entry: 8 bytes of nops, made an auipc+jalr pair
+ * when traced), and without CONFIG_KPROBES_ON_FTRACE check_ftrace_location
+ * refuses kprobes on it. The probe goes right past the site: the first
+ * instruction of the function's own code, before its prologue, where the
+ * arguments are still in a0..a7 (the site only calls out and back). Not
+ * inside the site (+4 is accepted, but is the jalr half that ftrace
+ * rewrites). A kretprobe must sit at the entry: no retry for it.
+ */
+static int ftrace_site_retry(int retprobe, const char *fn)
+{
+	return BB_KPROBE_FTRACE_SITE > 0 && !retprobe && !strchr(fn, '+');
+}
+
 static int kprobe_attach_common(struct bb_session *s, struct bb_link *l,
 				int prog_fd, int retprobe, int maxactive,
 				struct bb_err *err)
@@ -302,17 +322,34 @@ static int kprobe_attach_common(struct bb_session *s, struct bb_link *l,
 		return bb_fail(err, -EINVAL,
 			       "kretprobe maxactive %d out of range (0..%d)",
 			       maxactive, MAXACTIVE_MAX);
-	if (!use_pmu(s, l, retprobe, maxactive))
-		return tracefs_probe_attach(s, l, prog_fd, retprobe, maxactive,
-					    err);
+	if (!use_pmu(s, l, retprobe, maxactive)) {
+		pfd = tracefs_probe_attach(s, l, prog_fd, retprobe, maxactive,
+					   0, err);
+		if (pfd == -EINVAL && ftrace_site_retry(retprobe, fn))
+			pfd = tracefs_probe_attach(s, l, prog_fd, retprobe,
+						   maxactive,
+						   BB_KPROBE_FTRACE_SITE, err);
+		return pfd;
+	}
 	pfd = kprobe_pmu_open(s->pmu_type, retprobe ? s->pmu_retbit : -1, fn,
 			      prog_fd);
+	if (pfd == -EINVAL && ftrace_site_retry(retprobe, fn))
+		pfd = kprobe_pmu_open_at(s->pmu_type, fn,
+					 BB_KPROBE_FTRACE_SITE, prog_fd);
 	if (pfd >= 0) {
 		l->pfd = pfd;
 		l->pmu = 1;
 		s->npmu++;
 		return 0;
 	}
+	if (pfd == -EINVAL && retprobe && BB_KPROBE_FTRACE_SITE > 0)
+		return bb_fail(err, pfd,
+			       "cannot attach kretprobe to %s: the kernel "
+			       "refused the probe (EINVAL): this kernel takes "
+			       "no kprobe on a function's ftrace patch site "
+			       "(riscv64 without KPROBES_ON_FTRACE, as 6.12), "
+			       "and a return probe cannot move past it; or the "
+			       "function is blacklisted for kprobes", fn);
 	/* what kprobe_events would refuse just the same */
 	switch (pfd) {
 	case -ENOENT:
@@ -332,7 +369,7 @@ static int kprobe_attach_common(struct bb_session *s, struct bb_link *l,
 	snprintf(s->pmu_note, sizeof(s->pmu_note),
 		 "the kprobe PMU refused the %s on %s (%s): using "
 		 "kprobe_events", kind, fn, strerror(-pfd));
-	return tracefs_probe_attach(s, l, prog_fd, retprobe, maxactive, err);
+	return tracefs_probe_attach(s, l, prog_fd, retprobe, maxactive, 0, err);
 }
 
 static int kprobe_attach(struct bb_session *s, struct bb_link *l, int prog_fd,

@@ -83,6 +83,17 @@ int perf_tp_bpf_ok(int tp_id)
  * The kprobe PMU takes the function name by pointer in config1 and an
  * offset in config2, and a kretprobe is a config bit.
  */
+int kprobe_pmu_open_at(int type, const char *fn, int off, int prog_fd)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = type;
+	attr.config1 = (uint64_t)(uintptr_t)fn;
+	attr.config2 = (uint64_t)off;
+	return perf_attach(&attr, prog_fd);
+}
+
 int kprobe_pmu_open(int type, int retbit, const char *fn, int prog_fd)
 {
 	struct perf_event_attr attr;

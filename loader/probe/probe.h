@@ -37,6 +37,8 @@ int perf_tp_attach(int tp_id, int prog_fd);
 /* The same through the kprobe PMU of that type (kprobe_pmu_type): a
  * kretprobe if retbit >= 0. */
 int kprobe_pmu_open(int type, int retbit, const char *fn, int prog_fd);
+/* A kprobe off bytes past fn's address (the PMU's config2). */
+int kprobe_pmu_open_at(int type, const char *fn, int off, int prog_fd);
 /* DISABLE and close a perf event fd; -1 is fine. */
 void perf_event_close(int pfd);
 /* DISABLE and close n perf event fds (-1s are skipped) at once, from

@@ -19,15 +19,17 @@ _Static_assert(sizeof(struct trace_event) == TRACE_EVENT_SIZE,
 
 /*
  * Offsets in struct pt_regs as bpf/bb_helpers.h declares it (the kernel's
- * on x86_64, struct user_pt_regs on arm64). A system call's own arguments
- * sit in the pt_regs its wrapper gets (4.17+ x86_64, 4.19+ arm64): the 4th
- * in r10 on x86_64, where the function call ABI has rcx.
+ * on x86_64, arm and riscv64, struct user_pt_regs on arm64). A system
+ * call's own arguments sit in the pt_regs its wrapper gets (4.17+ x86_64,
+ * 4.19+ arm64, 5.19+ riscv64; 32-bit ARM has no such wrappers): the 4th in
+ * r10 on x86_64, where the function call ABI has rcx.
  */
 const struct trace_arch trace_arch_x86_64 = {
 	"x86_64", "__x64_sys_",
 	{ 112, 104, 96, 88, 72, 64 }, /* di si dx cx r8 r9 */
 	{ 112, 104, 96, 56, 72, 64 }, /* di si dx r10 r8 r9 */
 	80,                           /* ax */
+	8,
 };
 
 const struct trace_arch trace_arch_arm64 = {
@@ -35,6 +37,25 @@ const struct trace_arch trace_arch_arm64 = {
 	{ 0, 8, 16, 24, 32, 40 }, /* x0..x5 */
 	{ 0, 8, 16, 24, 32, 40 },
 	0,                        /* x0 */
+	8,
+};
+
+/* 32-bit ARM (AAPCS): a function's first four arguments in r0..r3, the
+ * rest on the stack; a system call's six in r0..r5, and no wrappers. */
+const struct trace_arch trace_arch_arm = {
+	"arm", NULL,
+	{ 0, 4, 8, 12, -1, -1 },    /* r0..r3 */
+	{ 0, 4, 8, 12, 16, 20 },    /* r0..r5 */
+	0,                          /* r0 */
+	4,
+};
+
+const struct trace_arch trace_arch_riscv64 = {
+	"riscv64", "__riscv_sys_",
+	{ 80, 88, 96, 104, 112, 120 }, /* a0..a5 */
+	{ 80, 88, 96, 104, 112, 120 },
+	80,                            /* a0 */
+	8,
 };
 
 const struct trace_arch *trace_arch_native(void)
@@ -43,6 +64,10 @@ const struct trace_arch *trace_arch_native(void)
 	return &trace_arch_x86_64;
 #elif defined(__aarch64__)
 	return &trace_arch_arm64;
+#elif defined(__arm__)
+	return &trace_arch_arm;
+#elif defined(__riscv) && __riscv_xlen == 64
+	return &trace_arch_riscv64;
 #else
 #error "trace: add this architecture's pt_regs offsets"
 #endif
@@ -137,7 +162,8 @@ static int is_syscall_func(const struct comp *c)
 	const char *fn = c->sp->func;
 	size_t i;
 
-	if (!strncmp(fn, c->arch->sys_prefix, strlen(c->arch->sys_prefix)))
+	if (c->arch->sys_prefix &&
+	    !strncmp(fn, c->arch->sys_prefix, strlen(c->arch->sys_prefix)))
 		return 1;
 	for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
 		if (!strncmp(fn, pre[i], strlen(pre[i])))
@@ -187,11 +213,18 @@ static int value_src(struct comp *c, const struct trace_value *v,
 		if (sp->type == TRACE_TP)
 			return fail_value(c, v, "a tracepoint has fields, not "
 					  "arguments: args->NAME");
-		sys = !strncmp(sp->func, c->arch->sys_prefix,
+		sys = c->arch->sys_prefix &&
+		      !strncmp(sp->func, c->arch->sys_prefix,
 			       strlen(c->arch->sys_prefix));
 		s->base = sys ? TRACE_BASE_REGS : TRACE_BASE_CTX;
 		s->off = sys ? c->arch->sys_args[v->argn - 1]
 			     : c->arch->args[v->argn - 1];
+		if ((int)s->off < 0)
+			return fail_value(c, v, "this architecture passes "
+					  "this argument on the stack, not "
+					  "in a register");
+		s->size = c->arch->regsize;
+		s->ext1 = TRACE_EXT(c->arch->regsize, 1);
 		*str = v->user || sys || is_syscall_func(c) ? TRACE_STR_UPTR
 							   : TRACE_STR_KPTR;
 		break;
@@ -200,6 +233,8 @@ static int value_src(struct comp *c, const struct trace_value *v,
 			return fail_value(c, v, "only return probes "
 					  "(r::FUNCTION) see a return value");
 		s->off = c->arch->ret;
+		s->size = c->arch->regsize;
+		s->ext1 = TRACE_EXT(c->arch->regsize, 1);
 		*str = TRACE_STR_KPTR;
 		break;
 	case TV_FIELD:

@@ -96,12 +96,16 @@ int trace_spec_is_glob(const struct trace_spec *sp);
  */
 struct trace_arch {
 	const char *name;
-	const char *sys_prefix; /* syscall wrappers taking a pt_regs (4.17+) */
-	int args[6];            /* arg1..arg6 of a kernel function */
+	const char *sys_prefix; /* syscall wrappers taking a pt_regs (4.17+;
+				   NULL: the architecture has none) */
+	int args[6];            /* arg1..arg6 of a kernel function (-1: on
+				   the stack, not in a register) */
 	int sys_args[6];        /* arg1..arg6 in a system call's pt_regs */
 	int ret;
+	int regsize;            /* bytes of a register: 4 on 32-bit ARM */
 };
-extern const struct trace_arch trace_arch_x86_64, trace_arch_arm64;
+extern const struct trace_arch trace_arch_x86_64, trace_arch_arm64,
+	trace_arch_arm, trace_arch_riscv64;
 const struct trace_arch *trace_arch_native(void);
 
 /* One slot's or condition's constants (names in bpf/trace.h). */

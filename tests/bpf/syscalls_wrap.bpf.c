@@ -13,6 +13,8 @@ BB_MAP(calls, BPF_MAP_TYPE_ARRAY, 4, 8, 1);
 
 #if defined(__TARGET_ARCH_arm64)
 SEC("kprobe/__arm64_sys_kill")
+#elif defined(__TARGET_ARCH_riscv)
+SEC("kprobe/__riscv_sys_kill")
 #else
 SEC("kprobe/__x64_sys_kill")
 #endif

@@ -11,7 +11,9 @@
 #include "bbtest.h"
 #include "trace_spec.h"
 
-extern const int test_regs_x86_64[13], test_regs_arm64[13];
+extern const int test_regs_x86_64[13], test_regs_arm64[13], test_regs_arm[13],
+	test_regs_riscv64[13];
+extern const int test_kulong_arm, test_ptregs_size_riscv64;
 
 static void parse_ok(const char *text, struct trace_spec *sp)
 {
@@ -328,15 +330,24 @@ START_TEST(test_parse_errors)
 }
 END_TEST
 
-/* bb_helpers.h's pt_regs and the tool's offsets agree, both arches. */
+/* bb_helpers.h's pt_regs and the tool's offsets agree, every arch. */
 START_TEST(test_arch_offsets)
 {
 	const struct trace_arch *a[] = { &trace_arch_x86_64,
-					 &trace_arch_arm64 };
-	const int *want[] = { test_regs_x86_64, test_regs_arm64 };
+					 &trace_arch_arm64, &trace_arch_arm,
+					 &trace_arch_riscv64 };
+	const int *want[] = { test_regs_x86_64, test_regs_arm64,
+			      test_regs_arm, test_regs_riscv64 };
 	int i, j;
 
-	for (i = 0; i < 2; i++) {
+	/* 32-bit ARM: 4-byte registers and kernel pointers (an 8-byte read
+	 * takes the next one as the upper half) */
+	ck_assert_int_eq(trace_arch_arm.regsize, 4);
+	ck_assert_int_eq(test_kulong_arm, 4);
+	ck_assert_ptr_null(trace_arch_arm.sys_prefix);
+	ck_assert_int_eq(trace_arch_riscv64.regsize, 8);
+	ck_assert_int_eq(test_ptregs_size_riscv64, 36 * 8);
+	for (i = 0; i < 4; i++) {
 		for (j = 0; j < 6; j++) {
 			ck_assert_int_eq(a[i]->args[j], want[i][j]);
 			ck_assert_int_eq(a[i]->sys_args[j], want[i][6 + j]);
@@ -447,6 +458,36 @@ START_TEST(test_compile_kprobes)
 		   &trace_arch_x86_64, &sp, &pr);
 	ck_assert_uint_eq(s[0].base, TRACE_BASE_CTX);
 	ck_assert_uint_eq(s[0].str, TRACE_STR_KPTR);
+	/* 32-bit ARM: 4-byte registers, sign-extended; no wrappers, so
+	 * sys_openat's arguments are its own registers, user memory first;
+	 * a function's 5th argument is on the stack */
+	compile_ok("p::sys_openat \"%s %d\", arg2, arg4", NULL,
+		   &trace_arch_arm, &sp, &pr);
+	CHECK_SLOT(&s[0], TRACE_BASE_CTX, 4, 4, TRACE_EXT(4, 1),
+		   TRACE_EXT(8, 0), TRACE_STR_UPTR);
+	CHECK_SLOT(&s[1], TRACE_BASE_CTX, 12, 4, TRACE_EXT(4, 1),
+		   TRACE_EXT(8, 0), TRACE_STR_NONE);
+	compile_ok("r::vfs_open \"%d\", retval", NULL, &trace_arch_arm, &sp,
+		   &pr);
+	CHECK_SLOT(&s[0], TRACE_BASE_CTX, 0, 4, TRACE_EXT(4, 1),
+		   TRACE_EXT(8, 0), TRACE_STR_NONE);
+	{
+		struct bb_err err = { "" };
+
+		ck_assert_int_lt(compile("p::f \"%d\", arg5", NULL,
+					 &trace_arch_arm, &sp, &pr, &err), 0);
+		ck_assert_str_eq(err.msg, "probe 'p::f': 'arg5': this "
+				 "architecture passes this argument on the "
+				 "stack, not in a register");
+	}
+	/* riscv64 5.19+: __riscv_sys_ wrappers take the pt_regs */
+	compile_ok("p::__riscv_sys_openat \"%s %d\", arg2, arg4", NULL,
+		   &trace_arch_riscv64, &sp, &pr);
+	CHECK_SLOT(&s[0], TRACE_BASE_REGS, 88, 8, TRACE_EXT(8, 1),
+		   TRACE_EXT(8, 0), TRACE_STR_UPTR);
+	ck_assert_uint_eq(s[1].off, 104);
+	ck_assert_uint_eq(pr.regs_off, 80);
+
 	/* @user and system call functions: user memory first */
 	compile_ok("do_sys_open \"%s\", arg2@user", NULL, &trace_arch_x86_64,
 		   &sp, &pr);

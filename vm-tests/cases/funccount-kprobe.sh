@@ -5,7 +5,11 @@
 . /vmtest/lib.sh
 need_tracefs
 F=blk_mq_start_request
-echo "p:vmtest_fc/start $F" >>$T/kprobe_events || fail "cannot add a kprobe on $F"
+# (riscv64 6.12 refuses a kprobe on a function's ftrace patch site, its
+# first 8 bytes: there the reference goes right past it, as barebpf's own)
+echo "p:vmtest_fc/start $F" >>$T/kprobe_events 2>/dev/null ||
+	{ [ "$(uname -m)" = riscv64 ] && echo "p:vmtest_fc/start $F+8" >>$T/kprobe_events; } ||
+	fail "cannot add a kprobe on $F"
 echo 1 >$T/events/vmtest_fc/enable
 start_tool funccount -d 8 $F
 wait_tracing 60

@@ -2,7 +2,9 @@
 # old spelling), ksyscall/kill and kretsyscall/kill each count exactly N
 # kill(2) calls of one shell, and BB_SYSCALL_ARG reads the signal number
 # whether the kernel passes arguments (4.15: SyS_kill) or a struct pt_regs *
-# (x86_64 4.17+: __x64_sys_kill; arm64 4.19+: __arm64_sys_kill).
+# (x86_64 4.17+: __x64_sys_kill; arm64 4.19+: __arm64_sys_kill; riscv64
+# 5.19+: __riscv_sys_kill; never on 32-bit ARM, whose object names
+# __x64_sys_kill and is refused as on 4.x).
 . /vmtest/lib.sh
 need_tracefs
 o=/vmtest/bpf/syscalls.bpf.o
@@ -24,10 +26,13 @@ for s in "0 kprobe/sys_kill" "1 ksyscall/kill" "2 kretsyscall/kill"; do
 done
 v=$(run_map_value $W/out calls 3)
 [ "$v" = $((18 * N)) ] || fail "BB_SYSCALL_ARG(ctx, 2) summed '$v', not $((18 * N))"
-# the pt_regs wrappers: x86_64 from 4.17, arm64 from 4.19
-case $(uname -m) in aarch64) fn=__arm64_sys_kill ;; *) fn=__x64_sys_kill ;; esac
-case $(uname -r) in
-4.*) ;;
+# the pt_regs wrappers: x86_64 from 4.17, arm64 from 4.19, riscv64 from
+# 5.19 (the kernels tested), none on 32-bit ARM
+wrap=1
+case $(uname -m) in aarch64) fn=__arm64_sys_kill ;; riscv64) fn=__riscv_sys_kill ;; arm*) fn=__x64_sys_kill wrap=0 ;; *) fn=__x64_sys_kill ;; esac
+case $(uname -r) in 4.*) wrap=0 ;; esac
+case $wrap in
+0) ;;
 *) grep -q "kprobe/sys_kill: old_spelling attached to $fn, which takes the syscall's struct pt_regs" $W/err ||
 	fail "no note that sys_kill is $fn here" ;;
 esac
@@ -39,8 +44,8 @@ o=/vmtest/bpf/syscalls_wrap.bpf.o
 sh -c "while [ ! -f $W/go2 ]; do sleep 0.1; done; i=0; while [ \$i -lt $N ]; do kill -18 \$\$; i=\$((i+1)); done" &
 CALLER=$!
 start_tool barebpf run -c bb_tgid=$CALLER $o
-case $(uname -r) in
-4.*)
+case $wrap in
+0)
 	wait_exit 60 "the refused load"
 	touch $W/go2; wait $CALLER
 	[ $RC != 0 ] || fail "$fn in a kprobe section loaded on $(uname -r), where SyS_kill takes the arguments"

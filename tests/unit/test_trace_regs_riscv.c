@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* As test_trace_regs.c, for riscv64's struct pt_regs. */
+#include <stddef.h>
+
+#pragma GCC diagnostic ignored "-Wunused-variable"
+#define __TARGET_ARCH_riscv
+#include "bb_helpers.h"
+
+const int test_regs_riscv64[13] = {
+	offsetof(struct pt_regs, a0), offsetof(struct pt_regs, a1),
+	offsetof(struct pt_regs, a2), offsetof(struct pt_regs, a3),
+	offsetof(struct pt_regs, a4), offsetof(struct pt_regs, a5),
+	offsetof(struct pt_regs, a0), offsetof(struct pt_regs, a1),
+	offsetof(struct pt_regs, a2), offsetof(struct pt_regs, a3),
+	offsetof(struct pt_regs, a4), offsetof(struct pt_regs, a5),
+	offsetof(struct pt_regs, a0),
+};
+/* the kernel's pt_regs: 36 registers of 8 bytes (arch/riscv ptrace.h) */
+const int test_ptregs_size_riscv64 = sizeof(struct pt_regs);
