@@ -303,7 +303,7 @@ static void on_chunk(void *ctx, int cpu, const void *data, uint32_t size)
 	unsigned off;
 
 	if (size < sizeof(c)) {
-		r->short_records++;
+		r->s.short_records++;
 		return;
 	}
 	memcpy(&c, data, sizeof(c));
@@ -312,7 +312,7 @@ static void on_chunk(void *ctx, int cpu, const void *data, uint32_t size)
 	if (c.size > sizeof(chunk_slot[cpu].ev) || off >= c.size ||
 	    (c.idx && (chunk_slot[cpu].tid != c.tid ||
 		       chunk_slot[cpu].next != c.idx))) {
-		r->short_records++;
+		r->s.short_records++;
 		chunk_slot[cpu].next = 0;
 		return;
 	}
