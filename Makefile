@@ -137,7 +137,8 @@ $(O)/host/%.o: loader/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(TEST_CFLAGS) -c -o $@ $<
 
-$(O)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h)
+# (Makefile: BPF_CFLAGS, -mcpu, live here)
+$(O)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) Makefile
 	$(call msg,BPF,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
