@@ -134,6 +134,7 @@ struct bb_obj {
 	uint32_t kern_version;
 	struct bb_prog **copies; /* obj_prog_load_copy */
 	int ncopies;
+	const struct bb_skel *skel; /* obj_skel_bind */
 };
 
 /* One slot of a map of maps or program array the object fills. */
