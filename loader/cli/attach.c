@@ -77,19 +77,19 @@ static void ring_add(struct tool_ctx *t, int map_fd)
 		t->ring_fds[t->nrings++] = map_fd;
 }
 
-int tool_ring(struct tool_ctx *t, const char *map, int pages,
+int tool_ring(struct tool_ctx *t, int map_fd, int pages,
 	      perfbuf_sample_fn fn, void *ctx, struct bb_perfbuf **pb)
 {
 	struct bb_err err = { "" };
-	struct bb_map *m = obj_map(t->obj, map);
 	int ret;
 
-	if (!m)
-		return tool_error(t, "internal: no map %s", map), -ENOENT;
-	ret = perfbuf_open(pb, m->fd, pages, fn, ctx, &err);
+	if (map_fd < 0)
+		return tool_error(t, "internal: no ring map: %s",
+				  strerror(-map_fd)), map_fd;
+	ret = perfbuf_open(pb, map_fd, pages, fn, ctx, &err);
 	if (ret < 0)
 		return tool_error(t, "%s", err.msg), ret;
-	ring_add(t, m->fd);
+	ring_add(t, map_fd);
 	return 0;
 }
 

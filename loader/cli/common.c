@@ -222,7 +222,8 @@ int tool_need_kprobes(struct tool_ctx *t)
 	return 0;
 }
 
-int tool_open(struct tool_ctx *t, const void *buf, size_t len)
+int tool_open(struct tool_ctx *t, const struct bb_skel *skel,
+	      const void *buf, size_t len)
 {
 	struct bb_err err = { "" };
 	long size = lz_size(buf, len);
@@ -247,6 +248,11 @@ int tool_open(struct tool_ctx *t, const void *buf, size_t len)
 	}
 	obj_set_lazy_hash(t->obj);
 	t->objbuf = obj;
+	if (skel) {
+		ret = obj_skel_bind(t->obj, skel, &err);
+		if (ret < 0)
+			return tool_error(t, "%s", err.msg), ret;
+	}
 	return 0;
 }
 

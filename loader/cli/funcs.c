@@ -152,7 +152,7 @@ int tool_match_funcs(struct tool_ctx *t, const char *pattern, int regexp,
 }
 
 int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
-		   const char *field, const char *cname)
+		   const char *field)
 {
 	struct bb_err err = { "" };
 	struct bb_tp_field f;
@@ -179,7 +179,7 @@ int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
 		tool_error(t, "%s", err.msg);
 		return ret;
 	}
-	return obj_set_const(t->obj, cname, f.offset);
+	return f.offset;
 }
 
 /*

@@ -18,6 +18,7 @@
 
 #include "barebpf.h"
 #include "output.h"
+#include "skel.h"
 
 #define BB_VERSION "0.1.0"
 
@@ -111,8 +112,10 @@ const char *tool_tracefs(struct tool_ctx *t);
  * removes probes left by barebpf processes that were killed. */
 int tool_need_kprobes(struct tool_ctx *t);
 /* Open an embedded object: [buf, buf + len) as asm/embed.S stores it,
- * compressed (decoded here; freed by tool_cleanup). */
-int tool_open(struct tool_ctx *t, const void *buf, size_t len);
+ * compressed (decoded here; freed by tool_cleanup), bound to the names of
+ * its generated header (skel.h; NULL: none), which it must have. */
+int tool_open(struct tool_ctx *t, const struct bb_skel *skel,
+	      const void *buf, size_t len);
 /*
  * The names of names[0..n-1] that this kernel has (kprobe_funcs_find: one
  * pass, stopping once the first `need` are found), sorted, as fn_pick_*
@@ -132,9 +135,9 @@ int tool_funcs(struct tool_ctx *t, int source, const char *const *names,
 int tool_syscall_tracepoints(struct tool_ctx *t, const char *sys);
 int tool_syscall_funcs(struct tool_ctx *t, const char *const *sys, int n,
 		       char (*out)[64]);
-/* Set the offset of a tracepoint field as constant `cname`. */
+/* The offset of a tracepoint field (>= 0), or -errno after printing why. */
 int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
-		   const char *field, const char *cname);
+		   const char *field);
 /* Raise RLIMIT_MEMLOCK, find kern_version, load; print the verifier log. */
 /* No option needs the disk of a bio (taskdev.h): its program is not
  * loaded and its map (16,384 preallocated LRU entries, 2 ms) holds one. */
@@ -158,8 +161,9 @@ int tool_attach_probes(struct tool_ctx *t, struct bb_probe *p, int n);
  * of p[i].prog by name: copies of a program (obj_prog_load_copy). */
 int tool_attach_probe_progs(struct tool_ctx *t, struct bb_probe *p,
 			    struct bb_prog **progs, int n);
-/* Open the ring of perf event array `map` (before any attach). */
-int tool_ring(struct tool_ctx *t, const char *map, int pages,
+/* Open the ring of perf event array map_fd (before any attach); a
+ * negative map_fd (a map not created) is an error said. */
+int tool_ring(struct tool_ctx *t, int map_fd, int pages,
 	      perfbuf_sample_fn fn, void *ctx, struct bb_perfbuf **pb);
 /* Say that perf event array map_fd is knowingly left without a reader. */
 void tool_ring_unread(struct tool_ctx *t, int map_fd);

@@ -6,11 +6,10 @@
 #include <string.h>
 #include "tool.h"
 #include "dhist.h"
+#include "progs.h"
 #include "../../bpf/biolatency.h"
 
 _Static_assert(BIOLAT_SLOTS == DHIST_SLOTS, "one slot count");
-
-EMBEDDED_OBJ(biolatency);
 
 static const char usage[] =
 "usage: barebpf biolatency [-h] [-T] [-Q] [-m] [-D] [-F] [-j] [-d DISK]\n"
@@ -59,7 +58,6 @@ struct biolat_opts {
 	double interval, duration;
 	unsigned long count;
 };
-
 
 /* rwbs as bcc's -F names it: "Sync-Write", "Read", "Flush-Write" ... */
 static void flags_name(const char *rwbs, char *out, size_t len)
@@ -126,48 +124,13 @@ static int parse_args(struct tool_ctx *t, struct biolat_opts *o, int argc,
 	return 0;
 }
 
-static int configure(struct tool_ctx *t, const struct biolat_opts *o)
-{
-	static const struct {
-		const char *event, *field, *cname;
-	} offs[] = { BIOLAT_TP_FIELDS };
-	size_t i;
-
-	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
-		/* rq_insert runs only with -Q: its format is not read */
-		if (!o->queued && !strcmp(offs[i].event, "block_rq_insert")) {
-			obj_set_const(t->obj, offs[i].cname, 0);
-			continue;
-		}
-		if (tool_tp_offset(t, "block", offs[i].event, offs[i].field,
-				   offs[i].cname) < 0)
-			return -1;
-	}
-	obj_set_const(t->obj, "filter_dev", o->kdev);
-	obj_set_const(t->obj, "per_disk", o->per_disk);
-	obj_set_const(t->obj, "per_flags", o->per_flags);
-	obj_set_const(t->obj, "per_op", 0);   /* the exporter's */
-	obj_set_const(t->obj, "keep_sum", 0);
-	obj_set_const(t->obj, "unit_div", o->ms ? 1000000 : 1000);
-	obj_set_const(t->obj, "issue_update_flags",
-		      o->queued ? BPF_NOEXIST : BPF_ANY);
-	if (!o->queued) /* not attached: not loaded */
-		obj_set_noload(t->obj, "rq_insert");
-	return 0;
-}
-
 static int biolatency_main(int argc, char **argv)
 {
 	struct biolat_opts o = { 0 };
 	struct tool_ctx t;
 	struct dhist_fmt fmt = { 0 };
+	struct biolat_settings s = { 0 };
 	int ret = 1, hist_fd;
-	/* a completion closes what an issue (or, with -Q, an insert) opens */
-	struct bb_probe p[] = {
-		{ "rq_complete", NULL, 0, NULL, "start", 0, 0 },
-		{ "rq_issue", NULL, 0, "start", NULL, 0, 0 },
-		{ "rq_insert", NULL, 0, "start", NULL, 0, 0 },
-	};
 
 	tool_init(&t, "biolatency");
 	if (parse_args(&t, &o, argc, argv))
@@ -180,14 +143,15 @@ static int biolatency_main(int argc, char **argv)
 		fmt.extra_name = "flags";
 		fmt.extra_str = flags_name;
 	}
+	s.filter_dev = o.kdev;
+	s.queued = o.queued;
+	s.per_disk = o.per_disk;
+	s.per_flags = o.per_flags;
+	s.ms = o.ms;
 	tool_signals();
-	if (tool_open(&t, EMBEDDED_ARGS(biolatency)) < 0)
-		return 1;
-	if (configure(&t, &o) < 0 || tool_load(&t) < 0)
+	if (biolat_start(&t, &s) < 0)
 		goto out;
-	if (tool_attach_probes(&t, p, o.queued ? 3 : 2) < 0)
-		goto out;
-	hist_fd = obj_map(t.obj, "hist")->fd;
+	hist_fd = biolat_hist_fd(&t);
 
 	tool_tracing(&t, o.json ? stderr : stdout,
 		     "Tracing block device I/O... Hit Ctrl-C to end.\n");

@@ -9,9 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
+#include "progs.h"
 #include "breakdown_out.h"
-
-EMBEDDED_OBJ(breakdown);
 
 /* -t 0 sends a record of ~430 bytes per call: room for bursts */
 #define BD_PAGES 64
@@ -260,7 +259,7 @@ static uint64_t stat_of(struct tool_ctx *t, uint32_t k)
 {
 	uint64_t v = 0;
 
-	bpf_map_sum_percpu_u64(obj_map(t->obj, "stats")->fd, k, &v);
+	bpf_map_sum_percpu_u64(breakdown_stats_fd(t), k, &v);
 	return v;
 }
 
@@ -303,33 +302,16 @@ static void report(struct tool_ctx *t, struct bd_run *r,
 			   (unsigned long long)noroom);
 }
 
-static int fill_jmp(struct tool_ctx *t)
-{
-	int fd = obj_map(t->obj, "jmp")->fd;
-	uint32_t k;
-
-	for (k = 0; k < 2; k++) {
-		int pfd = obj_prog(t->obj, k ? "bd_return" : "bd_entry")->fd;
-		int r = bpf_map_update_elem(fd, &k, &pfd, 0);
-
-		if (r < 0)
-			return tool_error(t, "cannot fill the program array: "
-					  "%s", strerror(-r)), -1;
-	}
-	return 0;
-}
-
 static int breakdown_main(int argc, char **argv)
 {
-	static char pn[BD_MAX_FUNCS][2][8];
 	struct bd_opts o = { 0 };
 	struct bd_run r = { 0 };
-	struct bb_probe p[2 * BD_MAX_FUNCS];
+	struct breakdown_settings s = { 0 };
 	struct bb_perfbuf *pb = NULL;
 	char *fns[BD_MAX_FUNCS];
 	struct tool_ctx t;
 	struct tool_timer tm;
-	uint64_t comm[2] = { 0 }, prev_calls = 0;
+	uint64_t prev_calls = 0;
 	int ret = 1, n = 0, i;
 
 	tool_init(&t, "breakdown");
@@ -346,32 +328,19 @@ static int breakdown_main(int argc, char **argv)
 	}
 	o.fmt.names = (const char *const *)fns;
 	o.fmt.nfn = n;
-	if (tool_open(&t, EMBEDDED_ARGS(breakdown)) < 0)
+	s.min_ns = o.min_ns;
+	s.pid = o.pid;
+	s.comm = o.name;
+	s.kstack = o.kstack;
+	s.maxactive = (int)o.maxactive;
+	s.fns = fns;
+	s.n = n;
+	s.pages = BD_PAGES;
+	s.on_event = on_event;
+	s.ctx = &r;
+	if (breakdown_start(&t, &s, &pb) < 0)
 		goto out;
-	if (o.name)
-		memcpy(comm, o.name, strlen(o.name)); /* little-endian words */
-	obj_set_const(t.obj, "min_ns", o.min_ns);
-	obj_set_const(t.obj, "filter_tgid", o.pid);
-	obj_set_const(t.obj, "comm0", comm[0]);
-	obj_set_const(t.obj, "comm1", comm[1]);
-	obj_set_const(t.obj, "kstack", o.kstack);
-	if (tool_load(&t) < 0 || fill_jmp(&t) < 0)
-		goto out;
-	r.stacks_fd = obj_map(t.obj, "stacks")->fd;
-	/* every return before any entry (the attach rule): an entry opens
-	 * a frame that only its return closes */
-	for (i = 0; i < n; i++) {
-		snprintf(pn[i][0], sizeof(pn[i][0]), "bd_e%d", i);
-		snprintf(pn[i][1], sizeof(pn[i][1]), "bd_r%d", i);
-		p[2 * i] = (struct bb_probe){ pn[i][0], fns[i], 0, "frame",
-					      NULL, 0, 0 };
-		p[2 * i + 1] = (struct bb_probe){ pn[i][1], fns[i],
-						  (int)o.maxactive, NULL,
-						  "frame", 0, 0 };
-	}
-	if (tool_ring(&t, "events", BD_PAGES, on_event, &r, &pb) < 0 ||
-	    tool_attach_probes(&t, p, 2 * n) < 0)
-		goto out;
+	r.stacks_fd = breakdown_stacks_fd(&t);
 	tool_tracing(&t, o.json ? stderr : stdout, "Tracing %s and %d "
 		     "children, calls of at least %.3f ms... Hit Ctrl-C to "
 		     "end.\n", fns[0], n - 1, o.min_ns / 1e6);

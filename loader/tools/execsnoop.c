@@ -5,11 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include "tool.h"
+#include "progs.h"
 #include "../../bpf/execsnoop.h"
-
-EMBEDDED_OBJ(execsnoop);
 
 static const char usage[] =
 "usage: barebpf execsnoop [-h] [-T] [-t] [-x] [-q] [-U] [-j] [-n NAME]\n"
@@ -337,61 +335,6 @@ static int parse_args(struct tool_ctx *t, struct execsnoop_opts *o, int argc,
 	return opt_no_args(t, argc, argv);
 }
 
-static int configure(struct tool_ctx *t, const struct execsnoop_opts *o,
-		     int tps, int execveat)
-{
-	static const struct {
-		const char *event, *field, *cname;
-	} offs[] = {
-		{ "sys_enter_execve", "__syscall_nr", "tpoff_nr" },
-		{ "sys_enter_execve", "filename", "tpoff_execve_filename" },
-		{ "sys_enter_execve", "argv", "tpoff_execve_argv" },
-		{ "sys_exit_execve", "ret", "tpoff_exit_ret" },
-		{ "sys_enter_execveat", "filename", "tpoff_execveat_filename" },
-		{ "sys_enter_execveat", "argv", "tpoff_execveat_argv" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
-		if (tps && (i < 4 || execveat)) {
-			if (tool_tp_offset(t, "syscalls", offs[i].event,
-					   offs[i].field, offs[i].cname) < 0)
-				return -1;
-		} else {
-			/* not used: the kprobe programs, or no execveat */
-			obj_set_const(t->obj, offs[i].cname, 0);
-		}
-	}
-	if (tool_tp_offset(t, "sched", "sched_process_fork", "child_pid",
-			   "tpoff_fork_child") < 0)
-		return -1;
-	obj_set_const(t->obj, "nr_execveat", tps && execveat ?
-		      SYS_execveat : 0xffffffff);
-	obj_set_const(t->obj, "filter_uid", o->uid_set ? o->uid : 0xffffffff);
-	obj_set_const(t->obj, "fails", o->fails);
-	obj_set_const(t->obj, "max_args", o->max_args);
-	return 0;
-}
-
-/* The readers the entries tail-call (see execsnoop.bpf.c). */
-static int fill_jumps(struct tool_ctx *t)
-{
-	static const char *const jp[][2] = { { "tp_jump", "tp_args" },
-					     { "kp_jump", "kp_args" } };
-	uint32_t zero = 0;
-	int i, fd, ret;
-
-	for (i = 0; i < 2; i++) {
-		fd = obj_prog(t->obj, jp[i][1])->fd;
-		ret = bpf_map_update_elem(obj_map(t->obj, jp[i][0])->fd, &zero,
-					  &fd, BPF_ANY);
-		if (ret < 0)
-			return tool_error(t, "cannot fill %s: %s", jp[i][0],
-					  strerror(-ret)), ret;
-	}
-	return 0;
-}
-
 static void finish(struct tool_ctx *t, struct execsnoop_run *r,
 		   struct bb_perfbuf *pb)
 {
@@ -432,10 +375,8 @@ static int execsnoop_main(int argc, char **argv)
 	struct tool_ctx t;
 	struct tool_timer tm;
 	char fn[2][64];
-	int ret = 1, tps, execveat, n = 0;
-	/* an exit ends what an entry opens and reads the parent a fork
-	 * names: exits first */
-	struct bb_probe p[6];
+	struct execsnoop_settings s = { 0 };
+	int ret = 1, tps, execveat;
 
 	tool_init(&t, "execsnoop");
 	if (parse_args(&t, &o, argc, argv))
@@ -463,40 +404,15 @@ static int execsnoop_main(int argc, char **argv)
 	if (t.verbose)
 		fprintf(stderr, "exec()s through %s\n", tps ?
 			"the syscall tracepoints" : "kprobes");
-	if (tool_open(&t, EMBEDDED_ARGS(execsnoop)) < 0)
-		goto out_re;
-	if (configure(&t, &o, tps, execveat) < 0 || tool_load(&t) < 0 ||
-	    fill_jumps(&t) < 0)
-		goto out;
-	if (tps) {
-		p[n++] = (struct bb_probe){ "tp_exit", "syscalls/sys_exit_execve",
-					    0, NULL, "exec parent", 0, 0 };
-		if (execveat)
-			p[n++] = (struct bb_probe){
-				"tp_exit", "syscalls/sys_exit_execveat", 0,
-				NULL, "exec parent", 0, 0 };
-		p[n++] = (struct bb_probe){ "tp_enter", fn[0], 0, "exec", NULL,
-					    0, 0 };
-		if (execveat)
-			p[n++] = (struct bb_probe){ "tp_enter", fn[1], 0,
-						    "exec", NULL, 0, 0 };
-	} else {
-		p[n++] = (struct bb_probe){ "kr_exec", fn[0], 0, NULL,
-					    "exec parent", 0, 0 };
-		if (execveat)
-			p[n++] = (struct bb_probe){ "kr_exec", fn[1], 0, NULL,
-						    "exec parent", 0, 0 };
-		p[n++] = (struct bb_probe){ "kp_execve", fn[0], 0, "exec",
-					    NULL, 0, 0 };
-		if (execveat)
-			p[n++] = (struct bb_probe){ "kp_execveat", fn[1], 0,
-						    "exec", NULL, 0, 0 };
-	}
-	p[n++] = (struct bb_probe){ "exec_done", NULL, 0, NULL, "exec parent",
-				    0, 0 };
-	p[n++] = (struct bb_probe){ "fork", NULL, 0, "parent", NULL, 0, 0 };
-	if (tool_ring(&t, "events", 64, on_event, &r, &pb) < 0 ||
-	    tool_attach_probes(&t, p, n) < 0)
+	s.tps = tps;
+	s.execveat = execveat;
+	s.fn = (const char (*)[64])fn;
+	s.filter_uid = o.uid_set ? o.uid : 0xffffffff;
+	s.fails = o.fails;
+	s.max_args = o.max_args;
+	s.on_event = on_event;
+	s.ctx = &r;
+	if (execsnoop_start(&t, &s, &pb) < 0)
 		goto out;
 
 	r.t0 = now_mono();

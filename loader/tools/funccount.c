@@ -7,9 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "tool.h"
+#include "progs.h"
 #include "../../bpf/funccount.h"
-
-EMBEDDED_OBJ(funccount);
 
 #define FUNCCOUNT_PROBES 1000
 
@@ -139,9 +138,6 @@ static int parse_args(struct tool_ctx *t, struct funccount_opts *o, int argc,
 	o->pattern = argv[optind];
 	return parse_pattern(t, o);
 }
-
-
-
 
 /* What a key counted since the last read (prev), and its name. */
 struct fc_row {
@@ -420,15 +416,8 @@ static int funccount_main(int argc, char **argv)
 		tool_error(&t, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		p[i].prog = o.tp ? "count_tp" : "count_kprobe";
-		p[i].target = names[i];
-		p[i].optional = n > 1;
-	}
-	if (tool_open(&t, EMBEDDED_ARGS(funccount)) < 0)
-		goto out;
-	obj_set_const(t.obj, "filter_tgid", o.pid);
-	if (tool_load(&t) < 0)
+	funccount_probes(p, names, n, o.tp);
+	if (funccount_load(&t, o.pid) < 0)
 		goto out;
 	t.fails = &fails;
 	t_attach = now_mono();
@@ -459,7 +448,7 @@ static int funccount_main(int argc, char **argv)
 				   "weights it by (__perf_count: ns), not hits",
 				   names[i]);
 	st.o = &o;
-	st.fd = obj_map(t.obj, "counts")->fd;
+	st.fd = funccount_counts_fd(&t);
 	tool_tracing(&t, o.json ? stderr : stdout,
 		     "Tracing %d functions for \"%s\"... Hit Ctrl-C to end.\n",
 		     attached, o.pattern);

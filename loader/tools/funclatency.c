@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
+#include "progs.h"
 #include "../../bpf/funclatency.h"
-
-EMBEDDED_OBJ(funclatency);
 
 /* Each function costs a kprobe, a kretprobe and two file descriptors
  * (the limit is raised as far as allowed); attaching takes time too. */
@@ -187,10 +186,9 @@ static void print_stats(const struct funclat_opts *o, int fd, uint64_t *prev)
  * it takes. Returns the number of functions traced, or -1.
  */
 static int attach_all(struct tool_ctx *t, const struct funclat_opts *o,
-		      char **names, int n)
+		      char **names, int n, struct bb_prog *ent,
+		      struct bb_prog *ret)
 {
-	struct bb_prog *ent = obj_prog(t->obj, "func_entry");
-	struct bb_prog *ret = obj_prog(t->obj, "func_return");
 	struct tool_fails f = { 0 };
 	struct bb_err err = { "" };
 	long nofile = bb_raise_nofile();
@@ -241,6 +239,7 @@ static int funclatency_main(int argc, char **argv)
 	char **names = NULL;
 	uint64_t prev[FUNCLAT_NSTATS] = { 0 };
 	struct tool_timer tm;
+	struct bb_prog *ent, *rp;
 	int ret = 1, n = 0, attached = 0, stats_fd;
 
 	tool_init(&t, "funclatency");
@@ -255,16 +254,12 @@ static int funclatency_main(int argc, char **argv)
 		names = NULL; /* freed by find_functions */
 		goto out;
 	}
-	if (tool_open(&t, EMBEDDED_ARGS(funclatency)) < 0)
+	if (funclatency_load(&t, o.pid, o.unit_div, &ent, &rp) < 0)
 		goto out;
-	obj_set_const(t.obj, "filter_tgid", o.pid);
-	obj_set_const(t.obj, "unit_div", o.unit_div);
-	if (tool_load(&t) < 0)
-		goto out;
-	attached = attach_all(&t, &o, names, n);
+	attached = attach_all(&t, &o, names, n, ent, rp);
 	if (attached <= 0)
 		goto out;
-	stats_fd = obj_map(t.obj, "stats")->fd;
+	stats_fd = funclatency_stats_fd(&t);
 	tool_tracing(&t, o.json ? stderr : stdout,
 		     "Tracing %d functions for \"%s\"... Hit Ctrl-C to end.\n",
 		     attached, o.pattern);

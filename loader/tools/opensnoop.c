@@ -6,15 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/syscall.h>
 #include "tool.h"
+#include "progs.h"
 #include "../../bpf/opensnoop.h"
-
-EMBEDDED_OBJ(opensnoop);
-
-#ifndef SYS_openat2
-#define SYS_openat2 437 /* 5.6, one number on every architecture */
-#endif
 
 static const char usage[] =
 "usage: barebpf opensnoop [-h] [-T] [-U] [-x] [-j] [-p PID] [-t TID]\n"
@@ -242,35 +236,6 @@ static int parse_args(struct tool_ctx *t, struct opensnoop_opts *o, int argc,
 	return opt_no_args(t, argc, argv);
 }
 
-static int configure(struct tool_ctx *t, const struct opensnoop_opts *o,
-		     int tps)
-{
-	if (tps) {
-		if (tool_tp_offset(t, "syscalls", "sys_enter_openat",
-				   "__syscall_nr", "tpoff_nr") < 0 ||
-		    tool_tp_offset(t, "syscalls", "sys_enter_openat", "dfd",
-				   "tpoff_args") < 0 ||
-		    tool_tp_offset(t, "syscalls", "sys_exit_openat", "ret",
-				   "tpoff_ret") < 0)
-			return -1;
-	} else {
-		obj_set_const(t->obj, "tpoff_nr", 0);
-		obj_set_const(t->obj, "tpoff_args", 0);
-		obj_set_const(t->obj, "tpoff_ret", 0);
-	}
-#ifdef SYS_open
-	obj_set_const(t->obj, "nr_open", SYS_open);
-#else
-	obj_set_const(t->obj, "nr_open", 0xffffffff); /* arm64: none */
-#endif
-	obj_set_const(t->obj, "nr_openat2", SYS_openat2);
-	obj_set_const(t->obj, "filter_pid", o->pid);
-	obj_set_const(t->obj, "filter_tid", o->tid);
-	obj_set_const(t->obj, "filter_uid", o->uid_set ? o->uid : 0xffffffff);
-	obj_set_const(t->obj, "filter_flags", o->flags);
-	return 0;
-}
-
 static void finish(struct tool_ctx *t, struct opensnoop_run *r,
 		   struct bb_perfbuf *pb)
 {
@@ -299,16 +264,14 @@ static void finish(struct tool_ctx *t, struct opensnoop_run *r,
 static int opensnoop_main(int argc, char **argv)
 {
 	static const char *const sys[] = { "openat", "open", "openat2" };
-	static const char *const kp[] = { "kp_openat", "kp_open",
-					  "kp_openat2" };
 	struct opensnoop_opts o = { 0 };
 	struct opensnoop_run r = { 0 };
 	struct bb_perfbuf *pb = NULL;
 	struct tool_ctx t;
 	struct tool_timer tm;
 	char fn[3][64], ex[3][64];
-	int ret = 1, tps, i, n = 0;
-	struct bb_probe p[6];
+	struct opensnoop_settings s = { 0 };
+	int ret = 1, tps, i;
 
 	tool_init(&t, "opensnoop");
 	if (parse_args(&t, &o, argc, argv))
@@ -335,22 +298,16 @@ static int opensnoop_main(int argc, char **argv)
 					  "tracepoints and no openat function "
 					  "in /proc/kallsyms");
 	}
-	if (tool_open(&t, EMBEDDED_ARGS(opensnoop)) < 0)
-		return 1;
-	if (configure(&t, &o, tps) < 0 || tool_load(&t) < 0)
-		goto out;
-	/* a return ends what an entry opens: returns first */
-	for (i = 0; i < 3; i++) {
-		if (!fn[i][0] || fn[i][0] == '-')
-			continue;
-		p[n++] = (struct bb_probe){ tps ? "tp_exit" : "kr_open",
-					    tps ? ex[i] : fn[i], 0, NULL,
-					    "open", 0, 0 };
-		p[n++] = (struct bb_probe){ tps ? "tp_enter" : kp[i], fn[i], 0,
-					    "open", NULL, 0, 0 };
-	}
-	if (tool_ring(&t, "events", 128, on_event, &r, &pb) < 0 ||
-	    tool_attach_probes(&t, p, n) < 0)
+	s.tps = tps;
+	s.fn = (const char (*)[64])fn;
+	s.ex = (const char (*)[64])ex;
+	s.pid = o.pid;
+	s.tid = o.tid;
+	s.filter_uid = o.uid_set ? o.uid : 0xffffffff;
+	s.flags = o.flags;
+	s.on_event = on_event;
+	s.ctx = &r;
+	if (opensnoop_start(&t, &s, &pb) < 0)
 		goto out;
 
 	tool_tracing(&t, o.json ? stderr : stdout,

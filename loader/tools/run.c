@@ -286,7 +286,7 @@ static int run_main(int argc, char **argv)
 			tool_ring_unread(&t, m->fd);
 			continue;
 		}
-		if (tool_ring(&t, m->name, 64, on_sample, m, &pb) < 0)
+		if (tool_ring(&t, m->fd, 64, on_sample, m, &pb) < 0)
 			goto out;
 	}
 	/* The relay opens before the attach: a first line is not lost. */

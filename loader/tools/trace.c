@@ -19,8 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "trace_tool.h"
-
-EMBEDDED_OBJ(trace);
+#include "progs.h"
 
 #define TRACE_MAX_PROBES 64
 /* one kprobe each: bcc's funccount stops at 1000 too */
@@ -301,9 +300,32 @@ static int compile_probe(struct tool_ctx *t, const struct trace_opts *o,
 	return 0;
 }
 
-static void set_const(void *obj, const char *name, uint64_t v)
+/* trace_prog_consts's names are the object's (tests/unit/test_skel.c
+ * checks each): one it lacks is a bug, said once at the end. */
+struct const_sink {
+	struct tool_ctx *t;
+	const char *missing;
+};
+
+static void set_const(void *ctx, const char *name, uint64_t v)
 {
-	obj_set_const(obj, name, v);
+	struct const_sink *c = ctx;
+
+	if (traceobj_set(c->t, name, v) < 0 && !c->missing)
+		c->missing = name;
+}
+
+static int set_consts(struct tool_ctx *t, const struct trace_prog *pr, int id)
+{
+	struct const_sink c = { t, NULL };
+	char name[32];
+
+	trace_prog_consts(pr, id, set_const, &c);
+	if (!c.missing)
+		return 0;
+	snprintf(name, sizeof(name), "%s", c.missing);
+	return tool_error(t, "internal: the trace object has no constant %s",
+			  name), -ENOENT;
 }
 
 /* The kernel's verdict on a probe's copy of the program. */
@@ -317,9 +339,9 @@ static int load_probe(struct tool_ctx *t, struct trace_probe *p, int id)
 	struct bb_err err = { "" };
 	const char *log;
 
-	trace_prog_consts(&p->prog, id, set_const, t->obj);
-	if (obj_prog_load_copy(t->obj, "trace_kprobe", kinds[p->spec.type],
-			       &p->bprog, &err) == 0)
+	if (set_consts(t, &p->prog, id) < 0)
+		return -1;
+	if (traceobj_load_copy(t, kinds[p->spec.type], &p->bprog, &err) == 0)
 		return 0;
 	log = obj_verifier_log(t->obj);
 	if (log && *log)
@@ -355,9 +377,6 @@ static void say_probe(const struct trace_probe *p, int split)
 		fputc('\n', stderr);
 	}
 }
-
-
-
 
 /*
  * Every probe's copy of the program, on each of its functions or its
@@ -419,6 +438,7 @@ out:
 static int configure(struct tool_ctx *t, const struct trace_opts *o,
 		     int *split)
 {
+	struct traceobj_settings ts = { 0 };
 	struct trace_prog none;
 
 	/* bpf_probe_read_{user,kernel}_str came in one commit (5.5): one
@@ -429,25 +449,20 @@ static int configure(struct tool_ctx *t, const struct trace_opts *o,
 		fprintf(stderr, "strings: %s\n", *split ?
 			"bpf_probe_read_{user,kernel}_str (5.5+)" :
 			"bpf_probe_read_str (before 5.5: reads either space)");
-	obj_set_const(t->obj, "split_helpers", *split);
-	obj_set_const(t->obj, "filter_tgid", o->pid);
-	obj_set_const(t->obj, "filter_tid", o->tid);
+	ts.split = *split;
+	ts.pid = o->pid;
+	ts.tid = o->tid;
 	/* bcc leaves itself out; in a PID namespace getpid() is not the id
 	 * BPF sees, and trace's own calls show */
-	obj_set_const(t->obj, "self_tgid", o->include_self ? 0 : getpid());
-	obj_set_const(t->obj, "kstack", o->kstack);
-	obj_set_const(t->obj, "ustack", o->ustack);
-	obj_set_const(t->obj, "filter_dev", o->kdev);
-	if (o->disk) {
-		if (tool_tp_offset(t, "block", "block_bio_queue", "dev",
-				   "tpoff_bio_queue_dev") < 0)
-			return -1;
-	} else {
-		obj_set_const(t->obj, "tpoff_bio_queue_dev", 0);
-	}
+	ts.self_tgid = o->include_self ? 0 : getpid();
+	ts.kstack = o->kstack;
+	ts.ustack = o->ustack;
+	ts.filter_dev = o->kdev;
+	ts.disk = o->disk != NULL;
+	if (traceobj_open(t, &ts) < 0)
+		return -1;
 	memset(&none, 0, sizeof(none));
-	trace_prog_consts(&none, 0, set_const, t->obj);
-	return 0;
+	return set_consts(t, &none, 0);
 }
 
 static int needs_conv(const struct trace_opts *o, char type)
@@ -522,21 +537,7 @@ static int trace_main(int argc, char **argv)
 		if (compile_probe(&t, &o, p) < 0)
 			goto out;
 	}
-	if (tool_open(&t, EMBEDDED_ARGS(trace)) < 0)
-		goto out;
-	if (configure(&t, &o, &split) < 0)
-		goto out;
-	if (!o.kstack && !o.ustack) {
-		/* 2 x 4 MB of kernel memory for nothing */
-		obj_map(t.obj, "stacks")->def.max_entries = 1;
-		obj_map(t.obj, "stacks1")->def.max_entries = 1;
-	}
-	if (!o.disk)
-		tool_taskdev_unused(&t);
-	/* every probe loads its own copy (load_probe): the object's own
-	 * program would be one more verification of 1,600 instructions */
-	obj_set_noload(t.obj, "trace_kprobe");
-	if (tool_load(&t) < 0)
+	if (configure(&t, &o, &split) < 0 || tool_load(&t) < 0)
 		goto out;
 	for (i = 0; i < o.nprobes; i++) {
 		if (load_probe(&t, &o.probes[i], i) < 0)
@@ -544,14 +545,12 @@ static int trace_main(int argc, char **argv)
 		if (t.verbose)
 			say_probe(&o.probes[i], split);
 	}
-	r.stacks_fd[0] = obj_map(t.obj, "stacks")->fd;
-	r.stacks_fd[1] = obj_map(t.obj, "stacks1")->fd;
-	r.gen_fd = obj_map(t.obj, "stack_gen")->fd;
+	traceobj_stack_fds(&t, r.stacks_fd, &r.gen_fd);
 	r.switched = now_mono();
 	if (load_symbols(&t, &o, &r) < 0)
 		goto out;
-	if (tool_ring(&t, "events", TRACE_PAGES_PER_CPU, trace_on_event, &r,
-		      &pb) < 0)
+	if (tool_ring(&t, traceobj_events_fd(&t), TRACE_PAGES_PER_CPU,
+		      trace_on_event, &r, &pb) < 0)
 		goto out;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	r.t0_mono = now.tv_sec + now.tv_nsec / 1e9;

@@ -14,6 +14,8 @@
 #include "skel.h"
 #include "biolatency.skel.h"
 #include "qenter.skel.h"
+#include "trace.skel.h"
+#include "trace_spec.h"
 
 static struct bb_obj *open_built(const char *name, unsigned char **buf)
 {
@@ -91,6 +93,41 @@ START_TEST(test_skel_bind_mismatch)
 }
 END_TEST
 
+struct names_seen {
+	int n, missing;
+	char first[64];
+};
+
+static void seen(void *ctx, const char *name, uint64_t v)
+{
+	struct names_seen *c = ctx;
+	int i;
+
+	(void)v;
+	c->n++;
+	for (i = 0; i < TRACE_NCONSTS; i++)
+		if (!strcmp(trace_const_names[i], name))
+			return;
+	if (!c->missing++)
+		snprintf(c->first, sizeof(c->first), "%s", name);
+}
+
+/* trace's compiler names the object's constants by strings it makes
+ * ("s3_off"): each one is a constant of the built object (traceobj_set
+ * would refuse it at run time). */
+START_TEST(test_skel_trace_names)
+{
+	struct trace_prog pr;
+	struct names_seen c = { 0 };
+
+	memset(&pr, 0, sizeof(pr));
+	trace_prog_consts(&pr, 0, seen, &c);
+	ck_assert_int_gt(c.n, 100);
+	ck_assert_msg(c.missing == 0, "%d names not in trace.bpf.o, first %s",
+		      c.missing, c.first);
+}
+END_TEST
+
 static Suite *skel_suite(void)
 {
 	Suite *s = suite_create("skel");
@@ -98,6 +135,7 @@ static Suite *skel_suite(void)
 
 	tcase_add_test(tc, test_skel_ids);
 	tcase_add_test(tc, test_skel_bind_mismatch);
+	tcase_add_test(tc, test_skel_trace_names);
 	suite_add_tcase(s, tc);
 	return s;
 }
