@@ -89,3 +89,8 @@ int biosnoop_start(struct tool_ctx *t, const struct biosnoop_settings *s,
 			s->pages, s->on_event, s->ctx, pb);
 	return ret < 0 ? ret : tool_attach_probes(t, p, s->queued ? 5 : 4);
 }
+
+int biosnoop_stats_fd(struct tool_ctx *t)
+{
+	return biosnoop_map_fd(t->obj, BIOSNOOP_M_stats);
+}

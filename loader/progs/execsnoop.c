@@ -123,3 +123,8 @@ int execsnoop_start(struct tool_ctx *t, const struct execsnoop_settings *s,
 			s->on_event, s->ctx, pb);
 	return ret < 0 ? ret : tool_attach_probes(t, p, probes(s, p));
 }
+
+int execsnoop_stats_fd(struct tool_ctx *t)
+{
+	return execsnoop_map_fd(t->obj, EXECSNOOP_M_stats);
+}

@@ -67,3 +67,8 @@ int opensnoop_start(struct tool_ctx *t, const struct opensnoop_settings *s,
 			s->on_event, s->ctx, pb);
 	return ret < 0 ? ret : tool_attach_probes(t, p, n);
 }
+
+int opensnoop_stats_fd(struct tool_ctx *t)
+{
+	return opensnoop_map_fd(t->obj, OPENSNOOP_M_stats);
+}

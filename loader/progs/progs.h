@@ -215,4 +215,11 @@ int traceobj_events_fd(struct tool_ctx *t);
 int vfsstat_start(struct tool_ctx *t);
 int vfsstat_stats_fd(struct tool_ctx *t);
 
+/* The per-CPU counters of the streaming objects (NAME_EMITTED ...: for
+ * tool_ring_lost and the warnings at the end). */
+int biosnoop_stats_fd(struct tool_ctx *t);
+int execsnoop_stats_fd(struct tool_ctx *t);
+int opensnoop_stats_fd(struct tool_ctx *t);
+int slowbio_stats_fd(struct tool_ctx *t);
+
 #endif

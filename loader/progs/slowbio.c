@@ -59,3 +59,8 @@ int slowbio_counts_fd(struct tool_ctx *t)
 {
 	return slowbio_map_fd(t->obj, SLOWBIO_M_counts);
 }
+
+int slowbio_stats_fd(struct tool_ctx *t)
+{
+	return slowbio_map_fd(t->obj, SLOWBIO_M_stats);
+}
