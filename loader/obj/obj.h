@@ -194,6 +194,13 @@ int obj_str_copy(char *dst, size_t size, const char *src);
 int obj_link(struct bb_obj *obj, struct obj_prog *prog, struct bb_err *err);
 /* usage.c: which helper calls use which maps (usage, sample sizes). */
 void obj_scan_helpers(struct bb_obj *obj);
+/* mapload.c: create the maps (or reuse pinned ones), before relocating;
+ * after the programs load, fill the slots the object fills, pin the maps
+ * created (*pinned: how many), and keep or unmount a bpffs it mounted. */
+int obj_create_maps(struct bb_obj *obj, struct bb_err *err);
+int obj_fill_inits(struct bb_obj *obj, struct bb_err *err);
+int obj_pin_maps(struct bb_obj *obj, int *pinned, struct bb_err *err);
+void obj_bpffs_release(struct bb_obj *obj, int pinned);
 /* load.c: close every map and program fd. */
 void obj_close_fds(struct bb_obj *obj);
 /* load.c: append a note for the user. */
