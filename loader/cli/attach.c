@@ -84,11 +84,11 @@ int tool_ring(struct tool_ctx *t, int map_fd, int pages,
 	int ret;
 
 	if (map_fd < 0)
-		return tool_error(t, "internal: no ring map: %s",
-				  strerror(-map_fd)), map_fd;
+		return tool_fail(t, map_fd, "internal: no ring map: %s",
+				 strerror(-map_fd));
 	ret = perfbuf_open(pb, map_fd, pages, fn, ctx, &err);
 	if (ret < 0)
-		return tool_error(t, "%s", err.msg), ret;
+		return tool_fail(t, ret, "%s", err.msg);
 	ring_add(t, map_fd);
 	return 0;
 }
@@ -113,13 +113,14 @@ int tool_attach_probe_progs(struct tool_ctx *t, struct bb_probe *p,
 
 		if (m->def.type == BPF_MAP_TYPE_PERF_EVENT_ARRAY &&
 		    !ring_open(t, m->fd))
-			return tool_error(t, "internal: the ring of map %s must "
-					  "be open before the first attach",
-					  m->name), -EINVAL;
+			return tool_fail(t, -EINVAL,
+					 "internal: the ring of map %s must "
+					 "be open before the first attach",
+					 m->name);
 	}
 	order = malloc((n > 0 ? n : 1) * sizeof(*order));
 	if (!order)
-		return tool_error(t, "out of memory"), -ENOMEM;
+		return tool_fail(t, -ENOMEM, "out of memory");
 	ret = probe_order(p, n, order);
 	if (ret < 0) {
 		tool_error(t, "internal: no attach order for these probes: %s",

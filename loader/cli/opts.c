@@ -36,22 +36,24 @@ int tool_opt(struct tool_ctx *t, int c, const struct tool_usage *u,
 		tool_error(t, "%s is not an option of %s", c == 'j' ? "-j" :
 			   "--duration", t->name);
 	fputs(u->head ? u->head : u->body, stderr);
-	return 1;
+	return -EINVAL;
 }
 
 int opt_seconds(struct tool_ctx *t, const char *opt, const char *arg,
 		double *v)
 {
 	if (parse_seconds(arg, v) < 0)
-		return tool_error(t, "%s needs a number of seconds > 0, not "
-				  "'%s'", opt, arg);
+		return tool_fail(t, -EINVAL,
+				 "%s needs a number of seconds > 0, not "
+				 "'%s'", opt, arg);
 	return 0;
 }
 
 int opt_pid(struct tool_ctx *t, const char *arg, unsigned long *v)
 {
 	if (parse_ulong(arg, v) < 0 || !*v || *v > 0x7fffffff)
-		return tool_error(t, "-p needs a process id, not '%s'", arg);
+		return tool_fail(t, -EINVAL,
+				 "-p needs a process id, not '%s'", arg);
 	return 0;
 }
 
@@ -59,8 +61,9 @@ int opt_maxactive(struct tool_ctx *t, const char *arg, unsigned long *v)
 {
 	/* KRETPROBE_MAXACTIVE_MAX in kernel/trace/trace_kprobe.c */
 	if (parse_ulong(arg, v) < 0 || !*v || *v > 4096)
-		return tool_error(t, "--maxactive needs a number from 1 to "
-				  "4096, not '%s'", arg);
+		return tool_fail(t, -EINVAL,
+				 "--maxactive needs a number from 1 to "
+				 "4096, not '%s'", arg);
 	return 0;
 }
 
@@ -69,14 +72,16 @@ int opt_interval_count(struct tool_ctx *t, int argc, char **argv,
 {
 	if (optind < argc) {
 		if (parse_seconds(argv[optind], interval) < 0)
-			return tool_error(t, "interval must be a number of "
-					  "seconds > 0, not '%s'", argv[optind]);
+			return tool_fail(t, -EINVAL,
+					 "interval must be a number of "
+					 "seconds > 0, not '%s'", argv[optind]);
 		optind++;
 	}
 	if (optind < argc) {
 		if (parse_ulong(argv[optind], count) < 0 || !*count)
-			return tool_error(t, "count must be a whole number > 0, "
-					  "not '%s'", argv[optind]);
+			return tool_fail(t, -EINVAL,
+					 "count must be a whole number > 0, "
+					 "not '%s'", argv[optind]);
 		optind++;
 	}
 	return opt_no_args(t, argc, argv);
@@ -85,8 +90,9 @@ int opt_interval_count(struct tool_ctx *t, int argc, char **argv,
 int opt_no_args(struct tool_ctx *t, int argc, char **argv)
 {
 	if (optind < argc)
-		return tool_error(t, "unexpected argument '%s' (see --help)",
-				  argv[optind]);
+		return tool_fail(t, -EINVAL,
+				 "unexpected argument '%s' (see --help)",
+				 argv[optind]);
 	return 0;
 }
 
@@ -94,16 +100,17 @@ int opt_count(struct tool_ctx *t, const char *opt, const char *what,
 	      const char *arg, unsigned long *v)
 {
 	if (parse_ulong(arg, v) < 0 || !*v)
-		return tool_error(t, "%s needs a number of %s, 1 or more, not "
-				  "'%s'", opt, what, arg);
+		return tool_fail(t, -EINVAL,
+				 "%s needs a number of %s, 1 or more, not "
+				 "'%s'", opt, what, arg);
 	return 0;
 }
 
 int tool_unknown_disk(struct tool_ctx *t, const char *disk)
 {
-	return tool_error(t, "unknown disk '%s': there is no "
-			  "/sys/class/block/%s (list disks with `ls /sys/block` "
-			  "or `cat /proc/partitions`)", disk, disk);
+	return tool_fail(t, -EINVAL, "unknown disk '%s': there is no "
+			 "/sys/class/block/%s (list disks with `ls /sys/block` "
+			 "or `cat /proc/partitions`)", disk, disk);
 }
 
 int parse_ulong(const char *s, unsigned long *v)

@@ -195,8 +195,9 @@ static int chain_error(struct tool_ctx *t, const char *const *chain)
 	for (i = 0; chain[i]; i++)
 		snprintf(names + strlen(names), sizeof(names) - strlen(names),
 			 "%s%s", i ? ", " : "", chain[i]);
-	return tool_error(t, "cannot trace queue freezes: none of %s could "
-			  "be probed on this kernel", names), -ENOENT;
+	return tool_fail(t, -ENOENT,
+			 "cannot trace queue freezes: none of %s could "
+			 "be probed on this kernel", names);
 }
 
 /*

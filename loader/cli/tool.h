@@ -61,7 +61,7 @@ void tool_fails_report(struct tool_ctx *t, const struct tool_fails *f, int n);
  * available_filter_functions (/proc/kallsyms where that cannot be read),
  * with regexp an extended regular expression over all of them; a plain
  * name is looked up in one pass that stops where it is found. Sorted,
- * freed with bb_free_strv. Returns how many (> 0), or -1 after printing
+ * freed with bb_free_strv. Returns how many (> 0), or -errno after printing
  * why (none matched, a bad regex).
  */
 int tool_match_funcs(struct tool_ctx *t, const char *pattern, int regexp,
@@ -74,7 +74,8 @@ int tool_match_funcs(struct tool_ctx *t, const char *pattern, int regexp,
 int tool_drop_blacklisted(struct tool_ctx *t, char **names, int n);
 /* The tracepoints of available_events ("category:event" a line) matching
  * pattern (a glob, or with regexp an extended regular expression); sorted,
- * freed with bb_free_strv. Returns how many, or -1 after printing why. */
+ * freed with bb_free_strv. Returns how many, or -errno after printing
+ * why. */
 int tool_match_tracepoints(struct tool_ctx *t, const char *pattern,
 			   int regexp, char ***out);
 
@@ -82,9 +83,14 @@ int tool_match_tracepoints(struct tool_ctx *t, const char *pattern,
 	extern const unsigned char bpfobj_##n[], bpfobj_##n##_end[]
 #define EMBEDDED_ARGS(n) bpfobj_##n, (size_t)(bpfobj_##n##_end - bpfobj_##n)
 
-/* Print "barebpf <tool>: message" to stderr. Returns 1 (an exit code). */
-int tool_error(const struct tool_ctx *t, const char *fmt, ...)
+/* Print "barebpf <tool>: message" to stderr. */
+void tool_error(const struct tool_ctx *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The same, returning err (-errno): `return tool_fail(t, -ENOENT, ...)`.
+ * Frame and tool functions return 0 or -errno; only a tool's *_main
+ * turns a failure into an exit status (1). */
+int tool_fail(const struct tool_ctx *t, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 void tool_init(struct tool_ctx *t, const char *name);
 /*
  * SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE set bb_stop (and
@@ -119,7 +125,7 @@ int tool_open(struct tool_ctx *t, const struct bb_skel *skel,
 /*
  * The names of names[0..n-1] that this kernel has (kprobe_funcs_find: one
  * pass, stopping once the first `need` are found), sorted, as fn_pick_*
- * take them; *avail is freed with bb_free_strv. Returns how many, or -1
+ * take them; *avail is freed with bb_free_strv. Returns how many, or -errno
  * after printing why.
  */
 int tool_funcs(struct tool_ctx *t, int source, const char *const *names,
@@ -130,7 +136,8 @@ int tool_funcs(struct tool_ctx *t, int source, const char *const *names,
  * built without CONFIG_FTRACE_SYSCALLS, or BAREBPF_SYSCALLS=kprobes asks
  * for the kprobe fallback)? tool_syscall_funcs: the kernel function of
  * each of sys[0..n-1], first of __x64_sys_, __arm64_sys_ (4.17+/4.19+),
- * SyS_, sys_ (4.x), into out[i] ("" where none). -1 after printing why.
+ * SyS_, sys_ (4.x), into out[i] ("" where none). -errno after printing
+ * why.
  */
 int tool_syscall_tracepoints(struct tool_ctx *t, const char *sys);
 int tool_syscall_funcs(struct tool_ctx *t, const char *const *sys, int n,
@@ -224,7 +231,7 @@ int tool_wait(struct tool_timer *tm, struct bb_perfbuf *pb);
  *
  *	default:
  *		if (tool_opt(t, c, &usage, &o->json, &o->duration))
- *			return 1;
+ *			return -EINVAL;
  *
  * json or duration NULL: the tool has no such option. bcc spells the
  * duration `-d SECONDS` in funclatency, funccount and opensnoop; those
@@ -243,14 +250,14 @@ struct tool_usage {
 	const char *head, *body;
 };
 /* c is getopt's answer, optarg its argument: -h prints the usage and
- * exits 0; returns 0 for an option it took, 1 (an exit code) after saying
+ * exits 0; returns 0 for an option it took, -EINVAL after saying
  * what is wrong. */
 int tool_opt(struct tool_ctx *t, int c, const struct tool_usage *u,
 	     int *json, double *duration);
 
 /*
  * Option values every tool checks the same way. Each returns 0, or prints
- * what is wrong and returns 1 (the exit code).
+ * what is wrong and returns -EINVAL.
  */
 int opt_seconds(struct tool_ctx *t, const char *opt, const char *arg,
 		double *v);

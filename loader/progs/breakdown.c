@@ -40,8 +40,8 @@ static int fill_jmp(struct tool_ctx *t)
 			bpf_map_update_elem(fd, &k, &p->fd, 0);
 
 		if (r < 0)
-			return tool_error(t, "cannot fill the program array: "
-					  "%s", strerror(-r)), r;
+			return tool_fail(t, r, "cannot fill the program array: "
+					 "%s", strerror(-r));
 	}
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What every module does with constants: tracepoint-field offsets, and
  * the results of setting them. */
+#include <errno.h>
 #include <string.h>
 #include "progs.h"
 
@@ -16,8 +17,9 @@ int prog_tp_offsets(struct tool_ctx *t, const struct bb_skel *s,
 			return off;
 		off = obj_skel_set(t->obj, s, o[i].id, off);
 		if (off < 0)
-			return tool_error(t, "internal: constant %d of %s: %s",
-					  o[i].id, s->name, strerror(-off)), off;
+			return tool_fail(t, off,
+					 "internal: constant %d of %s: %s",
+					 o[i].id, s->name, strerror(-off));
 	}
 	return 0;
 }
@@ -28,8 +30,9 @@ int prog_consts_set(struct tool_ctx *t, const int *results, int n)
 
 	for (i = 0; i < n; i++)
 		if (results[i] < 0)
-			return tool_error(t, "internal: load-time constant %d "
-					  "of %d: %s", i, n,
-					  strerror(-results[i])), results[i];
+			return tool_fail(t, results[i],
+					 "internal: load-time constant %d "
+					 "of %d: %s", i, n,
+					 strerror(-results[i]));
 	return 0;
 }

@@ -66,8 +66,9 @@ static int fill_jumps(struct tool_ctx *t)
 		ret = fd < 0 ? fd : !p ? -ENOENT :
 		      bpf_map_update_elem(fd, &zero, &p->fd, BPF_ANY);
 		if (ret < 0)
-			return tool_error(t, "cannot fill %s: %s", jp[i].name,
-					  strerror(-ret)), ret;
+			return tool_fail(t, ret,
+					 "cannot fill %s: %s", jp[i].name,
+					 strerror(-ret));
 	}
 	return 0;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* barebpf biolatency: block I/O latency histograms, bcc's options. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,12 +114,12 @@ static int parse_args(struct tool_ctx *t, struct biolat_opts *o, int argc,
 		case 'd': o->disk = optarg; break;
 		default:
 			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		}
 	}
 	if (opt_interval_count(t, argc, argv, &o->interval, &o->count))
-		return 1;
+		return -EINVAL;
 	if (o->disk && disk_kdev(o->disk, &o->kdev) < 0)
 		return tool_unknown_disk(t, o->disk);
 	return 0;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* barebpf biosnoop: one line per block I/O, bcc's columns. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,7 +260,7 @@ static int parse_args(struct tool_ctx *t, struct biosnoop_opts *o, int argc,
 		case 'd': o->disk = optarg; break;
 		default:
 			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		}
 	}

@@ -4,6 +4,7 @@
  * its time each of the functions it calls took (the hand-written timing.py
  * of latency-investigation-timing.txt, on 4.15 without BTF).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,8 +84,9 @@ static int parse_threshold(struct tool_ctx *t, struct bd_opts *o)
 		mul = i < 4 ? units[i] : -1;
 	}
 	if (end == s || mul < 0 || !(v >= 0) || v * mul > 3600e9)
-		return tool_error(t, "-t needs a time such as 10ms or 1s (up "
-				  "to an hour), not '%s'", s);
+		return tool_fail(t, -EINVAL,
+				 "-t needs a time such as 10ms or 1s (up "
+				 "to an hour), not '%s'", s);
 	o->min_ns = (uint64_t)(v * mul + 0.5);
 	return 0;
 }
@@ -118,35 +120,38 @@ static int parse_args(struct tool_ctx *t, struct bd_opts *o, int argc,
 		case 'p':
 			if (parse_ulong(optarg, &o->pid) < 0 || !o->pid ||
 			    o->pid > 0x7fffffff)
-				return tool_error(t, "-p needs a process id, "
-						  "not '%s'", optarg);
+				return tool_fail(t, -EINVAL,
+						 "-p needs a process id, "
+						 "not '%s'", optarg);
 			break;
 		case 'n':
 			if (!*optarg || strlen(optarg) > 15)
-				return tool_error(t, "-n needs a task name of "
-						  "1 to 15 characters (the "
-						  "kernel keeps 15), not '%s'",
-						  optarg);
+				return tool_fail(t, -EINVAL,
+						 "-n needs a task name of "
+						 "1 to 15 characters (the "
+						 "kernel keeps 15), not '%s'",
+						 optarg);
 			o->name = optarg;
 			break;
 		case 'K': o->kstack = 1; break;
 		case 'i':
 			if (opt_seconds(t, "-i", optarg, &o->interval))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'M':
 			if (opt_maxactive(t, optarg, &o->maxactive))
-				return 1;
+				return -EINVAL;
 			break;
 		default:
 			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		}
 	}
 	if (argc - optind < 2) {
 		fputs(usage, stderr);
-		return tool_error(t, "MAIN and at least one CHILD are needed");
+		return tool_fail(t, -EINVAL,
+				 "MAIN and at least one CHILD are needed");
 	}
 	return parse_threshold(t, o);
 }
@@ -178,16 +183,18 @@ static int find_functions(struct tool_ctx *t, char **pats, int npats,
 		return -1;
 	for (i = 0; i < npats; i++) {
 		if (strchr(pats[i], ':'))
-			return tool_error(t, "'%s': only kernel functions can "
-					  "be traced", pats[i]), -1;
+			return tool_fail(t, -EINVAL,
+					 "'%s': only kernel functions can "
+					 "be traced", pats[i]);
 		k = kprobe_match(tfs, pats[i], &m, &err);
 		if (k < 0)
-			return tool_error(t, "%s", err.msg), -1;
+			return tool_fail(t, -EINVAL, "%s", err.msg);
 		if (!i && k != 1) {
 			bb_free_strv(m, k);
-			return tool_error(t, "MAIN '%s' must be one function of "
-					  "%s/available_filter_functions",
-					  pats[0], tfs), -1;
+			return tool_fail(t, -EINVAL,
+					 "MAIN '%s' must be one function of "
+					 "%s/available_filter_functions",
+					 pats[0], tfs);
 		}
 		if (!k)
 			tool_error(t, "warning: '%s': no such function here, "
@@ -200,17 +207,18 @@ static int find_functions(struct tool_ctx *t, char **pats, int npats,
 			if (n == BD_MAX_FUNCS) {
 				bb_free_strv(m + j, k - j);
 				free(m);
-				return tool_error(t, "more than %d functions "
-						  "(the per-task stack's bound)"
-						  " with '%s'", BD_MAX_FUNCS,
-						  pats[i]), -1;
+				return tool_fail(t, -EINVAL,
+						 "more than %d functions "
+						 "(the per-task stack's bound)"
+						 " with '%s'", BD_MAX_FUNCS,
+						 pats[i]);
 			}
 			fns[n++] = m[j];
 		}
 		free(m);
 	}
 	if (n < 2)
-		return tool_error(t, "no CHILD exists here"), -1;
+		return tool_fail(t, -EINVAL, "no CHILD exists here");
 	return n;
 }
 

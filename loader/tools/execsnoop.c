@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* barebpf execsnoop: one line per exec(), bcc's columns. */
+#include <errno.h>
 #include <getopt.h>
 #include <regex.h>
 #include <stdio.h>
@@ -265,8 +266,9 @@ static int compile(struct tool_ctx *t, regex_t *re, const char *opt,
 		   const char *s)
 {
 	if (regcomp(re, s, REG_EXTENDED | REG_NOSUB))
-		return tool_error(t, "%s '%s': not a valid extended regular "
-				  "expression", opt, s);
+		return tool_fail(t, -EINVAL,
+				 "%s '%s': not a valid extended regular "
+				 "expression", opt, s);
 	return 0;
 }
 
@@ -300,35 +302,37 @@ static int parse_args(struct tool_ctx *t, struct execsnoop_opts *o, int argc,
 		case 'U': o->print_uid = 1; break;
 		case 'n':
 			if (o->name_set || compile(t, &o->name, "-n", optarg))
-				return 1;
+				return -EINVAL;
 			o->name_set = 1;
 			break;
 		case 'l':
 			if (o->line_set || compile(t, &o->line, "-l", optarg))
-				return 1;
+				return -EINVAL;
 			o->line_set = 1;
 			break;
 		case 'u':
 			if (parse_uid(optarg, &o->uid) < 0 ||
 			    o->uid >= 0xffffffffUL)
-				return tool_error(t, "-u '%s': not a UID nor a "
-						  "user in /etc/passwd", optarg);
+				return tool_fail(t, -EINVAL,
+						 "-u '%s': not a UID nor a "
+						 "user in /etc/passwd", optarg);
 			o->uid_set = 1;
 			break;
 		case TOOL_OPT_FIRST_OWN:
 			if (parse_ulong(optarg, &o->max_args) < 0 ||
 			    !o->max_args || o->max_args > EXECSNOOP_MAXARGS)
-				return tool_error(t, "--max-args '%s': give 1 "
-						  "to %d", optarg,
-						  EXECSNOOP_MAXARGS);
+				return tool_fail(t, -EINVAL,
+						 "--max-args '%s': give 1 "
+						 "to %d", optarg,
+						 EXECSNOOP_MAXARGS);
 			break;
 		case 'M':
 			if (opt_count(t, "-M", "execs", optarg, &o->max_events))
-				return 1;
+				return -EINVAL;
 			break;
 		default:
 			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		}
 	}

@@ -283,10 +283,11 @@ static int parse_args(struct tool_ctx *t, struct exporter *e, int argc,
 		case TOOL_OPT_FIRST_OWN:
 			if (parse_ulong(optarg, &o->slow_us) < 0 || !o->slow_us ||
 			    o->slow_us > 3600000000UL)
-				return tool_error(t, "--slow-us needs a number of "
-						  "microseconds from 1 to "
-						  "3600000000, not '%s'",
-						  optarg);
+				return tool_fail(t, -EINVAL,
+						 "--slow-us needs a number of "
+						 "microseconds from 1 to "
+						 "3600000000, not '%s'",
+						 optarg);
 			break;
 		case TOOL_OPT_FIRST_OWN + 1: o->no_kprobes = 1; break;
 		default:
@@ -305,17 +306,20 @@ static int parse_args(struct tool_ctx *t, struct exporter *e, int argc,
 		o->listen = dflt;
 	}
 	if (o->listen && httpd_parse_listen(o->listen, &ss, &len, &why) < 0)
-		return tool_error(t, "--listen '%s': %s", o->listen, why);
+		return tool_fail(t, -EINVAL,
+				 "--listen '%s': %s", o->listen, why);
 	if (o->textfile && (stat(o->textfile, &st) < 0 ||
 			    !S_ISDIR(st.st_mode)))
-		return tool_error(t, "--textfile '%s' is not a directory: give "
-				  "the directory node_exporter reads "
-				  "(--collector.textfile.directory)",
-				  o->textfile);
+		return tool_fail(t, -EINVAL,
+				 "--textfile '%s' is not a directory: give "
+				 "the directory node_exporter reads "
+				 "(--collector.textfile.directory)",
+				 o->textfile);
 	if (o->textfile && access(o->textfile, W_OK) < 0)
-		return tool_error(t, "--textfile '%s': %s: barebpf.prom cannot "
-				  "be written there", o->textfile,
-				  strerror(errno));
+		return tool_fail(t, -EINVAL,
+				 "--textfile '%s': %s: barebpf.prom cannot "
+				 "be written there", o->textfile,
+				 strerror(errno));
 	return 0;
 }
 

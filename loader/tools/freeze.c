@@ -224,12 +224,12 @@ static int parse_args(struct tool_ctx *t, struct freeze_opts *o, int argc,
 		case TOOL_OPT_FIRST_OWN: o->no_stack = 1; break;
 		default:
 			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		}
 	}
 	if (opt_no_args(t, argc, argv))
-		return 1;
+		return -EINVAL;
 	if (o->disk) {
 		if (!strncmp(o->disk, "/dev/", 5))
 			o->disk += 5;

@@ -78,9 +78,10 @@ static int parse_pattern(struct tool_ctx *t, struct funccount_opts *o)
 		o->tp = 1;
 		return 0;
 	}
-	return tool_error(t, "'%s': only kernel functions (func, p::func) and "
-			  "tracepoints (t:category:event) can be counted, no "
-			  "library:function or USDT probes", s);
+	return tool_fail(t, -EINVAL,
+			 "'%s': only kernel functions (func, p::func) and "
+			 "tracepoints (t:category:event) can be counted, no "
+			 "library:function or USDT probes", s);
 }
 
 static int parse_args(struct tool_ctx *t, struct funccount_opts *o, int argc,
@@ -103,15 +104,15 @@ static int parse_args(struct tool_ctx *t, struct funccount_opts *o, int argc,
 		switch (c) {
 		case 'p':
 			if (opt_pid(t, optarg, &o->pid))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'i':
 			if (opt_seconds(t, "-i", optarg, &o->interval))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'd':
 			if (opt_seconds(t, "-d", optarg, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'T': o->timestamp = 1; break;
 		case 'r': o->regexp = 1; break;
@@ -119,21 +120,23 @@ static int parse_args(struct tool_ctx *t, struct funccount_opts *o, int argc,
 			if (parse_ulong(optarg, &o->max_probes) < 0 ||
 			    !o->max_probes ||
 			    o->max_probes > FUNCCOUNT_MAX_KEYS - 240)
-				return tool_error(t, "--max-probes needs a "
-						  "number from 1 to %d, not "
-						  "'%s'", FUNCCOUNT_MAX_KEYS -
-						  240, optarg);
+				return tool_fail(t, -EINVAL,
+						 "--max-probes needs a "
+						 "number from 1 to %d, not "
+						 "'%s'", FUNCCOUNT_MAX_KEYS -
+						 240, optarg);
 			break;
 		default:
 			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		}
 	}
 	if (optind != argc - 1) {
 		fputs(usage, stderr);
-		return tool_error(t, optind >= argc ? "a pattern is needed" :
-				  "only one pattern may be given");
+		return tool_fail(t, -EINVAL,
+				 optind >= argc ? "a pattern is needed" :
+				 "only one pattern may be given");
 	}
 	o->pattern = argv[optind];
 	return parse_pattern(t, o);
@@ -243,7 +246,7 @@ static int tp_open_counters(struct tool_ctx *t, struct fc_state *s,
 		s->ncpus = 1;
 	s->tp_fds = malloc(s->n * s->ncpus * sizeof(*s->tp_fds));
 	if (!s->tp_fds)
-		return tool_error(t, "out of memory"), -1;
+		return tool_fail(t, -EINVAL, "out of memory");
 	for (i = 0; i < s->n * s->ncpus; i++)
 		s->tp_fds[i] = -1;
 	for (i = 0; i < s->n; i++) {
@@ -268,10 +271,11 @@ static int tp_open_counters(struct tool_ctx *t, struct fc_state *s,
 			fd = sys_perf_event_open(&a, -1, c, -1,
 						 PERF_FLAG_FD_CLOEXEC);
 			if (fd < 0 && fd != -ENODEV)
-				return tool_error(t, "cannot count tracepoint "
-						  "%s on CPU %d: %s",
-						  s->names[i], c,
-						  strerror(-fd)), -1;
+				return tool_fail(t, -EINVAL,
+						 "cannot count tracepoint "
+						 "%s on CPU %d: %s",
+						 s->names[i], c,
+						 strerror(-fd));
 			s->tp_fds[i * s->ncpus + c] = fd;
 		}
 	}

@@ -85,15 +85,15 @@ static int parse_args(struct tool_ctx *t, struct funclat_opts *o, int argc,
 		switch (c) {
 		case 'p':
 			if (opt_pid(t, optarg, &o->pid))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'i':
 			if (opt_seconds(t, "-i", optarg, &o->interval))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'd':
 			if (opt_seconds(t, "-d", optarg, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'T': o->timestamp = 1; break;
 		case 'u': o->unit_div = 1000; o->unit = "usecs"; break;
@@ -101,24 +101,26 @@ static int parse_args(struct tool_ctx *t, struct funclat_opts *o, int argc,
 		case 'r': o->regexp = 1; break;
 		case 'M':
 			if (opt_maxactive(t, optarg, &o->maxactive))
-				return 1;
+				return -EINVAL;
 			break;
 		default:
 			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		}
 	}
 	if (optind != argc - 1) {
 		fputs(usage, stderr);
-		return tool_error(t, optind >= argc ? "a function pattern is "
-				  "needed" : "only one pattern may be given");
+		return tool_fail(t, -EINVAL,
+				 optind >= argc ? "a function pattern is "
+				 "needed" : "only one pattern may be given");
 	}
 	o->pattern = argv[optind];
 	if (strchr(o->pattern, ':'))
-		return tool_error(t, "'%s': only kernel functions can be "
-				  "traced (no library:function probes)",
-				  o->pattern);
+		return tool_fail(t, -EINVAL,
+				 "'%s': only kernel functions can be "
+				 "traced (no library:function probes)",
+				 o->pattern);
 	return 0;
 }
 
@@ -130,9 +132,10 @@ static int find_functions(struct tool_ctx *t, const struct funclat_opts *o,
 
 	if (n > FUNCLAT_MAX_FUNCS) {
 		bb_free_strv(*names, n);
-		return tool_error(t, "'%s' matches %d functions, more than %d: "
-				  "narrow the pattern", o->pattern, n,
-				  FUNCLAT_MAX_FUNCS), -1;
+		return tool_fail(t, -EINVAL,
+				 "'%s' matches %d functions, more than %d: "
+				 "narrow the pattern", o->pattern, n,
+				 FUNCLAT_MAX_FUNCS);
 	}
 	return n;
 }

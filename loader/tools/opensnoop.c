@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* barebpf opensnoop: one line per open(), bcc's columns. */
+#include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -162,14 +163,15 @@ static int parse_flag(struct tool_ctx *t, struct opensnoop_opts *o,
 	for (i = 0; i < NFLAGS; i++)
 		fprintf(stderr, " %s", open_flags[i].name);
 	fputc('\n', stderr);
-	return 1;
+	return -EINVAL;
 }
 
 static int parse_id(struct tool_ctx *t, const char *opt, const char *s,
 		    unsigned long *v)
 {
 	if (parse_ulong(s, v) < 0 || !*v || *v >= 0xffffffffUL)
-		return tool_error(t, "%s '%s': give a positive number", opt, s);
+		return tool_fail(t, -EINVAL,
+				 "%s '%s': give a positive number", opt, s);
 	return 0;
 }
 
@@ -202,34 +204,35 @@ static int parse_args(struct tool_ctx *t, struct opensnoop_opts *o, int argc,
 		case 'n': o->name = optarg; break;
 		case 'p':
 			if (parse_id(t, "-p", optarg, &o->pid))
-				return 1;
+				return -EINVAL;
 			break;
 		case 't':
 			if (parse_id(t, "-t", optarg, &o->tid))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'u':
 			if (parse_ulong(optarg, &o->uid) < 0 ||
 			    o->uid >= 0xffffffffUL)
-				return tool_error(t, "-u '%s': give a UID",
-						  optarg);
+				return tool_fail(t, -EINVAL,
+						 "-u '%s': give a UID",
+						 optarg);
 			o->uid_set = 1;
 			break;
 		case 'f':
 			if (parse_flag(t, o, optarg))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'd':
 			if (opt_seconds(t, "-d", optarg, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'M':
 			if (opt_count(t, "-M", "opens", optarg, &o->max_events))
-				return 1;
+				return -EINVAL;
 			break;
 		default:
 			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		}
 	}
@@ -293,10 +296,11 @@ static int opensnoop_main(int argc, char **argv)
 		if (tool_need_kprobes(&t) < 0 ||
 		    tool_syscall_funcs(&t, sys, 3, fn) < 0)
 			return 1;
-		if (!fn[0][0])
-			return tool_error(&t, "this kernel has no syscall "
-					  "tracepoints and no openat function "
-					  "in /proc/kallsyms");
+		if (!fn[0][0]) {
+			tool_error(&t, "this kernel has no syscall tracepoints "
+				   "and no openat function in /proc/kallsyms");
+			return 1;
+		}
 	}
 	s.tps = tps;
 	s.fn = (const char (*)[64])fn;

@@ -88,16 +88,16 @@ static int parse_args(struct tool_ctx *t, struct qenter_opts *o, int argc,
 		case 'd': o->disk = optarg; break;
 		case 'M':
 			if (opt_maxactive(t, optarg, &o->maxactive))
-				return 1;
+				return -EINVAL;
 			break;
 		default:
 			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		}
 	}
 	if (opt_interval_count(t, argc, argv, &o->interval, &o->count))
-		return 1;
+		return -EINVAL;
 	if (o->disk && disk_kdev(o->disk, &o->kdev) < 0)
 		return tool_unknown_disk(t, o->disk);
 	return 0;

@@ -140,7 +140,7 @@ static int attach_object(struct tool_ctx *t, int maxactive)
 	if (!p || !prog) {
 		free(p);
 		free(prog);
-		return tool_error(t, "out of memory"), -ENOMEM;
+		return tool_fail(t, -ENOMEM, "out of memory");
 	}
 	for (i = 0; i < n; i++) {
 		struct bb_prog *pr = obj_prog_at(t->obj, i);
@@ -182,18 +182,21 @@ static int set_consts(struct tool_ctx *t, const char *path, char **consts,
 		unsigned long v;
 
 		if (!eq || eq == consts[i] || parse_ulong(eq + 1, &v) < 0)
-			return tool_error(t, "-c wants NAME=NUMBER, not '%s'",
-					  consts[i]), -EINVAL;
+			return tool_fail(t, -EINVAL,
+					 "-c wants NAME=NUMBER, not '%s'",
+					 consts[i]);
 		*eq = 0;
 		ret = obj_set_const(t->obj, consts[i], v);
 		if (ret == -ERANGE)
-			return tool_error(t, "%s: %lu does not fit variable "
-					  "'%s'", path, v, consts[i]), ret;
+			return tool_fail(t, ret,
+					 "%s: %lu does not fit variable "
+					 "'%s'", path, v, consts[i]);
 		if (ret < 0)
-			return tool_error(t, "%s: no program uses a constant "
-					  "named '%s', and no variable of "
-					  ".rodata or .data has that name",
-					  path, consts[i]), ret;
+			return tool_fail(t, ret,
+					 "%s: no program uses a constant "
+					 "named '%s', and no variable of "
+					 ".rodata or .data has that name",
+					 path, consts[i]);
 	}
 	return 0;
 }
@@ -209,12 +212,13 @@ static int check_targets(struct tool_ctx *t, int *need_kp)
 		if (p->kind != BB_PROG_TRACEPOINT)
 			*need_kp = 1;
 		if (!*p->target && p->tail_slot < 0)
-			return tool_error(t, "program %s is in section '%s', "
-					  "which does not say where to attach: "
-					  "name the section kprobe/<function>, "
-					  "kretprobe/<function> or "
-					  "tracepoint/<category>/<event>",
-					  p->name, p->section), -EINVAL;
+			return tool_fail(t, -EINVAL,
+					 "program %s is in section '%s', "
+					 "which does not say where to attach: "
+					 "name the section kprobe/<function>, "
+					 "kretprobe/<function> or "
+					 "tracepoint/<category>/<event>",
+					 p->name, p->section);
 	}
 	return 0;
 }
@@ -304,8 +308,10 @@ static int run_main(int argc, char **argv)
 		switch (c) {
 		case 'c':
 			consts = realloc(consts, (nconsts + 1) * sizeof(*consts));
-			if (!consts)
-				return tool_error(&t, "out of memory");
+			if (!consts) {
+				tool_error(&t, "out of memory");
+				return 1;
+			}
 			consts[nconsts++] = optarg;
 			break;
 		case 'd':
@@ -325,7 +331,8 @@ static int run_main(int argc, char **argv)
 	if (optind != argc - 1) {
 		fputs(usage, stderr);
 		free(consts);
-		return tool_error(&t, "one BPF object file is needed");
+		tool_error(&t, "one BPF object file is needed");
+		return 1;
 	}
 	ret = read_file(argv[optind], &buf, &len);
 	if (ret < 0) {

@@ -3,6 +3,7 @@
  * barebpf slowbio: bio submissions slower than a threshold, one line each
  * (the tool of ceph-latency-to-kernel-patch.txt).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,11 +173,11 @@ static int parse_args(struct tool_ctx *t, struct slowbio_opts *o, int argc,
 		case 'd': o->disk = optarg; break;
 		case 'M':
 			if (opt_maxactive(t, optarg, &o->maxactive))
-				return 1;
+				return -EINVAL;
 			break;
 		default:
 			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		}
 	}
@@ -184,9 +185,10 @@ static int parse_args(struct tool_ctx *t, struct slowbio_opts *o, int argc,
 		/* up to an hour: the threshold is kept in ns */
 		if (parse_ulong(argv[optind], &o->min_us) < 0 ||
 		    o->min_us > 3600000000UL)
-			return tool_error(t, "min_latency_us must be a whole "
-					  "number of microseconds, not '%s'",
-					  argv[optind]);
+			return tool_fail(t, -EINVAL,
+					 "min_latency_us must be a whole "
+					 "number of microseconds, not '%s'",
+					 argv[optind]);
 		optind++;
 	}
 	return opt_no_args(t, argc, argv);

@@ -122,7 +122,8 @@ static int parse_num(struct tool_ctx *t, const char *opt, const char *what,
 		     const char *arg, unsigned long max, unsigned long *v)
 {
 	if (parse_ulong(arg, v) < 0 || !*v || *v > max)
-		return tool_error(t, "%s needs %s, not '%s'", opt, what, arg);
+		return tool_fail(t, -EINVAL,
+				 "%s needs %s, not '%s'", opt, what, arg);
 	return 0;
 }
 
@@ -156,23 +157,23 @@ static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 		case 'p':
 			if (parse_num(t, "-p", "a process id", optarg,
 				      0x7fffffff, &o->pid))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'L':
 			if (parse_num(t, "-L", "a thread id", optarg,
 				      0x7fffffff, &o->tid))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'Z':
 			if (parse_num(t, "-Z", "a string size from 1 to 256",
 				      optarg, TRACE_STR_MAX, &o->strsize))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'S': o->include_self = 1; break;
 		case 'M':
 			if (parse_num(t, "-M", "a number of events > 0",
 				      optarg, ~0UL, &o->max_events))
-				return 1;
+				return -EINVAL;
 			break;
 		case 't': o->timestamp = 1; break;
 		case 'T': o->time = 1; break;
@@ -184,39 +185,43 @@ static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 		case 'd': o->disk = optarg; break;
 		case TOOL_OPT_FIRST_OWN:
 			if (opt_maxactive(t, optarg, &o->maxactive))
-				return 1;
+				return -EINVAL;
 			break;
 		default:
 			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		}
 	}
 	if (o->pid && o->tid)
-		return tool_error(t, "only one of -p and -L may be given");
+		return tool_fail(t, -EINVAL,
+				 "only one of -p and -L may be given");
 	if (o->disk && disk_kdev(o->disk, &o->kdev) < 0)
 		return tool_unknown_disk(t, o->disk);
 	if (optind >= argc) {
 		fputs(usage_line, stderr);
-		return tool_error(t, "a probe is needed (a kernel function or "
-				  "t:CATEGORY:EVENT)");
+		return tool_fail(t, -EINVAL,
+				 "a probe is needed (a kernel function or "
+				 "t:CATEGORY:EVENT)");
 	}
 	if (argc - optind > TRACE_MAX_PROBES)
-		return tool_error(t, "at most %d probes", TRACE_MAX_PROBES);
+		return tool_fail(t, -EINVAL,
+				 "at most %d probes", TRACE_MAX_PROBES);
 	o->probes = calloc(argc - optind, sizeof(*o->probes));
 	if (!o->probes)
-		return tool_error(t, "out of memory");
+		return tool_fail(t, -EINVAL, "out of memory");
 	for (i = optind; i < argc; i++) {
 		struct trace_probe *p = &o->probes[o->nprobes];
 		struct bb_err err = { "" };
 
 		if (trace_spec_parse(argv[i], &p->spec, &err) < 0)
-			return tool_error(t, "%s", err.msg);
+			return tool_fail(t, -EINVAL, "%s", err.msg);
 		p->arg = argv[i];
 		for (j = 0; j < o->nprobes; j++)
 			if (!strcmp(o->probes[j].arg, argv[i]))
-				return tool_error(t, "'%s' is given twice",
-						  argv[i]);
+				return tool_fail(t, -EINVAL,
+						 "'%s' is given twice",
+						 argv[i]);
 		o->nprobes++;
 	}
 	return 0;
@@ -236,18 +241,19 @@ static int find_functions(struct tool_ctx *t, struct trace_probe *p,
 	if (trace_spec_is_glob(&p->spec)) {
 		nm = kprobe_match(tfs, p->spec.func, &m, &err);
 		if (nm < 0)
-			return tool_error(t, "%s", err.msg), -1;
+			return tool_fail(t, -EINVAL, "%s", err.msg);
 		if (!nm) {
 			free(m);
-			return tool_error(t, "no kernel function matches '%s' "
-					  "in %s/available_filter_functions",
-					  p->spec.func, tfs), -1;
+			return tool_fail(t, -EINVAL,
+					 "no kernel function matches '%s' "
+					 "in %s/available_filter_functions",
+					 p->spec.func, tfs);
 		}
 	} else {
 		m = malloc(sizeof(*m));
 		if (!m || !(m[0] = strdup(p->spec.func))) {
 			free(m);
-			return tool_error(t, "out of memory"), -1;
+			return tool_fail(t, -EINVAL, "out of memory");
 		}
 		nm = 1;
 	}
@@ -255,8 +261,9 @@ static int find_functions(struct tool_ctx *t, struct trace_probe *p,
 	p->nfuncs = nm;
 	*total += nm;
 	if (*total > TRACE_MAX_FUNCS)
-		return tool_error(t, "more than %d functions to probe: narrow "
-				  "the patterns", TRACE_MAX_FUNCS), -1;
+		return tool_fail(t, -EINVAL,
+				 "more than %d functions to probe: narrow "
+				 "the patterns", TRACE_MAX_FUNCS);
 	return 0;
 }
 
@@ -278,25 +285,26 @@ static int compile_probe(struct tool_ctx *t, const struct trace_opts *o,
 			 p->spec.event);
 		ret = tracefs_read(tfs, rel, &text);
 		if (ret < 0)
-			return tool_error(t, "tracepoint %s:%s not found on "
-					  "this kernel (%s/%s: %s)",
-					  p->spec.cat, p->spec.event, tfs, rel,
-					  strerror(-ret)), -1;
+			return tool_fail(t, -EINVAL,
+					 "tracepoint %s:%s not found on "
+					 "this kernel (%s/%s: %s)",
+					 p->spec.cat, p->spec.event, tfs, rel,
+					 strerror(-ret));
 		n = tp_format_parse(text, NULL, 0);
 		if (n > 0 && (fields = calloc(n, sizeof(*fields))))
 			n = tp_format_parse(text, fields, n);
 		free(text);
 		if (n < 0 || (n > 0 && !fields)) {
 			free(fields);
-			return tool_error(t, "cannot parse %s/%s", tfs, rel),
-			       -1;
+			return tool_fail(t, -EINVAL,
+					 "cannot parse %s/%s", tfs, rel);
 		}
 	}
 	ret = trace_spec_compile(&p->spec, trace_arch_native(), fields, n,
 				 (int)o->strsize, &p->prog, &err);
 	free(fields);
 	if (ret < 0)
-		return tool_error(t, "%s", err.msg), -1;
+		return tool_fail(t, -EINVAL, "%s", err.msg);
 	return 0;
 }
 
@@ -324,8 +332,9 @@ static int set_consts(struct tool_ctx *t, const struct trace_prog *pr, int id)
 	if (!c.missing)
 		return 0;
 	snprintf(name, sizeof(name), "%s", c.missing);
-	return tool_error(t, "internal: the trace object has no constant %s",
-			  name), -ENOENT;
+	return tool_fail(t, -ENOENT,
+			 "internal: the trace object has no constant %s",
+			 name);
 }
 
 /* The kernel's verdict on a probe's copy of the program. */
@@ -347,7 +356,7 @@ static int load_probe(struct tool_ctx *t, struct trace_probe *p, int id)
 	if (log && *log)
 		fprintf(stderr, "--- verifier log ---\n%s--- end of verifier "
 			"log ---\n", log);
-	return tool_error(t, "probe '%s': %s", p->arg, err.msg), -1;
+	return tool_fail(t, -EINVAL, "probe '%s': %s", p->arg, err.msg);
 }
 
 static void say_probe(const struct trace_probe *p, int split)
@@ -487,10 +496,10 @@ static int load_symbols(struct tool_ctx *t, const struct trace_opts *o,
 		globs |= o->probes[i].nfuncs > 1;
 	if ((o->kstack || globs || needs_conv(o, 'K')) &&
 	    ksyms_load(&r->ks, "/proc/kallsyms", &err) < 0)
-		return tool_error(t, "%s", err.msg), -1;
+		return tool_fail(t, -EINVAL, "%s", err.msg);
 	if (o->ustack || needs_conv(o, 'U')) {
 		if (usyms_new(&r->us) < 0)
-			return tool_error(t, "out of memory"), -1;
+			return tool_fail(t, -EINVAL, "out of memory");
 		if (o->pid) /* while it surely lives */
 			usyms_add_pid(r->us, (int)o->pid);
 	}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* barebpf vfsstat: VFS calls per second, bcc's columns. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,11 +62,11 @@ static int parse_args(struct tool_ctx *t, struct vfsstat_opts *o, int argc,
 		switch (c) {
 		case 'd':
 			if (opt_seconds(t, "--duration", optarg, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		default:
 			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		}
 	}
