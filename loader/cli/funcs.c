@@ -46,7 +46,7 @@ int tool_funcs(struct tool_ctx *t, int source, const char *const *names,
 		if (!v[k]) {
 			bb_free_strv(v, k);
 			free(found);
-			return tool_fail(t, -EINVAL, "out of memory");
+			return tool_fail(t, -ENOMEM, "out of memory");
 		}
 		k++;
 	}
@@ -296,5 +296,5 @@ oom:
 		regfree(&re);
 	free(text);
 	bb_free_strv(v, n);
-	return tool_fail(t, -EINVAL, "out of memory");
+	return tool_fail(t, -ENOMEM, "out of memory");
 }

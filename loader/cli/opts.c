@@ -39,6 +39,41 @@ int tool_opt(struct tool_ctx *t, int c, const struct tool_usage *u,
 	return -EINVAL;
 }
 
+/* One option of v's (1: taken, 0: the tool's own, or -EINVAL). */
+static int common_opt(struct tool_ctx *t, int c, const struct tool_optv *v)
+{
+	switch (c) {
+	case 'i':
+		return v->interval ? opt_seconds(t, "-i", optarg, v->interval) ?:
+				     1 : 0;
+	case 'p':
+		return v->pid ? opt_pid(t, optarg, v->pid) ?: 1 : 0;
+	case 'M':
+		return v->maxactive ? opt_maxactive(t, optarg, v->maxactive) ?:
+				      1 : 0;
+	case 'h': case 'v': case 'j': case '?': case ':':
+	case TOOL_OPT_KVER: case TOOL_OPT_DURATION:
+		return tool_opt(t, c, v->usage, v->json, v->duration) ?: 1;
+	}
+	return 0;
+}
+
+int tool_getopt(struct tool_ctx *t, int argc, char **argv,
+		const char *shortopts, const struct option *longopts,
+		const struct tool_optv *v)
+{
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		ret = common_opt(t, c, v);
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			return c;
+	}
+	return 0;
+}
+
 int opt_seconds(struct tool_ctx *t, const char *opt, const char *arg,
 		double *v)
 {

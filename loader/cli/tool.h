@@ -16,6 +16,7 @@
 #ifndef BAREBPF_TOOL_H
 #define BAREBPF_TOOL_H
 
+#include <getopt.h>
 #include "barebpf.h"
 #include "output.h"
 #include "skel.h"
@@ -254,6 +255,36 @@ struct tool_usage {
  * what is wrong. */
 int tool_opt(struct tool_ctx *t, int c, const struct tool_usage *u,
 	     int *json, double *duration);
+
+/*
+ * The options several tools take, each where the tool gives its field
+ * (NULL: the tool has no such option, or its own meaning for the letter):
+ * tool_opt's, -i/--interval SECONDS, -p/--pid PID, -M/--maxactive N.
+ */
+struct tool_optv {
+	const struct tool_usage *usage;
+	int *json;
+	double *duration;
+	double *interval;
+	unsigned long *pid, *maxactive;
+};
+/*
+ * getopt_long over argv, taking the options of v: the next option that is
+ * the tool's own (> 0), 0 at the end, or -EINVAL after saying what is
+ * wrong (-h prints the usage and exits 0). A tool's loop:
+ *
+ *	while ((c = tool_getopt(t, argc, argv, "hTj", longopts, &v)) > 0)
+ *		switch (c) { case 'T': ... }
+ *	if (c < 0)
+ *		return c;
+ */
+int tool_getopt(struct tool_ctx *t, int argc, char **argv,
+		const char *shortopts, const struct option *longopts,
+		const struct tool_optv *v);
+#define TOOL_LONGOPT_PID { "pid", required_argument, NULL, 'p' }
+#define TOOL_LONGOPT_INTERVAL { "interval", required_argument, NULL, 'i' }
+#define TOOL_LONGOPT_MAXACTIVE { "maxactive", required_argument, NULL, 'M' }
+#define TOOL_LONGOPT_TIMESTAMP { "timestamp", no_argument, NULL, 'T' }
 
 /*
  * Option values every tool checks the same way. Each returns 0, or prints

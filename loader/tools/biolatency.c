@@ -102,9 +102,12 @@ static int parse_args(struct tool_ctx *t, struct biolat_opts *o, int argc,
 		{ "disk", required_argument, NULL, 'd' },
 		{ 0 }
 	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "hTQmDFjd:v", longopts, NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "hTQmDFjd:v", longopts,
+				&v)) > 0) {
 		switch (c) {
 		case 'T': o->timestamp = 1; break;
 		case 'Q': o->queued = 1; break;
@@ -112,12 +115,10 @@ static int parse_args(struct tool_ctx *t, struct biolat_opts *o, int argc,
 		case 'D': o->per_disk = 1; break;
 		case 'F': o->per_flags = 1; break;
 		case 'd': o->disk = optarg; break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return -EINVAL;
-			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	if (opt_interval_count(t, argc, argv, &o->interval, &o->count))
 		return -EINVAL;
 	if (o->disk && disk_kdev(o->disk, &o->kdev) < 0)

@@ -252,18 +252,19 @@ static int parse_args(struct tool_ctx *t, struct biosnoop_opts *o, int argc,
 		{ "disk", required_argument, NULL, 'd' },
 		{ 0 }
 	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "hQjd:v", longopts, NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "hQjd:v", longopts,
+				&v)) > 0) {
 		switch (c) {
 		case 'Q': o->queued = 1; break;
 		case 'd': o->disk = optarg; break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return -EINVAL;
-			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	return opt_no_args(t, argc, argv);
 }
 

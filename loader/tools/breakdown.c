@@ -106,24 +106,20 @@ static int parse_args(struct tool_ctx *t, struct bd_opts *o, int argc,
 		{ "maxactive", required_argument, NULL, 'M' },
 		{ 0 }
 	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration, .interval = &o->interval,
+		.pid = &o->pid, .maxactive = &o->maxactive };
 	int c;
 
 	o->maxactive = BD_MAXACTIVE;
 	o->fmt.div = 1000;
 	o->fmt.unit = "us";
-	while ((c = getopt_long(argc, argv, "+humt:p:n:Kji:M:v", longopts,
-				NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "+humt:p:n:Kji:M:v", longopts,
+				&v)) > 0) {
 		switch (c) {
 		case 'u': o->fmt.div = 1000; o->fmt.unit = "us"; break;
 		case 'm': o->fmt.div = 1000000; o->fmt.unit = "ms"; break;
 		case 't': o->threshold = optarg; break;
-		case 'p':
-			if (parse_ulong(optarg, &o->pid) < 0 || !o->pid ||
-			    o->pid > 0x7fffffff)
-				return tool_fail(t, -EINVAL,
-						 "-p needs a process id, "
-						 "not '%s'", optarg);
-			break;
 		case 'n':
 			if (!*optarg || strlen(optarg) > 15)
 				return tool_fail(t, -EINVAL,
@@ -134,20 +130,10 @@ static int parse_args(struct tool_ctx *t, struct bd_opts *o, int argc,
 			o->name = optarg;
 			break;
 		case 'K': o->kstack = 1; break;
-		case 'i':
-			if (opt_seconds(t, "-i", optarg, &o->interval))
-				return -EINVAL;
-			break;
-		case 'M':
-			if (opt_maxactive(t, optarg, &o->maxactive))
-				return -EINVAL;
-			break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return -EINVAL;
-			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	if (argc - optind < 2) {
 		fputs(usage, stderr);
 		return tool_fail(t, -EINVAL,

@@ -289,11 +289,13 @@ static int parse_args(struct tool_ctx *t, struct execsnoop_opts *o, int argc,
 		{ "max-events", required_argument, NULL, 'M' },
 		{ 0 }
 	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration };
 	int c;
 
 	o->max_args = EXECSNOOP_MAXARGS;
-	while ((c = getopt_long(argc, argv, "hTtxqUjn:l:u:M:v", longopts,
-				NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "hTtxqUjn:l:u:M:v", longopts,
+				&v)) > 0) {
 		switch (c) {
 		case 'T': o->time = 1; break;
 		case 't': o->timestamp = 1; break;
@@ -330,12 +332,10 @@ static int parse_args(struct tool_ctx *t, struct execsnoop_opts *o, int argc,
 			if (opt_count(t, "-M", "execs", optarg, &o->max_events))
 				return -EINVAL;
 			break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return -EINVAL;
-			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	return opt_no_args(t, argc, argv);
 }
 

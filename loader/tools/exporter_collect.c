@@ -257,7 +257,7 @@ static int freeze_collect(struct exporter *e, struct collector *c)
 	int ret;
 
 	if (!p)
-		return tool_fail(t, -EINVAL, "out of memory");
+		return tool_fail(t, -ENOMEM, "out of memory");
 	c->priv = p;
 	p->o.no_stack = 1;
 	p->r.o = &p->o;

@@ -215,19 +215,20 @@ static int parse_args(struct tool_ctx *t, struct freeze_opts *o, int argc,
 		{ 0 }
 	};
 	uint32_t kdev;
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "hjd:Cv", longopts, NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "hjd:Cv", longopts,
+				&v)) > 0) {
 		switch (c) {
 		case 'd': o->disk = optarg; break;
 		case 'C': o->correlate = 1; break;
 		case TOOL_OPT_FIRST_OWN: o->no_stack = 1; break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return -EINVAL;
-			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	if (opt_no_args(t, argc, argv))
 		return -EINVAL;
 	if (o->disk) {

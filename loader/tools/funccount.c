@@ -96,20 +96,15 @@ static int parse_args(struct tool_ctx *t, struct funccount_opts *o, int argc,
 		{ "max-probes", required_argument, NULL, TOOL_OPT_FIRST_OWN },
 		{ 0 }
 	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration, .interval = &o->interval,
+		.pid = &o->pid };
 	int c;
 
 	o->max_probes = FUNCCOUNT_PROBES;
-	while ((c = getopt_long(argc, argv, "hp:i:d:Trjv", longopts,
-				NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "hp:i:d:Trjv", longopts,
+				&v)) > 0) {
 		switch (c) {
-		case 'p':
-			if (opt_pid(t, optarg, &o->pid))
-				return -EINVAL;
-			break;
-		case 'i':
-			if (opt_seconds(t, "-i", optarg, &o->interval))
-				return -EINVAL;
-			break;
 		case 'd':
 			if (opt_seconds(t, "-d", optarg, &o->duration))
 				return -EINVAL;
@@ -126,12 +121,10 @@ static int parse_args(struct tool_ctx *t, struct funccount_opts *o, int argc,
 						 "'%s'", FUNCCOUNT_MAX_KEYS -
 						 240, optarg);
 			break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return -EINVAL;
-			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	if (optind != argc - 1) {
 		fputs(usage, stderr);
 		return tool_fail(t, -EINVAL,
@@ -246,7 +239,7 @@ static int tp_open_counters(struct tool_ctx *t, struct fc_state *s,
 		s->ncpus = 1;
 	s->tp_fds = malloc(s->n * s->ncpus * sizeof(*s->tp_fds));
 	if (!s->tp_fds)
-		return tool_fail(t, -EINVAL, "out of memory");
+		return tool_fail(t, -ENOMEM, "out of memory");
 	for (i = 0; i < s->n * s->ncpus; i++)
 		s->tp_fds[i] = -1;
 	for (i = 0; i < s->n; i++) {

@@ -75,22 +75,17 @@ static int parse_args(struct tool_ctx *t, struct funclat_opts *o, int argc,
 		{ "maxactive", required_argument, NULL, 'M' },
 		{ 0 }
 	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration, .interval = &o->interval,
+		.pid = &o->pid, .maxactive = &o->maxactive };
 	int c;
 
 	o->maxactive = 128;
 	o->unit_div = 1;
 	o->unit = "nsecs";
-	while ((c = getopt_long(argc, argv, "hp:i:d:TumrjM:v", longopts,
-				NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "hp:i:d:TumrjM:v", longopts,
+				&v)) > 0) {
 		switch (c) {
-		case 'p':
-			if (opt_pid(t, optarg, &o->pid))
-				return -EINVAL;
-			break;
-		case 'i':
-			if (opt_seconds(t, "-i", optarg, &o->interval))
-				return -EINVAL;
-			break;
 		case 'd':
 			if (opt_seconds(t, "-d", optarg, &o->duration))
 				return -EINVAL;
@@ -99,16 +94,10 @@ static int parse_args(struct tool_ctx *t, struct funclat_opts *o, int argc,
 		case 'u': o->unit_div = 1000; o->unit = "usecs"; break;
 		case 'm': o->unit_div = 1000000; o->unit = "msecs"; break;
 		case 'r': o->regexp = 1; break;
-		case 'M':
-			if (opt_maxactive(t, optarg, &o->maxactive))
-				return -EINVAL;
-			break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return -EINVAL;
-			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	if (optind != argc - 1) {
 		fputs(usage, stderr);
 		return tool_fail(t, -EINVAL,

@@ -192,10 +192,12 @@ static int parse_args(struct tool_ctx *t, struct opensnoop_opts *o, int argc,
 		{ "max-events", required_argument, NULL, 'M' },
 		{ 0 }
 	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "hTUxjp:t:u:n:ef:d:M:v", longopts,
-				NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "hTUxjp:t:u:n:ef:d:M:v", longopts,
+				&v)) > 0) {
 		switch (c) {
 		case 'T': o->timestamp = 1; break;
 		case 'U': o->print_uid = 1; break;
@@ -230,12 +232,10 @@ static int parse_args(struct tool_ctx *t, struct opensnoop_opts *o, int argc,
 			if (opt_count(t, "-M", "opens", optarg, &o->max_events))
 				return -EINVAL;
 			break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return -EINVAL;
-			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	return opt_no_args(t, argc, argv);
 }
 

@@ -76,26 +76,22 @@ static int parse_args(struct tool_ctx *t, struct qenter_opts *o, int argc,
 		{ "maxactive", required_argument, NULL, 'M' },
 		{ 0 }
 	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration, .maxactive = &o->maxactive };
 	int c;
 
 	o->maxactive = 128;
-	while ((c = getopt_long(argc, argv, "hTmDjd:M:v", longopts,
-				NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "hTmDjd:M:v", longopts,
+				&v)) > 0) {
 		switch (c) {
 		case 'T': o->timestamp = 1; break;
 		case 'm': o->ms = 1; break;
 		case 'D': o->per_disk = 1; break;
 		case 'd': o->disk = optarg; break;
-		case 'M':
-			if (opt_maxactive(t, optarg, &o->maxactive))
-				return -EINVAL;
-			break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return -EINVAL;
-			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	if (opt_interval_count(t, argc, argv, &o->interval, &o->count))
 		return -EINVAL;
 	if (o->disk && disk_kdev(o->disk, &o->kdev) < 0)

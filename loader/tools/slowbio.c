@@ -163,24 +163,21 @@ static int parse_args(struct tool_ctx *t, struct slowbio_opts *o, int argc,
 		{ "maxactive", required_argument, NULL, 'M' },
 		{ 0 }
 	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration, .maxactive = &o->maxactive };
 	int c;
 
 	o->min_us = SLOWBIO_DEFAULT_US;
 	o->maxactive = SLOWBIO_MAXACTIVE;
-	while ((c = getopt_long(argc, argv, "hmjd:M:v", longopts, NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "hmjd:M:v", longopts,
+				&v)) > 0) {
 		switch (c) {
 		case 'm': o->ms = 1; break;
 		case 'd': o->disk = optarg; break;
-		case 'M':
-			if (opt_maxactive(t, optarg, &o->maxactive))
-				return -EINVAL;
-			break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return -EINVAL;
-			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	if (optind < argc) {
 		/* up to an hour: the threshold is kept in ns */
 		if (parse_ulong(argv[optind], &o->min_us) < 0 ||

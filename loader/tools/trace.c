@@ -148,11 +148,13 @@ static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 		{ "maxactive", required_argument, NULL, TOOL_OPT_FIRST_OWN },
 		{ 0 }
 	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+				     .duration = &o->duration };
 	int c, i, j;
 
 	o->strsize = TRACE_STR_DEFAULT;
-	while ((c = getopt_long(argc, argv, "hp:L:vZ:SM:tTCn:f:KUd:j",
-				longopts, NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "hp:L:vZ:SM:tTCn:f:KUd:j",
+				longopts, &v)) > 0) {
 		switch (c) {
 		case 'p':
 			if (parse_num(t, "-p", "a process id", optarg,
@@ -187,12 +189,10 @@ static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 			if (opt_maxactive(t, optarg, &o->maxactive))
 				return -EINVAL;
 			break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return -EINVAL;
-			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	if (o->pid && o->tid)
 		return tool_fail(t, -EINVAL,
 				 "only one of -p and -L may be given");
@@ -209,7 +209,7 @@ static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 				 "at most %d probes", TRACE_MAX_PROBES);
 	o->probes = calloc(argc - optind, sizeof(*o->probes));
 	if (!o->probes)
-		return tool_fail(t, -EINVAL, "out of memory");
+		return tool_fail(t, -ENOMEM, "out of memory");
 	for (i = optind; i < argc; i++) {
 		struct trace_probe *p = &o->probes[o->nprobes];
 		struct bb_err err = { "" };
@@ -253,7 +253,7 @@ static int find_functions(struct tool_ctx *t, struct trace_probe *p,
 		m = malloc(sizeof(*m));
 		if (!m || !(m[0] = strdup(p->spec.func))) {
 			free(m);
-			return tool_fail(t, -EINVAL, "out of memory");
+			return tool_fail(t, -ENOMEM, "out of memory");
 		}
 		nm = 1;
 	}
@@ -499,7 +499,7 @@ static int load_symbols(struct tool_ctx *t, const struct trace_opts *o,
 		return tool_fail(t, -EINVAL, "%s", err.msg);
 	if (o->ustack || needs_conv(o, 'U')) {
 		if (usyms_new(&r->us) < 0)
-			return tool_fail(t, -EINVAL, "out of memory");
+			return tool_fail(t, -ENOMEM, "out of memory");
 		if (o->pid) /* while it surely lives */
 			usyms_add_pid(r->us, (int)o->pid);
 	}
