@@ -233,15 +233,15 @@ FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 FUZZ_LIB_OBJS := $(patsubst loader/%.c,$(O)/fuzz/lib/%.o,$(LIB_SRCS))
 # parsers of outside input on the command-line side (the HTTP server), and
 # the output layer that trace's record printer (fuzz_tracespec) writes with
-FUZZ_CMD_SRCS := loader/cli/httpd.c loader/cli/httpd_parse.c loader/cli/output.c
-FUZZ_CMD_OBJS := $(patsubst loader/cli/%.c,$(O)/fuzz/cli/%.o,$(FUZZ_CMD_SRCS))
+FUZZ_CMD_SRCS := loader/tools/httpd.c loader/tools/httpd_parse.c loader/cli/output.c
+FUZZ_CMD_OBJS := $(patsubst loader/%.c,$(O)/fuzz/cmd/%.o,$(FUZZ_CMD_SRCS))
 
 $(O)/fuzz/lib/%.o: loader/%.c $(HDRS)
 	$(call msg,FUZZCC,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-$(O)/fuzz/cli/%.o: loader/cli/%.c $(HDRS)
+$(O)/fuzz/cmd/%.o: loader/%.c $(HDRS)
 	$(call msg,FUZZCC,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
