@@ -62,9 +62,10 @@ msg = @printf '  %-8s %s\n' $(1) $(2)
 endif
 
 LIB_SRCS := $(wildcard loader/*.c loader/obj/*.c loader/probe/*.c)
-# loader/cli/ (the frame) and loader/tools/ (one file per tool) see
-# loader/cli/; the library (LIB_SRCS) is built without that folder on its
-# include path, so that it cannot depend on the command line.
+# loader/cli/ (the frame), loader/progs/ (one module per BPF object) and
+# loader/tools/ (one file per tool) see those folders and $(O)/gen/; the
+# library (LIB_SRCS) is built without them on its include path, so that it
+# cannot depend on the command line (docs/ARCHITECTURE.md).
 CLI_SRCS := $(wildcard loader/cli/*.c)
 PROG_SRCS := $(wildcard loader/progs/*.c)
 TOOL_SRCS := $(wildcard loader/tools/*.c)

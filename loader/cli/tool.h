@@ -5,13 +5,16 @@
  * with errors printed once, here, and cleanup on every exit path.
  *
  * loader/cli/ is the frame every tool stands on: main and the tool table
- * (main.c), this header's skeleton (common.c), the output layer (output.h),
- * and the pieces several tools share (per-disk histograms, disk names,
- * kernel function chains, Prometheus text, the HTTP server). It includes
- * barebpf.h and nothing of loader/tools/. loader/tools/ holds one file per
- * tool (a tool with several files prefixes them with its name), each
- * including cli/ headers and its bpf/<tool>.h; no tool includes another
- * tool. The library never includes anything of either folder.
+ * (main.c), this header's skeleton (common.c, attach.c, funcs.c, opts.c),
+ * the output layer (output.h), and the pieces several tools share
+ * (per-disk histograms, disk names). It includes barebpf.h and nothing of
+ * loader/progs/ or loader/tools/. loader/progs/ holds one module per
+ * embedded BPF object (progs.h), on the frame; loader/tools/ holds one
+ * file per tool (a tool with several files prefixes them with its name;
+ * the exporter's HTTP server and Prometheus text sit beside it), each
+ * including cli/ and progs/ headers; no tool includes another tool. The
+ * library never includes anything of these folders. docs/ARCHITECTURE.md
+ * draws the whole.
  */
 #ifndef BAREBPF_TOOL_H
 #define BAREBPF_TOOL_H
