@@ -25,17 +25,6 @@ static int attach_one(struct tool_ctx *t, struct bb_prog *p, const char *prog,
 	return ret;
 }
 
-int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
-		int maxactive)
-{
-	struct bb_err err = { "" };
-	int ret = attach_one(t, NULL, prog, target, maxactive, &err);
-
-	if (ret < 0)
-		tool_error(t, "%s", err.msg);
-	return ret;
-}
-
 void tool_fails_count(struct tool_fails *f, int ret, const struct bb_err *err)
 {
 	switch (ret) {

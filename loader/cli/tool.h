@@ -149,13 +149,11 @@ int tool_syscall_funcs(struct tool_ctx *t, const char *const *sys, int n,
 /* The offset of a tracepoint field (>= 0), or -errno after printing why. */
 int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
 		   const char *field);
-/* Raise RLIMIT_MEMLOCK, find kern_version, load; print the verifier log. */
 /* No option needs the disk of a bio (taskdev.h): its program is not
  * loaded and its map (16,384 preallocated LRU entries, 2 ms) holds one. */
 void tool_taskdev_unused(struct tool_ctx *t);
+/* Raise RLIMIT_MEMLOCK, find kern_version, load; print the verifier log. */
 int tool_load(struct tool_ctx *t);
-int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
-		int maxactive);
 /*
  * Attach a tool's probes in the order probe_order gives (closers first:
  * see loader/probe/attach.c), after checking that every perf event array of the
