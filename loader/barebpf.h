@@ -103,6 +103,9 @@ int bb_read_small(const char *path, char *buf, size_t len);
 /* Sum over CPUs of a u64 in a per-CPU array at key into *sum: 0 or
  * -errno (then *sum is 0 and means nothing). */
 int bpf_map_sum_percpu_u64(int fd, uint32_t key, uint64_t *sum);
+/* The u64 at byte off (a multiple of 8, below 256) of the program's
+ * bpf_prog_info; -EOPNOTSUPP where this kernel's info is shorter. */
+int bpf_prog_info_u64(int prog_fd, uint32_t off, uint64_t *v);
 /* How often the kernel skipped the program because another BPF program
  * was running on that CPU (6.7+): 0, or -EOPNOTSUPP on older kernels. */
 int bpf_prog_recursion_misses(int prog_fd, uint64_t *misses);

@@ -324,16 +324,7 @@ int bpf_map_sum_percpu_u64(int fd, uint32_t key, uint64_t *sum)
 	return ret;
 }
 
-/*
- * The kernel skips a program that fires on a CPU where a BPF program (ours
- * or another tool's) is already running (trace_call_bpf's bpf_prog_active),
- * and since 6.7 counts the skips in bpf_prog_info.recursion_misses (a field
- * of 5.12, counting only trampoline programs until then). Before, they are
- * not counted anywhere.
- */
-#define BB_OBJ_GET_INFO_BY_FD 15
-#define PROG_INFO_RECURSION_MISSES 208 /* offsetof(struct bpf_prog_info, ..) */
-int bpf_prog_recursion_misses(int prog_fd, uint64_t *misses)
+int bpf_prog_info_u64(int prog_fd, uint32_t off, uint64_t *v)
 {
 	uint64_t info[32] = { 0 }; /* the first 256 bytes of bpf_prog_info */
 	struct {
@@ -342,18 +333,33 @@ int bpf_prog_recursion_misses(int prog_fd, uint64_t *misses)
 	} attr = { 0 };
 	int ret;
 
-	*misses = 0;
+	*v = 0;
+	if (off % 8 || off + 8 > sizeof(info))
+		return -EINVAL;
 	attr.bpf_fd = prog_fd;
 	attr.info_len = sizeof(info);
 	attr.info = (uintptr_t)info;
 	/* the kernel fills what it knows and says how much in info_len */
-	ret = sys_bpf(BB_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
+	ret = sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
 	if (ret < 0)
 		return ret;
-	if (attr.info_len < PROG_INFO_RECURSION_MISSES + 8)
+	if (attr.info_len < off + 8)
 		return -EOPNOTSUPP;
-	*misses = info[PROG_INFO_RECURSION_MISSES / 8];
+	*v = info[off / 8];
 	return 0;
+}
+
+/*
+ * The kernel skips a program that fires on a CPU where a BPF program (ours
+ * or another tool's) is already running (trace_call_bpf's bpf_prog_active),
+ * and since 6.7 counts the skips in bpf_prog_info.recursion_misses (a field
+ * of 5.12, counting only trampoline programs until then). Before, they are
+ * not counted anywhere.
+ */
+#define PROG_INFO_RECURSION_MISSES 208 /* offsetof(struct bpf_prog_info, ..) */
+int bpf_prog_recursion_misses(int prog_fd, uint64_t *misses)
+{
+	return bpf_prog_info_u64(prog_fd, PROG_INFO_RECURSION_MISSES, misses);
 }
 
 int bb_raise_memlock(struct bb_err *err)

@@ -94,7 +94,7 @@ static int parse_args(struct tool_ctx *t, struct biolat_opts *o, int argc,
 {
 	static const struct option longopts[] = {
 		TOOL_LONGOPTS,
-		{ "timestamp", no_argument, NULL, 'T' },
+		TOOL_LONGOPT_TIMESTAMP,
 		{ "queued", no_argument, NULL, 'Q' },
 		{ "milliseconds", no_argument, NULL, 'm' },
 		{ "disks", no_argument, NULL, 'D' },

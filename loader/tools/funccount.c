@@ -89,9 +89,9 @@ static int parse_args(struct tool_ctx *t, struct funccount_opts *o, int argc,
 {
 	static const struct option longopts[] = {
 		TOOL_LONGOPTS,
-		{ "pid", required_argument, NULL, 'p' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "timestamp", no_argument, NULL, 'T' },
+		TOOL_LONGOPT_PID,
+		TOOL_LONGOPT_INTERVAL,
+		TOOL_LONGOPT_TIMESTAMP,
 		{ "regexp", no_argument, NULL, 'r' },
 		{ "max-probes", required_argument, NULL, TOOL_OPT_FIRST_OWN },
 		{ 0 }

@@ -66,13 +66,13 @@ static int parse_args(struct tool_ctx *t, struct funclat_opts *o, int argc,
 {
 	static const struct option longopts[] = {
 		TOOL_LONGOPTS,
-		{ "pid", required_argument, NULL, 'p' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "timestamp", no_argument, NULL, 'T' },
+		TOOL_LONGOPT_PID,
+		TOOL_LONGOPT_INTERVAL,
+		TOOL_LONGOPT_TIMESTAMP,
 		{ "microseconds", no_argument, NULL, 'u' },
 		{ "milliseconds", no_argument, NULL, 'm' },
 		{ "regexp", no_argument, NULL, 'r' },
-		{ "maxactive", required_argument, NULL, 'M' },
+		TOOL_LONGOPT_MAXACTIVE,
 		{ 0 }
 	};
 	const struct tool_optv v = { .usage = &help, .json = &o->json,

@@ -180,10 +180,10 @@ static int parse_args(struct tool_ctx *t, struct opensnoop_opts *o, int argc,
 {
 	static const struct option longopts[] = {
 		TOOL_LONGOPTS,
-		{ "timestamp", no_argument, NULL, 'T' },
+		TOOL_LONGOPT_TIMESTAMP,
 		{ "print-uid", no_argument, NULL, 'U' },
 		{ "failed", no_argument, NULL, 'x' },
-		{ "pid", required_argument, NULL, 'p' },
+		TOOL_LONGOPT_PID,
 		{ "tid", required_argument, NULL, 't' },
 		{ "uid", required_argument, NULL, 'u' },
 		{ "name", required_argument, NULL, 'n' },

@@ -69,11 +69,11 @@ static int parse_args(struct tool_ctx *t, struct qenter_opts *o, int argc,
 {
 	static const struct option longopts[] = {
 		TOOL_LONGOPTS,
-		{ "timestamp", no_argument, NULL, 'T' },
+		TOOL_LONGOPT_TIMESTAMP,
 		{ "milliseconds", no_argument, NULL, 'm' },
 		{ "disks", no_argument, NULL, 'D' },
 		{ "disk", required_argument, NULL, 'd' },
-		{ "maxactive", required_argument, NULL, 'M' },
+		TOOL_LONGOPT_MAXACTIVE,
 		{ 0 }
 	};
 	const struct tool_optv v = { .usage = &help, .json = &o->json,

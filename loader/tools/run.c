@@ -290,7 +290,7 @@ static int run_main(int argc, char **argv)
 	static const struct option longopts[] = {
 		TOOL_LONGOPTS,
 		{ "const", required_argument, NULL, 'c' },
-		{ "maxactive", required_argument, NULL, 'M' },
+		TOOL_LONGOPT_MAXACTIVE,
 		{ 0 }
 	};
 	struct bb_perfbuf *pb = NULL;

@@ -160,7 +160,7 @@ static int parse_args(struct tool_ctx *t, struct slowbio_opts *o, int argc,
 		TOOL_LONGOPTS,
 		{ "milliseconds", no_argument, NULL, 'm' },
 		{ "disk", required_argument, NULL, 'd' },
-		{ "maxactive", required_argument, NULL, 'M' },
+		TOOL_LONGOPT_MAXACTIVE,
 		{ 0 }
 	};
 	const struct tool_optv v = { .usage = &help, .json = &o->json,

@@ -132,7 +132,7 @@ static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 {
 	static const struct option longopts[] = {
 		TOOL_LONGOPTS,
-		{ "pid", required_argument, NULL, 'p' },
+		TOOL_LONGOPT_PID,
 		{ "tid", required_argument, NULL, 'L' },
 		{ "string-size", required_argument, NULL, 'Z' },
 		{ "include-self", no_argument, NULL, 'S' },
