@@ -241,8 +241,18 @@ uint64_t tool_ring_lost(struct tool_ctx *t, struct bb_perfbuf *pb,
 			uint64_t *sent)
 {
 	struct bb_map *m = obj_map(t->obj, map);
+
+	return tool_ring_lost_fd(t, pb, m ? m->fd : -ENOENT, idx, received,
+				 sent);
+}
+
+uint64_t tool_ring_lost_fd(struct tool_ctx *t, struct bb_perfbuf *pb,
+			   int stats_fd, uint32_t idx, uint64_t received,
+			   uint64_t *sent)
+{
 	uint64_t emitted = 0, lost;
-	int ret = m ? bpf_map_sum_percpu_u64(m->fd, idx, &emitted) : -ENOENT;
+	int ret = stats_fd >= 0 ?
+		  bpf_map_sum_percpu_u64(stats_fd, idx, &emitted) : stats_fd;
 
 	if (ret < 0) {
 		tool_error(t, "warning: cannot read how many records were sent "

@@ -208,6 +208,11 @@ void tool_detach_drain(struct tool_ctx *t, struct bb_perfbuf *pb,
 uint64_t tool_ring_lost(struct tool_ctx *t, struct bb_perfbuf *pb,
 			const char *map, uint32_t idx, uint64_t received,
 			uint64_t *sent);
+/* The same with the counters' map by fd (a program module's NAME_stats_fd;
+ * negative: not there, said as unread). */
+uint64_t tool_ring_lost_fd(struct tool_ctx *t, struct bb_perfbuf *pb,
+			   int stats_fd, uint32_t idx, uint64_t received,
+			   uint64_t *sent);
 /* tool_detach, then close the object. */
 void tool_cleanup(struct tool_ctx *t);
 

@@ -281,7 +281,8 @@ static void report(struct tool_ctx *t, struct bd_run *r,
 	uint64_t dropped = stat_of(t, BD_DROPPED), stale = stat_of(t, BD_STALE);
 	uint64_t noroom = stat_of(t, BD_NO_ROOM);
 
-	lost = tool_ring_lost(t, pb, "stats", BD_EMITTED, r->received, NULL);
+	lost = tool_ring_lost_fd(t, pb, breakdown_stats_fd(t), BD_EMITTED,
+				 r->received, NULL);
 	/* records lost (the reader fell behind) or short (a mismatched
 	 * build); calls dropped for a missed return (raise -M); MAIN calls
 	 * untimed for want of room (10240 tasks at once) */

@@ -287,9 +287,9 @@ static int freeze_main(int argc, char **argv)
 	perfbuf_poll(pb, 0);
 	print_still_frozen(&r, r.fstate_fd);
 	tool_detach_drain(&t, pb, NULL, NULL);
-	lost = tool_ring_lost(&t, pb, "stats", FREEZE_STAT_EMITTED, r.received,
-			      NULL);
 	stats_fd = freeze_stats_fd(&t);
+	lost = tool_ring_lost_fd(&t, pb, stats_fd, FREEZE_STAT_EMITTED,
+				 r.received, NULL);
 	v = 0;
 	bpf_map_sum_percpu_u64(stats_fd, FREEZE_STAT_HEALED, &v);
 	r.sum.healed = (unsigned long)v;
