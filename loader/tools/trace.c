@@ -312,29 +312,25 @@ static int compile_probe(struct tool_ctx *t, const struct trace_opts *o,
  * checks each): one it lacks is a bug, said once at the end. */
 struct const_sink {
 	struct tool_ctx *t;
-	const char *missing;
+	char missing[32];
 };
 
 static void set_const(void *ctx, const char *name, uint64_t v)
 {
 	struct const_sink *c = ctx;
 
-	if (traceobj_set(c->t, name, v) < 0 && !c->missing)
-		c->missing = name;
+	if (traceobj_set(c->t, name, v) < 0 && !c->missing[0])
+		snprintf(c->missing, sizeof(c->missing), "%s", name);
 }
 
 static int set_consts(struct tool_ctx *t, const struct trace_prog *pr, int id)
 {
-	struct const_sink c = { t, NULL };
-	char name[32];
+	struct const_sink c = { t, "" };
 
 	trace_prog_consts(pr, id, set_const, &c);
-	if (!c.missing)
-		return 0;
-	snprintf(name, sizeof(name), "%s", c.missing);
-	return tool_fail(t, -ENOENT,
-			 "internal: the trace object has no constant %s",
-			 name);
+	return c.missing[0] ? tool_fail(t, -ENOENT, "internal: the trace "
+					"object has no constant %s",
+					c.missing) : 0;
 }
 
 /* The kernel's verdict on a probe's copy of the program. */
@@ -447,7 +443,12 @@ out:
 static int configure(struct tool_ctx *t, const struct trace_opts *o,
 		     int *split)
 {
-	struct traceobj_settings ts = { 0 };
+	/* bcc leaves itself out; in a PID namespace getpid() is not the id
+	 * BPF sees, and trace's own calls show */
+	struct traceobj_settings ts = { .pid = o->pid, .tid = o->tid,
+		.self_tgid = o->include_self ? 0 : getpid(),
+		.kstack = o->kstack, .ustack = o->ustack,
+		.filter_dev = o->kdev, .disk = o->disk != NULL };
 	struct trace_prog none;
 
 	/* bpf_probe_read_{user,kernel}_str came in one commit (5.5): one
@@ -459,15 +460,6 @@ static int configure(struct tool_ctx *t, const struct trace_opts *o,
 			"bpf_probe_read_{user,kernel}_str (5.5+)" :
 			"bpf_probe_read_str (before 5.5: reads either space)");
 	ts.split = *split;
-	ts.pid = o->pid;
-	ts.tid = o->tid;
-	/* bcc leaves itself out; in a PID namespace getpid() is not the id
-	 * BPF sees, and trace's own calls show */
-	ts.self_tgid = o->include_self ? 0 : getpid();
-	ts.kstack = o->kstack;
-	ts.ustack = o->ustack;
-	ts.filter_dev = o->kdev;
-	ts.disk = o->disk != NULL;
 	if (traceobj_open(t, &ts) < 0)
 		return -1;
 	memset(&none, 0, sizeof(none));
