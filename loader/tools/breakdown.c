@@ -166,7 +166,7 @@ static int find_functions(struct tool_ctx *t, char **pats, int npats,
 	char **m;
 
 	if (!tfs)
-		return -1;
+		return -ENOENT;
 	for (i = 0; i < npats; i++) {
 		if (strchr(pats[i], ':'))
 			return tool_fail(t, -EINVAL,

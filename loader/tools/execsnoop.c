@@ -246,7 +246,7 @@ static int parse_uid(const char *s, unsigned long *uid)
 		return 0;
 	f = fopen("/etc/passwd", "re");
 	if (!f)
-		return -1;
+		return -ENOENT;
 	while (fgets(line, sizeof(line), f)) {
 		char *p = line + len;
 
@@ -259,7 +259,7 @@ static int parse_uid(const char *s, unsigned long *uid)
 		}
 	}
 	fclose(f);
-	return -1;
+	return -ENOENT;
 }
 
 static int compile(struct tool_ctx *t, regex_t *re, const char *opt,

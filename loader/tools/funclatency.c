@@ -175,7 +175,7 @@ static void print_stats(const struct funclat_opts *o, int fd, uint64_t *prev)
  * return goes too. With one function a failure is an error; with a glob,
  * some matches (notrace, blacklisted) refuse: they are counted and said.
  * Out of file descriptors, the rest cannot follow: stop and say how many
- * it takes. Returns the number of functions traced, or -1.
+ * it takes. Returns the number of functions traced, or -errno.
  */
 static int attach_all(struct tool_ctx *t, const struct funclat_opts *o,
 		      char **names, int n, struct bb_prog *ent,
@@ -207,7 +207,7 @@ static int attach_all(struct tool_ctx *t, const struct funclat_opts *o,
 		if (!quiet || r == -EMFILE || r == -ENFILE)
 			tool_error(t, "%s", err.msg);
 		if (n == 1)
-			return -1;
+			return r;
 		if (r == -EMFILE || r == -ENFILE) {
 			tool_error(t, "%d of %d functions could not be probed: "
 				   "%d take about %d file descriptors and the "
@@ -221,7 +221,7 @@ static int attach_all(struct tool_ctx *t, const struct funclat_opts *o,
 	tool_fails_report(t, &f, n);
 	if (!attached && !bb_stop)
 		tool_error(t, "no function of '%s' could be probed", o->pattern);
-	return bb_stop ? -1 : attached;
+	return bb_stop ? -EINTR : attached;
 }
 
 static int funclatency_main(int argc, char **argv)

@@ -237,7 +237,7 @@ static int find_functions(struct tool_ctx *t, struct trace_probe *p,
 	int nm;
 
 	if (!tfs)
-		return -1;
+		return -ENOENT;
 	if (trace_spec_is_glob(&p->spec)) {
 		nm = kprobe_match(tfs, p->spec.func, &m, &err);
 		if (nm < 0)
@@ -280,7 +280,7 @@ static int compile_probe(struct tool_ctx *t, const struct trace_opts *o,
 	if (p->spec.type == TRACE_TP) {
 		tfs = tool_tracefs(t);
 		if (!tfs)
-			return -1;
+			return -ENOENT;
 		snprintf(rel, sizeof(rel), "events/%s/%s/format", p->spec.cat,
 			 p->spec.event);
 		ret = tracefs_read(tfs, rel, &text);
@@ -345,7 +345,7 @@ static int load_probe(struct tool_ctx *t, struct trace_probe *p, int id)
 	const char *log;
 
 	if (set_consts(t, &p->prog, id) < 0)
-		return -1;
+		return -ENOENT;
 	if (traceobj_load_copy(t, kinds[p->spec.type], &p->bprog, &err) == 0)
 		return 0;
 	log = obj_verifier_log(t->obj);
@@ -449,7 +449,8 @@ static int configure(struct tool_ctx *t, const struct trace_opts *o,
 		.self_tgid = o->include_self ? 0 : getpid(),
 		.kstack = o->kstack, .ustack = o->ustack,
 		.filter_dev = o->kdev, .disk = o->disk != NULL };
-	struct trace_prog none;
+	struct trace_prog none = { 0 };
+	int ret;
 
 	/* bpf_probe_read_{user,kernel}_str came in one commit (5.5): one
 	 * test load tells for both */
@@ -460,9 +461,9 @@ static int configure(struct tool_ctx *t, const struct trace_opts *o,
 			"bpf_probe_read_{user,kernel}_str (5.5+)" :
 			"bpf_probe_read_str (before 5.5: reads either space)");
 	ts.split = *split;
-	if (traceobj_open(t, &ts) < 0)
-		return -1;
-	memset(&none, 0, sizeof(none));
+	ret = traceobj_open(t, &ts);
+	if (ret < 0)
+		return ret;
 	return set_consts(t, &none, 0);
 }
 
