@@ -55,8 +55,8 @@ SIZE_CFLAGS := -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tabl
 # the largest page size in the file: up to 64 KiB of padding on aarch64.
 SIZE_LDFLAGS := -Wl,--gc-sections -Wl,-z,norelro
 CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iasm -Ibpf
-CLI_CFLAGS := -Iloader/cli -Iloader/tools
-TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iloader/cli -Iloader/tools -Iasm -Ibpf \
+CLI_CFLAGS := -Iloader/cli -Iloader/progs -Iloader/tools -I$(O)/gen
+TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iloader/cli -Iloader/progs -Iloader/tools -I$(O)/gen -Iasm -Ibpf \
 	-Wno-unused-parameter
 # -mcpu=v1: no JLT/JLE/JSLT/JSLE (4.14), which 4.9's verifier refuses
 # ("invalid BPF_JMP opcode"); clang swaps the operands of JGT/JGE instead.
@@ -72,17 +72,21 @@ msg = @printf '  %-8s %s\n' $(1) $(2)
 endif
 
 LIB_SRCS := $(wildcard loader/*.c loader/obj/*.c loader/probe/*.c)
-# loader/cli/ (the frame) and loader/tools/ (one file per tool) see
-# loader/cli/; the library (LIB_SRCS) is built without that folder on its
-# include path, so that it cannot depend on the command line.
+# loader/cli/ (the frame), loader/progs/ (one module per BPF object) and
+# loader/tools/ (one file per tool) see those folders and $(O)/gen/; the
+# library (LIB_SRCS) is built without them on its include path, so that it
+# cannot depend on the command line (docs/ARCHITECTURE.md).
 CLI_SRCS := $(wildcard loader/cli/*.c)
+PROG_SRCS := $(wildcard loader/progs/*.c)
 TOOL_SRCS := $(wildcard loader/tools/*.c)
-CMD_SRCS := $(CLI_SRCS) $(TOOL_SRCS)
+CMD_SRCS := $(CLI_SRCS) $(PROG_SRCS) $(TOOL_SRCS)
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_NAMES := $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS))
 BPF_OBJS := $(patsubst %,$(O)/bpf/%.bpf.o,$(BPF_NAMES))
 EMBED_OBJS := $(patsubst %,$(O)/embed/%.o,$(BPF_NAMES))
-HDRS := $(wildcard loader/*.h loader/obj/*.h loader/probe/*.h loader/cli/*.h loader/tools/*.h asm/*.h bpf/*.h)
+# One header per object with its constants' and maps' names (bbskel.c)
+SKELS := $(patsubst %,$(O)/gen/%.skel.h,$(BPF_NAMES))
+HDRS := $(wildcard loader/*.h loader/obj/*.h loader/probe/*.h loader/cli/*.h loader/progs/*.h loader/tools/*.h asm/*.h bpf/*.h)
 # The tools' names, from their definitions (`const struct tool tool_x = {`
 # then `"name", ...`): the links are made without running the binary, which
 # a cross build cannot. A native build checks the list against --list-tools.
@@ -130,7 +134,7 @@ endif
 $(O)/musl/%.o: loader/%.c $(HDRS)
 	$(call msg,CC,$@)
 	@mkdir -p $(dir $@)
-	$(Q)$(MUSL_CC) $(CFLAGS) $(if $(filter loader/cli/% loader/tools/%,$<),$(CLI_CFLAGS)) $(SIZE_CFLAGS) -c -o $@ $<
+	$(Q)$(MUSL_CC) $(CFLAGS) $(if $(filter loader/cli/% loader/progs/% loader/tools/%,$<),$(CLI_CFLAGS)) $(SIZE_CFLAGS) -c -o $@ $<
 
 $(O)/host/%.o: loader/%.c $(HDRS)
 	$(call msg,HOSTCC,$@)
@@ -150,6 +154,21 @@ $(O)/lzpack: scripts/lzpack.c loader/lz.c loader/barebpf.h
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -O2 $(WARN) -std=gnu11 -Iloader -Iloader/obj -Iasm -Ibpf -o $@ scripts/lzpack.c loader/lz.c
 
+# The names of each object for the tools (scripts/bbskel.c): a build
+# tool like lzpack, linked with the library built for this host (the host
+# objects of the unit tests), which reads an object of any architecture.
+$(O)/bbskel: scripts/bbskel.c $(HLIB_OBJS)
+	$(call msg,HOSTCC,$@)
+	$(Q)$(HOST_CC) $(TEST_CFLAGS) -o $@ $^
+
+$(O)/gen/%.skel.h: $(O)/bpf/%.bpf.o $(O)/bbskel
+	$(call msg,GEN,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(O)/bbskel $< $* $@
+
+# Everything of the command line may include a generated header.
+$(CMD_OBJS) $(HCMD_OBJS) $(O)/musl/embed_list.o $(O)/host/embed_list.o: $(SKELS)
+
 $(O)/bpf/%.bpf.lz: $(O)/bpf/%.bpf.o $(O)/lzpack
 	$(Q)$(O)/lzpack $< $@
 
@@ -162,7 +181,7 @@ $(O)/host/embed/%.o: $(O)/bpf/%.bpf.lz asm/embed.S
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -c -DOBJ_NAME=$* -DOBJ_PATH='"$<"' -o $@ asm/embed.S
 
-$(O)/tests/unit: $(UNIT_SRCS) tests/bbtest.h tests/jsoncheck.h tests/bbtest_main.h $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(BPF_OBJS) $(TEST_BPF_OBJS) $(O)/lzpack
+$(O)/tests/unit: $(SKELS) $(UNIT_SRCS) tests/bbtest.h tests/jsoncheck.h tests/bbtest_main.h $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(BPF_OBJS) $(TEST_BPF_OBJS) $(O)/lzpack
 	$(call msg,TEST,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(TEST_CFLAGS) -Itests -DBB_BUILD_DIR='"$(O)"' -o $@ $(UNIT_SRCS) $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(CHECK_LIBS) -lelf
@@ -200,7 +219,7 @@ $(O)/tests/bpf/%.bpf.o: tests/bpf/%.bpf.c $(wildcard bpf/*.h tests/bpf/*.h)
 	@mkdir -p $(dir $@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) $(BPF_TEST_FLAGS) -c -o $@ $<
 
-$(O)/tests/integration: $(INTEG_SRCS) tests/bbtest.h tests/jsoncheck.h tests/bbtest_main.h $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(TEST_BPF_OBJS)
+$(O)/tests/integration: $(SKELS) $(INTEG_SRCS) tests/bbtest.h tests/jsoncheck.h tests/bbtest_main.h $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(TEST_BPF_OBJS)
 	$(call msg,TEST,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(TEST_CFLAGS) -Itests -DBB_BUILD_DIR='"$(O)"' -o $@ $(INTEG_SRCS) $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(CHECK_LIBS)
@@ -246,19 +265,19 @@ FUZZ_TIMEOUT ?= 10
 FUZZ ?= $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all $(WARN) -Wno-unused-parameter -std=gnu11 \
-	-D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iloader/cli -Iloader/tools -Iasm -Ibpf
+	-D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iloader/cli -Iloader/progs -Iloader/tools -I$(O)/gen -Iasm -Ibpf
 FUZZ_LIB_OBJS := $(patsubst loader/%.c,$(O)/fuzz/lib/%.o,$(LIB_SRCS))
 # parsers of outside input on the command-line side (the HTTP server), and
 # the output layer that trace's record printer (fuzz_tracespec) writes with
-FUZZ_CMD_SRCS := loader/cli/httpd.c loader/cli/httpd_parse.c loader/cli/output.c
-FUZZ_CMD_OBJS := $(patsubst loader/cli/%.c,$(O)/fuzz/cli/%.o,$(FUZZ_CMD_SRCS))
+FUZZ_CMD_SRCS := loader/tools/httpd.c loader/tools/httpd_parse.c loader/cli/output.c
+FUZZ_CMD_OBJS := $(patsubst loader/%.c,$(O)/fuzz/cmd/%.o,$(FUZZ_CMD_SRCS))
 
 $(O)/fuzz/lib/%.o: loader/%.c $(HDRS)
 	$(call msg,FUZZCC,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-$(O)/fuzz/cli/%.o: loader/cli/%.c $(HDRS)
+$(O)/fuzz/cmd/%.o: loader/%.c $(HDRS)
 	$(call msg,FUZZCC,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
@@ -278,7 +297,7 @@ fuzz: $(patsubst %,$(O)/fuzz/fuzz_%,$(FUZZ)) $(O)/fuzz/mkbigobj
 		$(FUZZ_TIMEOUT) $(FUZZ)
 
 .PHONY: fuzz
-.SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_CMD_OBJS) $(patsubst %,$(O)/bpf/%.bpf.lz,$(BPF_NAMES))
+.SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_CMD_OBJS) $(patsubst %,$(O)/bpf/%.bpf.lz,$(BPF_NAMES)) $(SKELS)
 
 demo: $(O)/barebpf
 	scripts/demo.sh $(O)/barebpf

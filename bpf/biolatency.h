@@ -29,17 +29,8 @@ struct biolat_key {
 /* sums (keep_sum): nanoseconds of latency in all, by the hist key with
  * slot 0, for a histogram's _sum */
 
-/*
- * The tracepoint fields the program reads: the user side sets each
- * constant to the field's offset in events/block/<event>/format.
- */
-#define BIOLAT_TP_FIELDS                                                       \
-	{ "block_rq_insert", "dev", "tpoff_insert_dev" },                      \
-	{ "block_rq_insert", "sector", "tpoff_insert_sector" },                \
-	{ "block_rq_issue", "dev", "tpoff_issue_dev" },                        \
-	{ "block_rq_issue", "sector", "tpoff_issue_sector" },                  \
-	{ "block_rq_complete", "dev", "tpoff_complete_dev" },                  \
-	{ "block_rq_complete", "sector", "tpoff_complete_sector" },            \
-	{ "block_rq_complete", "rwbs", "tpoff_complete_rwbs" }
+/* The tracepoint fields the program reads are load-time constants
+ * tpoff_<event>_<field>, set to their offsets in events/block/<event>/format
+ * by loader/progs/biolatency.c. */
 
 #endif

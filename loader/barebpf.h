@@ -2,7 +2,8 @@
 /*
  * barebpf loader library: the one header the tools and tests include.
  *
- * loader/ holds the library only: raw calls (sys.c), kernel facts (kver.c,
+ * loader/ holds the library only: raw calls (sys.c; files.c, cpus.c,
+ * verifier.c beside them), kernel facts (kver.c,
  * tracefs.c, kallsyms.c, disk.c), user symbols (elfsyms.c, usym.c), stacks
  * (stack.c), perf rings (perfbuf.c); BPF objects in loader/obj/ (obj.h),
  * attaching in loader/probe/ (probe.h). It returns data and errors, knows
@@ -83,8 +84,8 @@ int bpf_map_get_info(int fd, struct bb_map_info *info);
 int bpf_prog_load(uint32_t type, const struct bpf_insn *insns, uint32_t cnt,
 		  const char *license, uint32_t kern_version, const char *name,
 		  char **logp, int *truncated);
-/* Pure: a sentence on why the verifier refused a program (E2BIG: it gave
- * up after N instructions; a truncated log), or "". */
+/* Pure (verifier.c): a sentence on why the verifier refused a program
+ * (E2BIG: it gave up after N instructions; a truncated log), or "". */
 void bpf_verifier_explain(int err, const char *log, int truncated,
 			  char *buf, size_t len);
 /*
@@ -100,7 +101,7 @@ int bpf_helper_map_value_mem(void);
  * 4.14+)? 0 if the kernel refuses, else 1 (probe/perf_event.c). */
 int perf_tp_bpf_ok(int tp_id);
 /* Read a whole file (pseudo files too) into a malloc'ed NUL-terminated
- * buffer; returns its length. */
+ * buffer; returns its length (files.c, as bb_read_small). */
 int bb_read_fd(int fd, char **buf);
 int bb_read_file(const char *path, char **buf);
 /* Read the first line of a small file (sysfs, procfs), without "\n". */
@@ -108,10 +109,14 @@ int bb_read_small(const char *path, char *buf, size_t len);
 /* Sum over CPUs of a u64 in a per-CPU array at key into *sum: 0 or
  * -errno (then *sum is 0 and means nothing). */
 int bpf_map_sum_percpu_u64(int fd, uint32_t key, uint64_t *sum);
+/* The u64 at byte off (a multiple of 8, below 256) of the program's
+ * bpf_prog_info; -EOPNOTSUPP where this kernel's info is shorter. */
+int bpf_prog_info_u64(int prog_fd, uint32_t off, uint64_t *v);
 /* How often the kernel skipped the program because another BPF program
  * was running on that CPU (6.7+): 0, or -EOPNOTSUPP on older kernels. */
 int bpf_prog_recursion_misses(int prog_fd, uint64_t *misses);
-/* Number of possible CPUs (per-CPU map values come in this many slots). */
+/* Number of possible CPUs (per-CPU map values come in this many slots;
+ * cpus.c, as bb_parse_cpu_list). */
 int bb_ncpus_possible(void);
 /*
  * Parse a CPU list like "0-3,5" and return how many CPUs (highest+1);
@@ -573,52 +578,7 @@ int stack_add_entry_ret(uint64_t *ips, int n, int max, uint64_t ret);
  */
 int stack_map_clear(int map_fd, uint32_t max_entries);
 
-/* ---- user-space symbols (elfsyms.c: one ELF file; usym.c: processes), without libelf ---- */
-/* The function symbols of one ELF64 little-endian file (ET_EXEC, ET_DYN). */
-struct bb_elfsyms;
-/* Pure: parse an image in memory (it may be freed afterwards). -ENOEXEC:
- * not such a file; -EBADMSG: damaged. A file without symbols is fine. */
-int elfsyms_parse(struct bb_elfsyms **ep, const void *buf, size_t len);
-int elfsyms_load(struct bb_elfsyms **ep, const char *path);
-size_t elfsyms_count(const struct bb_elfsyms *e);
-/* File offset -> link-time address, through the PT_LOAD that holds it. */
-int elfsyms_vaddr(const struct bb_elfsyms *e, uint64_t foff, uint64_t *vaddr);
-/* The function containing a link-time address (offset in *off), or NULL. */
-const char *elfsyms_find(const struct bb_elfsyms *e, uint64_t vaddr,
-			 uint64_t *off);
-void elfsyms_free(struct bb_elfsyms *e);
-
-/* One line of /proc/PID/maps. */
-struct bb_maps_line {
-	uint64_t start, end, offset, dev, inode;
-	int exec;         /* 'x' in the permissions */
-	const char *path; /* into the line: the rest of it, "" if none */
-};
-/* Pure: parse a line (without its newline). */
-int usym_parse_maps_line(const char *line, struct bb_maps_line *m);
-
-/* Per-process executable mappings and per-file symbols, cached. */
-struct bb_usyms;
-struct bb_usym {
-	const char *name;   /* NULL if unknown */
-	uint64_t off;
-	const char *module; /* basename of the mapped file, NULL if none */
-};
-int usyms_new(struct bb_usyms **up);
-/*
- * Read /proc/PID/maps now: call it when an event of the process comes in,
- * since it may have exited by the time its addresses are printed. Maps
- * already read are kept while the process is the same one (its start time
- * in /proc/PID/stat and its program file, /proc/PID/exe): a pid reused by
- * another process, or an exec, reads them again; a process gone keeps
- * what was read.
- */
-int usyms_add_pid(struct bb_usyms *u, int pid);
-/* Pure: the start time (field 22) of a /proc/PID/stat line. */
-int usym_parse_stat_start(const char *stat, unsigned long long *start);
-/* Symbolize addr of pid (reading its maps if not done yet). */
-int usyms_find(struct bb_usyms *u, int pid, uint64_t addr, struct bb_usym *s);
-void usyms_free(struct bb_usyms *u);
+#include "usyms.h"
 
 /* ---- disks (disk.c) ---- */
 /* Kernel dev_t (major << 20 | minor) <-> disk name, via /sys/block. */

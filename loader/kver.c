@@ -17,9 +17,9 @@
 #include "barebpf.h"
 
 /*
- * The ELF structures we read, spelled out: <elf.h> is shadowed by our own
- * loader/elf.h on the include path, and the vDSO layout is fixed by the ELF
- * specification anyway.
+ * The ELF structures we read, spelled out: the vDSO layout is fixed by the
+ * ELF specification, and this file then needs no <elf.h> (see
+ * AT_SYSINFO_EHDR below).
  */
 struct vdso_ehdr {
 	unsigned char ident[16];

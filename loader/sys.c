@@ -395,58 +395,6 @@ int bpf_helper_available(uint32_t prog_type, int32_t helper)
 	return 1;
 }
 
-/* The count in "Processed 131073 insn" (4.15+) or "processed 1000001
- * insns" (the summary line of 5.2+), or 0. */
-static long processed_insns(const char *log)
-{
-	const char *p;
-
-	for (p = log; p && (p = strcasestr(p, "processed ")); p++) {
-		char *end;
-		long n = strtol(p + 10, &end, 10);
-
-		if (end != p + 10 && !strncmp(end, " insn", 5))
-			return n;
-	}
-	return 0;
-}
-
-void bpf_verifier_explain(int err, const char *log, int truncated,
-			  char *buf, size_t len)
-{
-	long n = log ? processed_insns(log) : 0;
-
-	buf[0] = 0;
-	if (err == -E2BIG && (n || !log || !strstr(log, "too large") ||
-			      truncated)) {
-		if (n && n <= 131073)
-			snprintf(buf, len, "the verifier gave up after %ld "
-				 "instructions (its limit before 5.2): simplify "
-				 "the program (fewer paths it cannot prune), or "
-				 "run on 5.2+ where the limit is 1M", n);
-		else if (n)
-			snprintf(buf, len, "the verifier gave up after %ld "
-				 "instructions (its limit): simplify the "
-				 "program (fewer paths it cannot prune)", n);
-		else
-			snprintf(buf, len, "the verifier gave up: it processed "
-				 "more instructions than its limit (131072 "
-				 "before 5.2, 1M since): simplify the program "
-				 "(fewer paths it cannot prune)%s",
-				 truncated ? "; the count is past the part "
-					     "of the log the kernel kept" : "");
-	} else if (err == -ENOSPC) {
-		snprintf(buf, len, "the verifier log did not fit");
-	}
-	if (truncated && log) {
-		size_t l = strlen(buf);
-
-		snprintf(buf + l, len - l, "%sthe verifier log did not fit: "
-			 "shown is the %zu bytes the kernel kept", l ? "; " : "",
-			 strlen(log));
-	}
-}
-
 int bpf_map_sum_percpu_u64(int fd, uint32_t key, uint64_t *sum)
 {
 	int ncpus = bb_ncpus_possible(), i, ret;
@@ -465,16 +413,7 @@ int bpf_map_sum_percpu_u64(int fd, uint32_t key, uint64_t *sum)
 	return ret;
 }
 
-/*
- * The kernel skips a program that fires on a CPU where a BPF program (ours
- * or another tool's) is already running (trace_call_bpf's bpf_prog_active),
- * and since 6.7 counts the skips in bpf_prog_info.recursion_misses (a field
- * of 5.12, counting only trampoline programs until then). Before, they are
- * not counted anywhere.
- */
-#define BB_OBJ_GET_INFO_BY_FD 15
-#define PROG_INFO_RECURSION_MISSES 208 /* offsetof(struct bpf_prog_info, ..) */
-int bpf_prog_recursion_misses(int prog_fd, uint64_t *misses)
+int bpf_prog_info_u64(int prog_fd, uint32_t off, uint64_t *v)
 {
 	uint64_t info[32] = { 0 }; /* the first 256 bytes of bpf_prog_info */
 	struct {
@@ -483,171 +422,33 @@ int bpf_prog_recursion_misses(int prog_fd, uint64_t *misses)
 	} attr = { 0 };
 	int ret;
 
-	*misses = 0;
+	*v = 0;
+	if (off % 8 || off + 8 > sizeof(info))
+		return -EINVAL;
 	attr.bpf_fd = prog_fd;
 	attr.info_len = sizeof(info);
 	attr.info = (uintptr_t)info;
 	/* the kernel fills what it knows and says how much in info_len */
-	ret = sys_bpf(BB_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
+	ret = sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
 	if (ret < 0)
 		return ret;
-	if (attr.info_len < PROG_INFO_RECURSION_MISSES + 8)
+	if (attr.info_len < off + 8)
 		return -EOPNOTSUPP;
-	*misses = info[PROG_INFO_RECURSION_MISSES / 8];
+	*v = info[off / 8];
 	return 0;
 }
 
-/* One CPU number, below BB_MAX_CPUS: no sign, no blanks (strtol took
- * both, and "2147483647" made the count overflow). */
-static int parse_cpu(const char **sp, int *cpu)
+/*
+ * The kernel skips a program that fires on a CPU where a BPF program (ours
+ * or another tool's) is already running (trace_call_bpf's bpf_prog_active),
+ * and since 6.7 counts the skips in bpf_prog_info.recursion_misses (a field
+ * of 5.12, counting only trampoline programs until then). Before, they are
+ * not counted anywhere.
+ */
+#define PROG_INFO_RECURSION_MISSES 208 /* offsetof(struct bpf_prog_info, ..) */
+int bpf_prog_recursion_misses(int prog_fd, uint64_t *misses)
 {
-	const char *s = *sp;
-	int n = 0;
-
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		n = n * 10 + (*s - '0');
-		if (n >= BB_MAX_CPUS)
-			return -ERANGE;
-	}
-	*sp = s;
-	*cpu = n;
-	return 0;
-}
-
-int bb_parse_cpu_list(const char *s)
-{
-	int hi = -1, a, b, ret;
-
-	while (*s && *s != '\n') {
-		ret = parse_cpu(&s, &a);
-		if (ret < 0)
-			return ret;
-		b = a;
-		if (*s == '-') {
-			s++;
-			ret = parse_cpu(&s, &b);
-			if (ret < 0)
-				return ret;
-			if (b < a)
-				return -EINVAL;
-		}
-		if (b > hi)
-			hi = b;
-		if (*s == ',')
-			s++;
-		else if (*s && *s != '\n')
-			return -EINVAL;
-	}
-	return hi < 0 ? -EINVAL : hi + 1;
-}
-
-int bb_read_fd(int fd, char **bufp)
-{
-	size_t size = 4096, len = 0;
-	char *buf = NULL, first[4096];
-
-	*bufp = NULL;
-	/* Most files are small (a tracepoint's format, an id): read on the
-	 * stack, then one allocation of the size (musl maps and unmaps a
-	 * 4 KiB buffer's group each time, 0.1 ms at start per file). */
-	for (;;) {
-		ssize_t n = read(fd, first + len, sizeof(first) - 1 - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		len += n;
-		if (n == 0 || len == sizeof(first) - 1)
-			break;
-	}
-	if (len < sizeof(first) - 1) {
-		buf = malloc(len + 1);
-		if (!buf)
-			return -ENOMEM;
-		memcpy(buf, first, len);
-		buf[len] = 0;
-		*bufp = buf;
-		return (int)len;
-	}
-	buf = malloc(size);
-	if (!buf)
-		return -ENOMEM;
-	memcpy(buf, first, len);
-	/* Pseudo files have no size: read until EOF, growing the buffer. */
-	for (;;) {
-		ssize_t n;
-
-		if (!buf || len + 1 >= size) {
-			char *nbuf;
-
-			if (buf)
-				size *= 2;
-			nbuf = realloc(buf, size);
-			if (!nbuf) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = nbuf;
-		}
-		n = read(fd, buf + len, size - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int ret = -errno;
-
-			free(buf);
-			return ret;
-		}
-		if (n == 0)
-			break;
-		len += n;
-	}
-	buf[len] = 0;
-	*bufp = buf;
-	return len > 0x7fffffff ? 0x7fffffff : (int)len;
-}
-
-int bb_read_file(const char *path, char **bufp)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
-
-	*bufp = NULL;
-	if (fd < 0)
-		return -errno;
-	ret = bb_read_fd(fd, bufp);
-	close(fd);
-	return ret;
-}
-
-int bb_read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	if (n < 0)
-		return n;
-	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-	return n;
-}
-
-int bb_ncpus_possible(void)
-{
-	char buf[256];
-	int n = bb_read_small("/sys/devices/system/cpu/possible", buf,
-			      sizeof(buf));
-
-	if (n <= 0)
-		return n < 0 ? n : -EIO;
-	return bb_parse_cpu_list(buf);
+	return bpf_prog_info_u64(prog_fd, PROG_INFO_RECURSION_MISSES, misses);
 }
 
 /*

@@ -25,17 +25,6 @@ static int attach_one(struct tool_ctx *t, struct bb_prog *p, const char *prog,
 	return ret;
 }
 
-int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
-		int maxactive)
-{
-	struct bb_err err = { "" };
-	int ret = attach_one(t, NULL, prog, target, maxactive, &err);
-
-	if (ret < 0)
-		tool_error(t, "%s", err.msg);
-	return ret;
-}
-
 void tool_fails_count(struct tool_fails *f, int ret, const struct bb_err *err)
 {
 	switch (ret) {
@@ -77,19 +66,19 @@ static void ring_add(struct tool_ctx *t, int map_fd)
 		t->ring_fds[t->nrings++] = map_fd;
 }
 
-int tool_ring(struct tool_ctx *t, const char *map, int pages,
+int tool_ring(struct tool_ctx *t, int map_fd, int pages,
 	      perfbuf_sample_fn fn, void *ctx, struct bb_perfbuf **pb)
 {
 	struct bb_err err = { "" };
-	struct bb_map *m = obj_map(t->obj, map);
 	int ret;
 
-	if (!m)
-		return tool_error(t, "internal: no map %s", map), -ENOENT;
-	ret = perfbuf_open(pb, m->fd, pages, fn, ctx, &err);
+	if (map_fd < 0)
+		return tool_fail(t, map_fd, "internal: no ring map: %s",
+				 strerror(-map_fd));
+	ret = perfbuf_open(pb, map_fd, pages, fn, ctx, &err);
 	if (ret < 0)
-		return tool_error(t, "%s", err.msg), ret;
-	ring_add(t, m->fd);
+		return tool_fail(t, ret, "%s", err.msg);
+	ring_add(t, map_fd);
 	return 0;
 }
 
@@ -113,13 +102,14 @@ int tool_attach_probe_progs(struct tool_ctx *t, struct bb_probe *p,
 
 		if (m->def.type == BPF_MAP_TYPE_PERF_EVENT_ARRAY &&
 		    !ring_open(t, m->fd))
-			return tool_error(t, "internal: the ring of map %s must "
-					  "be open before the first attach",
-					  m->name), -EINVAL;
+			return tool_fail(t, -EINVAL,
+					 "internal: the ring of map %s must "
+					 "be open before the first attach",
+					 m->name);
 	}
 	order = malloc((n > 0 ? n : 1) * sizeof(*order));
 	if (!order)
-		return tool_error(t, "out of memory"), -ENOMEM;
+		return tool_fail(t, -ENOMEM, "out of memory");
 	ret = probe_order(p, n, order);
 	if (ret < 0) {
 		tool_error(t, "internal: no attach order for these probes: %s",
@@ -251,8 +241,18 @@ uint64_t tool_ring_lost(struct tool_ctx *t, struct bb_perfbuf *pb,
 			uint64_t *sent)
 {
 	struct bb_map *m = obj_map(t->obj, map);
+
+	return tool_ring_lost_fd(t, pb, m ? m->fd : -ENOENT, idx, received,
+				 sent);
+}
+
+uint64_t tool_ring_lost_fd(struct tool_ctx *t, struct bb_perfbuf *pb,
+			   int stats_fd, uint32_t idx, uint64_t received,
+			   uint64_t *sent)
+{
 	uint64_t emitted = 0, lost;
-	int ret = m ? bpf_map_sum_percpu_u64(m->fd, idx, &emitted) : -ENOENT;
+	int ret = stats_fd >= 0 ?
+		  bpf_map_sum_percpu_u64(stats_fd, idx, &emitted) : stats_fd;
 
 	if (ret < 0) {
 		tool_error(t, "warning: cannot read how many records were sent "

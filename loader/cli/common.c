@@ -18,16 +18,31 @@ volatile int bb_stop_signal;
 /* errno of the first failed write of our output, 0 if none */
 static int output_errno;
 
-int tool_error(const struct tool_ctx *t, const char *fmt, ...)
+static void vtool_error(const struct tool_ctx *t, const char *fmt,
+			va_list ap)
+{
+	fprintf(stderr, "barebpf %s: ", t->name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void tool_error(const struct tool_ctx *t, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "barebpf %s: ", t->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vtool_error(t, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	return 1;
+}
+
+int tool_fail(const struct tool_ctx *t, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vtool_error(t, fmt, ap);
+	va_end(ap);
+	return err;
 }
 
 void tool_init(struct tool_ctx *t, const char *name)
@@ -227,7 +242,8 @@ int tool_need_kprobes(struct tool_ctx *t)
 	return 0;
 }
 
-int tool_open(struct tool_ctx *t, const void *buf, size_t len)
+int tool_open(struct tool_ctx *t, const struct bb_skel *skel,
+	      const void *buf, size_t len)
 {
 	struct bb_err err = { "" };
 	long size = lz_size(buf, len);
@@ -253,6 +269,11 @@ int tool_open(struct tool_ctx *t, const void *buf, size_t len)
 	obj_set_lazy_hash(t->obj);
 	obj_set_str_fallback(t->obj);
 	t->objbuf = obj;
+	if (skel) {
+		ret = obj_skel_bind(t->obj, skel, &err);
+		if (ret < 0)
+			return tool_fail(t, ret, "%s", err.msg);
+	}
 	return 0;
 }
 
@@ -326,7 +347,7 @@ int tool_load(struct tool_ctx *t)
 	bb_raise_nofile();
 	ret = kver_detect(t->kver_override, &kver, src, sizeof(src), &err);
 	if (ret < 0)
-		return tool_error(t, "%s", err.msg), ret;
+		return tool_fail(t, ret, "%s", err.msg);
 	if (t->verbose)
 		fprintf(stderr, "kern_version 0x%06x (%s)\n", kver, src);
 	ret = obj_load(t->obj, kver, &err);

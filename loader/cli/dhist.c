@@ -180,7 +180,7 @@ int dhist_loop(struct tool_ctx *t, int fd, size_t key_size,
 			continue;
 		if (dhist_collect(&prev, fd, key_size, &h, &n) < 0) {
 			dhist_prev_free(&prev);
-			return tool_error(t, "out of memory");
+			return tool_fail(t, -ENOMEM, "out of memory");
 		}
 		/* bcc's biolatency prints an empty line before each
 		 * histogram, an interval's or the last one */

@@ -30,14 +30,14 @@ int tool_funcs(struct tool_ctx *t, int source, const char *const *names,
 			tool_error(t, "out of memory");
 		free(found);
 		free(v);
-		return -1;
+		return tfs ? -ENOMEM : -ENOENT;
 	}
 	ret = kprobe_funcs_find(tfs, source, names, n, need, found, &err);
 	if (ret < 0) {
 		tool_error(t, "%s", err.msg);
 		free(found);
 		free(v);
-		return -1;
+		return ret;
 	}
 	for (i = 0; i < n; i++) {
 		if (!found[i])
@@ -46,7 +46,7 @@ int tool_funcs(struct tool_ctx *t, int source, const char *const *names,
 		if (!v[k]) {
 			bb_free_strv(v, k);
 			free(found);
-			return tool_error(t, "out of memory"), -1;
+			return tool_fail(t, -ENOMEM, "out of memory");
 		}
 		k++;
 	}
@@ -63,7 +63,7 @@ int tool_syscall_tracepoints(struct tool_ctx *t, const char *sys)
 	int id;
 
 	if (!tfs)
-		return -1;
+		return -ENOENT;
 	if (force && !strcmp(force, "kprobes"))
 		return 0;
 	snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_%s", tfs,
@@ -87,7 +87,7 @@ int tool_syscall_funcs(struct tool_ctx *t, const char *const *sys, int n,
 	int i, j, k, m;
 
 	if (n > 8)
-		return tool_error(t, "internal: too many syscalls"), -1;
+		return tool_fail(t, -EINVAL, "internal: too many syscalls");
 	for (i = 0; i < n; i++)
 		for (j = 0; j < NPRE; j++) {
 			snprintf(cand[NPRE * i + j], 64, "%s%s", pre[j], sys[i]);
@@ -95,7 +95,7 @@ int tool_syscall_funcs(struct tool_ctx *t, const char *const *sys, int n,
 		}
 	m = tool_funcs(t, BB_FUNCS_KALLSYMS, names, NPRE * n, 0, &avail);
 	if (m < 0)
-		return -1;
+		return m;
 	for (i = 0; i < n; i++) {
 		out[i][0] = 0;
 		for (j = 0; j < NPRE && !out[i][0]; j++)
@@ -119,23 +119,24 @@ int tool_match_funcs(struct tool_ctx *t, const char *pattern, int regexp,
 
 	*names = NULL;
 	if (!tfs)
-		return -1;
+		return -ENOENT;
 	if (!regexp && !strpbrk(pattern, "*?[")) {
 		/* one name: a pass that stops where it is found */
 		n = tool_funcs(t, BB_FUNCS_FTRACE, &pattern, 1, 1, names);
 		if (n < 0)
-			return -1;
+			return n;
 	} else {
 		n = kprobe_match(tfs, regexp ? "*" : pattern, names, &err);
 		if (n < 0)
-			return tool_error(t, "%s", err.msg), -1;
+			return tool_fail(t, -EINVAL, "%s", err.msg);
 	}
 	if (regexp) {
 		if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB)) {
 			bb_free_strv(*names, n);
 			*names = NULL;
-			return tool_error(t, "bad regular expression '%s'",
-					  pattern), -1;
+			return tool_fail(t, -EINVAL,
+					 "bad regular expression '%s'",
+					 pattern);
 		}
 		for (i = k = 0; i < n; i++) {
 			if (!regexec(&re, (*names)[i], 0, NULL, 0))
@@ -149,17 +150,18 @@ int tool_match_funcs(struct tool_ctx *t, const char *pattern, int regexp,
 	if (n == 0) {
 		free(*names);
 		*names = NULL;
-		return tool_error(t, "no kernel function matches '%s' in "
-				  "%s/available_filter_functions (it may not "
-				  "exist on this kernel, be inlined or be "
-				  "renamed: try a glob like '%s*')", pattern,
-				  tfs, pattern), -1;
+		return tool_fail(t, -EINVAL,
+				 "no kernel function matches '%s' in "
+				 "%s/available_filter_functions (it may not "
+				 "exist on this kernel, be inlined or be "
+				 "renamed: try a glob like '%s*')", pattern,
+				 tfs, pattern);
 	}
 	return n;
 }
 
 int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
-		   const char *field, const char *cname)
+		   const char *field)
 {
 	struct bb_err err = { "" };
 	struct bb_tp_field f;
@@ -186,7 +188,7 @@ int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
 		tool_error(t, "%s", err.msg);
 		return ret;
 	}
-	return obj_set_const(t->obj, cname, f.offset);
+	return f.offset;
 }
 
 /*
@@ -256,15 +258,16 @@ int tool_match_tracepoints(struct tool_ctx *t, const char *pattern,
 
 	*out = NULL;
 	if (!tfs)
-		return -1;
+		return -ENOENT;
 	ret = tracefs_read(tfs, "available_events", &text);
 	if (ret < 0)
-		return tool_error(t, "cannot read %s/available_events: %s", tfs,
-				  strerror(-ret)), -1;
+		return tool_fail(t, -EINVAL,
+				 "cannot read %s/available_events: %s", tfs,
+				 strerror(-ret));
 	if (regexp && regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB)) {
 		free(text);
-		return tool_error(t, "bad regular expression '%s'", pattern),
-		       -1;
+		return tool_fail(t, -EINVAL,
+				 "bad regular expression '%s'", pattern);
 	}
 	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
 		if (regexp ? regexec(&re, line, 0, NULL, 0) :
@@ -288,10 +291,10 @@ int tool_match_tracepoints(struct tool_ctx *t, const char *pattern,
 		regfree(&re);
 	free(text);
 	if (!n)
-		return tool_error(t, "no tracepoint matches '%s' in "
-				  "%s/available_events (list them with `grep "
-				  "CATEGORY: %s/available_events`)", pattern,
-				  tfs, tfs), -1;
+		return tool_fail(t, -EINVAL, "no tracepoint matches '%s' in "
+				 "%s/available_events (list them with `grep "
+				 "CATEGORY: %s/available_events`)", pattern,
+				 tfs, tfs);
 	qsort(v, n, sizeof(*v), cmp_strp);
 	*out = v;
 	return n;
@@ -300,5 +303,5 @@ oom:
 		regfree(&re);
 	free(text);
 	bb_free_strv(v, n);
-	return tool_error(t, "out of memory"), -1;
+	return tool_fail(t, -ENOMEM, "out of memory");
 }

@@ -44,22 +44,59 @@ int tool_see_help(const struct tool_ctx *t)
 {
 	fprintf(stderr, "barebpf %s: see `barebpf %s --help` for the "
 		"options\n", t->name, t->name);
-	return 1;
+	return -EINVAL;
+}
+
+/* One option of v's (1: taken, 0: the tool's own, or -EINVAL). */
+static int common_opt(struct tool_ctx *t, int c, const struct tool_optv *v)
+{
+	switch (c) {
+	case 'i':
+		return v->interval ? opt_seconds(t, "-i", optarg, v->interval) ?:
+				     1 : 0;
+	case 'p':
+		return v->pid ? opt_pid(t, optarg, v->pid) ?: 1 : 0;
+	case 'M':
+		return v->maxactive ? opt_maxactive(t, optarg, v->maxactive) ?:
+				      1 : 0;
+	case 'h': case 'v': case 'j': case '?': case ':':
+	case TOOL_OPT_KVER: case TOOL_OPT_DURATION:
+		return tool_opt(t, c, v->usage, v->json, v->duration) ?: 1;
+	}
+	return 0;
+}
+
+int tool_getopt(struct tool_ctx *t, int argc, char **argv,
+		const char *shortopts, const struct option *longopts,
+		const struct tool_optv *v)
+{
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		ret = common_opt(t, c, v);
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			return c;
+	}
+	return 0;
 }
 
 int opt_seconds(struct tool_ctx *t, const char *opt, const char *arg,
 		double *v)
 {
 	if (parse_seconds(arg, v) < 0)
-		return tool_error(t, "%s needs a number of seconds > 0, not "
-				  "'%s'", opt, arg);
+		return tool_fail(t, -EINVAL,
+				 "%s needs a number of seconds > 0, not "
+				 "'%s'", opt, arg);
 	return 0;
 }
 
 int opt_pid(struct tool_ctx *t, const char *arg, unsigned long *v)
 {
 	if (parse_ulong(arg, v) < 0 || !*v || *v > 0x7fffffff)
-		return tool_error(t, "-p needs a process id, not '%s'", arg);
+		return tool_fail(t, -EINVAL,
+				 "-p needs a process id, not '%s'", arg);
 	return 0;
 }
 
@@ -67,8 +104,9 @@ int opt_maxactive(struct tool_ctx *t, const char *arg, unsigned long *v)
 {
 	/* KRETPROBE_MAXACTIVE_MAX in kernel/trace/trace_kprobe.c */
 	if (parse_ulong(arg, v) < 0 || !*v || *v > 4096)
-		return tool_error(t, "--maxactive needs a number from 1 to "
-				  "4096, not '%s'", arg);
+		return tool_fail(t, -EINVAL,
+				 "--maxactive needs a number from 1 to "
+				 "4096, not '%s'", arg);
 	return 0;
 }
 
@@ -77,14 +115,16 @@ int opt_interval_count(struct tool_ctx *t, int argc, char **argv,
 {
 	if (optind < argc) {
 		if (parse_seconds(argv[optind], interval) < 0)
-			return tool_error(t, "interval must be a number of "
-					  "seconds > 0, not '%s'", argv[optind]);
+			return tool_fail(t, -EINVAL,
+					 "interval must be a number of "
+					 "seconds > 0, not '%s'", argv[optind]);
 		optind++;
 	}
 	if (optind < argc) {
 		if (parse_ulong(argv[optind], count) < 0 || !*count)
-			return tool_error(t, "count must be a whole number > 0, "
-					  "not '%s'", argv[optind]);
+			return tool_fail(t, -EINVAL,
+					 "count must be a whole number > 0, "
+					 "not '%s'", argv[optind]);
 		optind++;
 	}
 	return opt_no_args(t, argc, argv);
@@ -93,8 +133,9 @@ int opt_interval_count(struct tool_ctx *t, int argc, char **argv,
 int opt_no_args(struct tool_ctx *t, int argc, char **argv)
 {
 	if (optind < argc)
-		return tool_error(t, "unexpected argument '%s' (see --help)",
-				  argv[optind]);
+		return tool_fail(t, -EINVAL,
+				 "unexpected argument '%s' (see --help)",
+				 argv[optind]);
 	return 0;
 }
 
@@ -102,16 +143,17 @@ int opt_count(struct tool_ctx *t, const char *opt, const char *what,
 	      const char *arg, unsigned long *v)
 {
 	if (parse_ulong(arg, v) < 0 || !*v)
-		return tool_error(t, "%s needs a number of %s, 1 or more, not "
-				  "'%s'", opt, what, arg);
+		return tool_fail(t, -EINVAL,
+				 "%s needs a number of %s, 1 or more, not "
+				 "'%s'", opt, what, arg);
 	return 0;
 }
 
 int tool_unknown_disk(struct tool_ctx *t, const char *disk)
 {
-	return tool_error(t, "unknown disk '%s': there is no "
-			  "/sys/class/block/%s (list disks with `ls /sys/block` "
-			  "or `cat /proc/partitions`)", disk, disk);
+	return tool_fail(t, -EINVAL, "unknown disk '%s': there is no "
+			 "/sys/class/block/%s (list disks with `ls /sys/block` "
+			 "or `cat /proc/partitions`)", disk, disk);
 }
 
 int parse_ulong(const char *s, unsigned long *v)

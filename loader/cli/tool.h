@@ -5,19 +5,24 @@
  * with errors printed once, here, and cleanup on every exit path.
  *
  * loader/cli/ is the frame every tool stands on: main and the tool table
- * (main.c), this header's skeleton (common.c), the output layer (output.h),
- * and the pieces several tools share (per-disk histograms, disk names,
- * kernel function chains, Prometheus text, the HTTP server). It includes
- * barebpf.h and nothing of loader/tools/. loader/tools/ holds one file per
- * tool (a tool with several files prefixes them with its name), each
- * including cli/ headers and its bpf/<tool>.h; no tool includes another
- * tool. The library never includes anything of either folder.
+ * (main.c), this header's skeleton (common.c, attach.c, funcs.c, opts.c),
+ * the output layer (output.h), and the pieces several tools share
+ * (per-disk histograms, disk names). It includes barebpf.h and nothing of
+ * loader/progs/ or loader/tools/. loader/progs/ holds one module per
+ * embedded BPF object (progs.h), on the frame; loader/tools/ holds one
+ * file per tool (a tool with several files prefixes them with its name;
+ * the exporter's HTTP server and Prometheus text sit beside it), each
+ * including cli/ and progs/ headers; no tool includes another tool. The
+ * library never includes anything of these folders. docs/ARCHITECTURE.md
+ * draws the whole.
  */
 #ifndef BAREBPF_TOOL_H
 #define BAREBPF_TOOL_H
 
+#include <getopt.h>
 #include "barebpf.h"
 #include "output.h"
+#include "skel.h"
 
 #define BB_VERSION "0.1.0"
 
@@ -60,7 +65,7 @@ void tool_fails_report(struct tool_ctx *t, const struct tool_fails *f, int n);
  * available_filter_functions (/proc/kallsyms where that cannot be read),
  * with regexp an extended regular expression over all of them; a plain
  * name is looked up in one pass that stops where it is found. Sorted,
- * freed with bb_free_strv. Returns how many (> 0), or -1 after printing
+ * freed with bb_free_strv. Returns how many (> 0), or -errno after printing
  * why (none matched, a bad regex).
  */
 int tool_match_funcs(struct tool_ctx *t, const char *pattern, int regexp,
@@ -73,7 +78,8 @@ int tool_match_funcs(struct tool_ctx *t, const char *pattern, int regexp,
 int tool_drop_blacklisted(struct tool_ctx *t, char **names, int n);
 /* The tracepoints of available_events ("category:event" a line) matching
  * pattern (a glob, or with regexp an extended regular expression); sorted,
- * freed with bb_free_strv. Returns how many, or -1 after printing why. */
+ * freed with bb_free_strv. Returns how many, or -errno after printing
+ * why. */
 int tool_match_tracepoints(struct tool_ctx *t, const char *pattern,
 			   int regexp, char ***out);
 
@@ -81,9 +87,14 @@ int tool_match_tracepoints(struct tool_ctx *t, const char *pattern,
 	extern const unsigned char bpfobj_##n[], bpfobj_##n##_end[]
 #define EMBEDDED_ARGS(n) bpfobj_##n, (size_t)(bpfobj_##n##_end - bpfobj_##n)
 
-/* Print "barebpf <tool>: message" to stderr. Returns 1 (an exit code). */
-int tool_error(const struct tool_ctx *t, const char *fmt, ...)
+/* Print "barebpf <tool>: message" to stderr. */
+void tool_error(const struct tool_ctx *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The same, returning err (-errno): `return tool_fail(t, -ENOENT, ...)`.
+ * Frame and tool functions return 0 or -errno; only a tool's *_main
+ * turns a failure into an exit status (1). */
+int tool_fail(const struct tool_ctx *t, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 void tool_init(struct tool_ctx *t, const char *name);
 /*
  * SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE set bb_stop (and
@@ -111,12 +122,14 @@ const char *tool_tracefs(struct tool_ctx *t);
  * removes probes left by barebpf processes that were killed. */
 int tool_need_kprobes(struct tool_ctx *t);
 /* Open an embedded object: [buf, buf + len) as asm/embed.S stores it,
- * compressed (decoded here; freed by tool_cleanup). */
-int tool_open(struct tool_ctx *t, const void *buf, size_t len);
+ * compressed (decoded here; freed by tool_cleanup), bound to the names of
+ * its generated header (skel.h; NULL: none), which it must have. */
+int tool_open(struct tool_ctx *t, const struct bb_skel *skel,
+	      const void *buf, size_t len);
 /*
  * The names of names[0..n-1] that this kernel has (kprobe_funcs_find: one
  * pass, stopping once the first `need` are found), sorted, as fn_pick_*
- * take them; *avail is freed with bb_free_strv. Returns how many, or -1
+ * take them; *avail is freed with bb_free_strv. Returns how many, or -errno
  * after printing why.
  */
 int tool_funcs(struct tool_ctx *t, int source, const char *const *names,
@@ -127,22 +140,20 @@ int tool_funcs(struct tool_ctx *t, int source, const char *const *names,
  * built without CONFIG_FTRACE_SYSCALLS, or BAREBPF_SYSCALLS=kprobes asks
  * for the kprobe fallback)? tool_syscall_funcs: the kernel function of
  * each of sys[0..n-1], first of __x64_sys_, __arm64_sys_, __riscv_sys_
- * (4.17+/4.19+/5.19+),
- * SyS_, sys_ (4.x), into out[i] ("" where none). -1 after printing why.
+ * (4.17+/4.19+/5.19+), SyS_, sys_ (4.x), into out[i] ("" where none).
+ * -errno after printing why.
  */
 int tool_syscall_tracepoints(struct tool_ctx *t, const char *sys);
 int tool_syscall_funcs(struct tool_ctx *t, const char *const *sys, int n,
 		       char (*out)[64]);
-/* Set the offset of a tracepoint field as constant `cname`. */
+/* The offset of a tracepoint field (>= 0), or -errno after printing why. */
 int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
-		   const char *field, const char *cname);
-/* Raise RLIMIT_MEMLOCK, find kern_version, load; print the verifier log. */
+		   const char *field);
 /* No option needs the disk of a bio (taskdev.h): its program is not
  * loaded and its map (16,384 preallocated LRU entries, 2 ms) holds one. */
 void tool_taskdev_unused(struct tool_ctx *t);
+/* Raise RLIMIT_MEMLOCK, find kern_version, load; print the verifier log. */
 int tool_load(struct tool_ctx *t);
-int tool_attach(struct tool_ctx *t, const char *prog, const char *target,
-		int maxactive);
 /*
  * Attach a tool's probes in the order probe_order gives (closers first:
  * see loader/probe/attach.c), after checking that every perf event array of the
@@ -159,8 +170,9 @@ int tool_attach_probes(struct tool_ctx *t, struct bb_probe *p, int n);
  * of p[i].prog by name: copies of a program (obj_prog_load_copy). */
 int tool_attach_probe_progs(struct tool_ctx *t, struct bb_probe *p,
 			    struct bb_prog **progs, int n);
-/* Open the ring of perf event array `map` (before any attach). */
-int tool_ring(struct tool_ctx *t, const char *map, int pages,
+/* Open the ring of perf event array map_fd (before any attach); a
+ * negative map_fd (a map not created) is an error said. */
+int tool_ring(struct tool_ctx *t, int map_fd, int pages,
 	      perfbuf_sample_fn fn, void *ctx, struct bb_perfbuf **pb);
 /* Say that perf event array map_fd is knowingly left without a reader. */
 void tool_ring_unread(struct tool_ctx *t, int map_fd);
@@ -196,6 +208,11 @@ void tool_detach_drain(struct tool_ctx *t, struct bb_perfbuf *pb,
 uint64_t tool_ring_lost(struct tool_ctx *t, struct bb_perfbuf *pb,
 			const char *map, uint32_t idx, uint64_t received,
 			uint64_t *sent);
+/* The same with the counters' map by fd (a program module's NAME_stats_fd;
+ * negative: not there, said as unread). */
+uint64_t tool_ring_lost_fd(struct tool_ctx *t, struct bb_perfbuf *pb,
+			   int stats_fd, uint32_t idx, uint64_t received,
+			   uint64_t *sent);
 /* tool_detach, then close the object. */
 void tool_cleanup(struct tool_ctx *t);
 
@@ -221,7 +238,7 @@ int tool_wait(struct tool_timer *tm, struct bb_perfbuf *pb);
  *
  *	default:
  *		if (tool_opt(t, c, &usage, &o->json, &o->duration))
- *			return 1;
+ *			return -EINVAL;
  *
  * json or duration NULL: the tool has no such option. bcc spells the
  * duration `-d SECONDS` in funclatency, funccount and opensnoop; those
@@ -240,17 +257,47 @@ struct tool_usage {
 	const char *head, *body;
 };
 /* c is getopt's answer, optarg its argument: -h prints the usage and
- * exits 0; returns 0 for an option it took, 1 (an exit code) after saying
+ * exits 0; returns 0 for an option it took, -EINVAL after saying
  * what is wrong. */
 int tool_opt(struct tool_ctx *t, int c, const struct tool_usage *u,
 	     int *json, double *duration);
 /* "barebpf TOOL: see `barebpf TOOL --help` ...": after a usage error;
- * returns 1. */
+ * returns -EINVAL. */
 int tool_see_help(const struct tool_ctx *t);
 
 /*
+ * The options several tools take, each where the tool gives its field
+ * (NULL: the tool has no such option, or its own meaning for the letter):
+ * tool_opt's, -i/--interval SECONDS, -p/--pid PID, -M/--maxactive N.
+ */
+struct tool_optv {
+	const struct tool_usage *usage;
+	int *json;
+	double *duration;
+	double *interval;
+	unsigned long *pid, *maxactive;
+};
+/*
+ * getopt_long over argv, taking the options of v: the next option that is
+ * the tool's own (> 0), 0 at the end, or -EINVAL after saying what is
+ * wrong (-h prints the usage and exits 0). A tool's loop:
+ *
+ *	while ((c = tool_getopt(t, argc, argv, "hTj", longopts, &v)) > 0)
+ *		switch (c) { case 'T': ... }
+ *	if (c < 0)
+ *		return c;
+ */
+int tool_getopt(struct tool_ctx *t, int argc, char **argv,
+		const char *shortopts, const struct option *longopts,
+		const struct tool_optv *v);
+#define TOOL_LONGOPT_PID { "pid", required_argument, NULL, 'p' }
+#define TOOL_LONGOPT_INTERVAL { "interval", required_argument, NULL, 'i' }
+#define TOOL_LONGOPT_MAXACTIVE { "maxactive", required_argument, NULL, 'M' }
+#define TOOL_LONGOPT_TIMESTAMP { "timestamp", no_argument, NULL, 'T' }
+
+/*
  * Option values every tool checks the same way. Each returns 0, or prints
- * what is wrong and returns 1 (the exit code).
+ * what is wrong and returns -EINVAL.
  */
 int opt_seconds(struct tool_ctx *t, const char *opt, const char *arg,
 		double *v);

@@ -3,18 +3,21 @@
  * loader/obj: BPF ELF objects, from the bytes of a file to programs and
  * maps in the kernel. elf.c reads ELF (elfread.h) and btf.c the object's
  * own BTF (btf.h), both bounds-checked, never trusting the input; parse.c
- * finds code, functions and global data, progs.c the programs, relocs.c the
- * relocations, constants and externs, obj.c is the public API's
- * accessors; maps.c and btfmaps.c read map definitions of every producer
- * (bpf_load, iproute2, gobpf, libbpf BTF); usage.c tells what the
- * programs do with maps from their helper calls; kcaps.c asks the running
- * kernel what it takes; relocate.c links bpf-to-bpf calls and relocates
- * per those capabilities, inline.c turns global data reads into constants
- * for kernels without global data; load.c creates maps (pinning, maps of
- * maps), loads programs and fills program arrays. Everything here includes
- * this header and barebpf.h; nothing outside loader/obj includes it but
- * the unit tests and fuzz harnesses. The library rules hold: -errno
- * results, messages in struct bb_err, never a print or an exit.
+ * finds code, functions and global data, progs.c the programs, relocs.c
+ * the relocations, constants and externs; obj.c is the public API's
+ * accessors (skel.c: the same by the ids of a generated header, skel.h);
+ * maps.c and btfmaps.c read map definitions of every producer (bpf_load,
+ * iproute2, gobpf, libbpf BTF), adding them with mapdef.c; usage.c tells
+ * what the programs do with maps from their helper calls; kcaps.c asks
+ * the running kernel what it takes; relocate.c links bpf-to-bpf calls and
+ * relocates per those capabilities, inline.c turns global data reads into
+ * constants for kernels without global data (both in lbuf.c's buffer);
+ * load.c creates maps (pinning, maps of maps), loads programs and fills
+ * program arrays. Calls go one way: no file here calls back into one
+ * that calls it. Everything here includes this header and barebpf.h;
+ * nothing outside loader/obj includes it but the unit tests and fuzz
+ * harnesses. The library rules hold: -errno results, messages in struct
+ * bb_err, never a print or an exit.
  */
 #ifndef BAREBPF_OBJ_H
 #define BAREBPF_OBJ_H
@@ -137,6 +140,7 @@ struct bb_obj {
 	uint32_t kern_version;
 	struct bb_prog **copies; /* obj_prog_load_copy */
 	int ncopies;
+	const struct bb_skel *skel; /* obj_skel_bind */
 };
 
 /* One slot of a map of maps or program array the object fills. */
@@ -193,6 +197,13 @@ int obj_str_copy(char *dst, size_t size, const char *src);
 int obj_link(struct bb_obj *obj, struct obj_prog *prog, struct bb_err *err);
 /* usage.c: which helper calls use which maps (usage, sample sizes). */
 void obj_scan_helpers(struct bb_obj *obj);
+/* mapload.c: create the maps (or reuse pinned ones), before relocating;
+ * after the programs load, fill the slots the object fills, pin the maps
+ * created (*pinned: how many), and keep or unmount a bpffs it mounted. */
+int obj_create_maps(struct bb_obj *obj, struct bb_err *err);
+int obj_fill_inits(struct bb_obj *obj, struct bb_err *err);
+int obj_pin_maps(struct bb_obj *obj, int *pinned, struct bb_err *err);
+void obj_bpffs_release(struct bb_obj *obj, int pinned);
 /* load.c: close every map and program fd. */
 void obj_close_fds(struct bb_obj *obj);
 /* load.c: append a note for the user. */
@@ -215,7 +226,8 @@ int obj_read_relocs(struct obj_parse *op);
 int obj_read_progs(struct obj_parse *op);
 int obj_sort_consts(struct bb_obj *obj);
 
-/* ---- maps.c, btfmaps.c ---- */
+/* ---- maps.c, btfmaps.c, mapdef.c ---- */
+#define BPFFS "/sys/fs/bpf"
 int mapdef_grow(struct obj_parse *op, size_t n);
 struct bb_map *mapdef_new(struct obj_parse *op, const char *name,
 			  enum bb_map_origin origin);

@@ -87,26 +87,13 @@ static int profile_rows(struct bb_session *s, struct profile_row *rows, int n)
 
 /* Run count of a program (bpf_prog_info.run_cnt, counted while
  * BPF_ENABLE_STATS is held), or -errno. */
-#define BB_OBJ_GET_INFO_BY_FD 15
 #define PROG_INFO_RUN_CNT 200 /* offsetof(struct bpf_prog_info, run_cnt) */
 static long long prog_run_cnt(int prog_fd)
 {
-	uint64_t info[32] = { 0 };
-	struct {
-		uint32_t bpf_fd, info_len;
-		uint64_t info;
-	} attr = { 0 };
-	int ret;
+	uint64_t v;
+	int ret = bpf_prog_info_u64(prog_fd, PROG_INFO_RUN_CNT, &v);
 
-	attr.bpf_fd = prog_fd;
-	attr.info_len = sizeof(info);
-	attr.info = (uintptr_t)info;
-	ret = (int)sys_bpf(BB_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
-	if (ret < 0)
-		return ret;
-	if (attr.info_len < PROG_INFO_RUN_CNT + 8)
-		return -EOPNOTSUPP;
-	return (long long)info[PROG_INFO_RUN_CNT / 8];
+	return ret < 0 ? ret : (long long)v;
 }
 
 /*

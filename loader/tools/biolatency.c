@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* barebpf biolatency: block I/O latency histograms, bcc's options. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
 #include "dhist.h"
+#include "progs.h"
 #include "../../bpf/biolatency.h"
 
 _Static_assert(BIOLAT_SLOTS == DHIST_SLOTS, "one slot count");
-
-EMBEDDED_OBJ(biolatency);
 
 static const char usage[] =
 "usage: barebpf biolatency [-h] [-T] [-Q] [-m] [-D] [-F] [-j] [-d DISK]\n"
@@ -60,7 +60,6 @@ struct biolat_opts {
 	unsigned long count;
 };
 
-
 /* rwbs as bcc's -F names it: "Sync-Write", "Read", "Flush-Write" ... */
 static void flags_name(const char *rwbs, char *out, size_t len)
 {
@@ -95,7 +94,7 @@ static int parse_args(struct tool_ctx *t, struct biolat_opts *o, int argc,
 {
 	static const struct option longopts[] = {
 		TOOL_LONGOPTS,
-		{ "timestamp", no_argument, NULL, 'T' },
+		TOOL_LONGOPT_TIMESTAMP,
 		{ "queued", no_argument, NULL, 'Q' },
 		{ "milliseconds", no_argument, NULL, 'm' },
 		{ "disks", no_argument, NULL, 'D' },
@@ -103,9 +102,12 @@ static int parse_args(struct tool_ctx *t, struct biolat_opts *o, int argc,
 		{ "disk", required_argument, NULL, 'd' },
 		{ 0 }
 	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "hTQmDFjd:v", longopts, NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "hTQmDFjd:v", longopts,
+				&v)) > 0) {
 		switch (c) {
 		case 'T': o->timestamp = 1; break;
 		case 'Q': o->queued = 1; break;
@@ -113,46 +115,14 @@ static int parse_args(struct tool_ctx *t, struct biolat_opts *o, int argc,
 		case 'D': o->per_disk = 1; break;
 		case 'F': o->per_flags = 1; break;
 		case 'd': o->disk = optarg; break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
-			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	if (opt_interval_count(t, argc, argv, &o->interval, &o->count))
-		return 1;
+		return -EINVAL;
 	if (o->disk && disk_kdev(o->disk, &o->kdev) < 0)
 		return tool_unknown_disk(t, o->disk);
-	return 0;
-}
-
-static int configure(struct tool_ctx *t, const struct biolat_opts *o)
-{
-	static const struct {
-		const char *event, *field, *cname;
-	} offs[] = { BIOLAT_TP_FIELDS };
-	size_t i;
-
-	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
-		/* rq_insert runs only with -Q: its format is not read */
-		if (!o->queued && !strcmp(offs[i].event, "block_rq_insert")) {
-			obj_set_const(t->obj, offs[i].cname, 0);
-			continue;
-		}
-		if (tool_tp_offset(t, "block", offs[i].event, offs[i].field,
-				   offs[i].cname) < 0)
-			return -1;
-	}
-	obj_set_const(t->obj, "filter_dev", o->kdev);
-	obj_set_const(t->obj, "per_disk", o->per_disk);
-	obj_set_const(t->obj, "per_flags", o->per_flags);
-	obj_set_const(t->obj, "per_op", 0);   /* the exporter's */
-	obj_set_const(t->obj, "keep_sum", 0);
-	obj_set_const(t->obj, "unit_div", o->ms ? 1000000 : 1000);
-	obj_set_const(t->obj, "issue_update_flags",
-		      o->queued ? BPF_NOEXIST : BPF_ANY);
-	if (!o->queued) /* not attached: not loaded */
-		obj_set_noload(t->obj, "rq_insert");
 	return 0;
 }
 
@@ -161,13 +131,8 @@ static int biolatency_main(int argc, char **argv)
 	struct biolat_opts o = { 0 };
 	struct tool_ctx t;
 	struct dhist_fmt fmt = { 0 };
+	struct biolat_settings s = { 0 };
 	int ret = 1, hist_fd;
-	/* a completion closes what an issue (or, with -Q, an insert) opens */
-	struct bb_probe p[] = {
-		{ "rq_complete", NULL, 0, NULL, "start", 0, 0 },
-		{ "rq_issue", NULL, 0, "start", NULL, 0, 0 },
-		{ "rq_insert", NULL, 0, "start", NULL, 0, 0 },
-	};
 
 	tool_init(&t, "biolatency");
 	if (parse_args(&t, &o, argc, argv))
@@ -180,14 +145,15 @@ static int biolatency_main(int argc, char **argv)
 		fmt.extra_name = "flags";
 		fmt.extra_str = flags_name;
 	}
+	s.filter_dev = o.kdev;
+	s.queued = o.queued;
+	s.per_disk = o.per_disk;
+	s.per_flags = o.per_flags;
+	s.ms = o.ms;
 	tool_signals();
-	if (tool_open(&t, EMBEDDED_ARGS(biolatency)) < 0)
-		return 1;
-	if (configure(&t, &o) < 0 || tool_load(&t) < 0)
+	if (biolat_start(&t, &s) < 0)
 		goto out;
-	if (tool_attach_probes(&t, p, o.queued ? 3 : 2) < 0)
-		goto out;
-	hist_fd = obj_map(t.obj, "hist")->fd;
+	hist_fd = biolat_hist_fd(&t);
 
 	tool_tracing(&t, o.json ? stderr : stdout,
 		     "Tracing block device I/O... Hit Ctrl-C to end.\n");

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* barebpf biosnoop: one line per block I/O, bcc's columns. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
+#include "progs.h"
 #include "blkdisk.h"
 #include "outrec.h"
 #include "stream.h"
 #include "biosnoop_out.h"
-
-EMBEDDED_OBJ(biosnoop);
 
 /*
  * The rings are read in batches, every BIOSNOOP_BATCH seconds, not on each
@@ -251,18 +251,19 @@ static int parse_args(struct tool_ctx *t, struct biosnoop_opts *o, int argc,
 		{ "disk", required_argument, NULL, 'd' },
 		{ 0 }
 	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "hQjd:v", longopts, NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "hQjd:v", longopts,
+				&v)) > 0) {
 		switch (c) {
 		case 'Q': o->queued = 1; break;
 		case 'd': o->disk = optarg; break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
-			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	return opt_no_args(t, argc, argv);
 }
 
@@ -284,64 +285,6 @@ static int pick_disk(struct tool_ctx *t, struct biosnoop_opts *o,
 
 		fprintf(stderr, "barebpf biosnoop: %s is a partition: tracing "
 			"its disk, %s\n", d->name, whole ? whole->name : "?");
-	}
-	return 0;
-}
-
-static int configure(struct tool_ctx *t, const struct biosnoop_opts *o)
-{
-	static const struct {
-		const char *event, *field, *cname;
-	} offs[] = {
-		{ "block_getrq", "dev", "tpoff_getrq_dev" },
-		{ "block_getrq", "sector", "tpoff_getrq_sector" },
-		{ "block_bio_frontmerge", "dev", "tpoff_frontmerge_dev" },
-		{ "block_bio_frontmerge", "sector", "tpoff_frontmerge_sector" },
-		{ "block_bio_frontmerge", "nr_sector",
-		  "tpoff_frontmerge_nr_sector" },
-		{ "block_rq_insert", "dev", "tpoff_insert_dev" },
-		{ "block_rq_insert", "sector", "tpoff_insert_sector" },
-		{ "block_rq_issue", "dev", "tpoff_issue_dev" },
-		{ "block_rq_issue", "sector", "tpoff_issue_sector" },
-		{ "block_rq_complete", "dev", "tpoff_complete_dev" },
-		{ "block_rq_complete", "sector", "tpoff_complete_sector" },
-		{ "block_rq_complete", "nr_sector", "tpoff_complete_nr_sector" },
-		{ "block_rq_complete", "rwbs", "tpoff_complete_rwbs" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
-		/* rq_insert runs only with -Q: its format is not read */
-		if (!o->queued && !strcmp(offs[i].event, "block_rq_insert")) {
-			obj_set_const(t->obj, offs[i].cname, 0);
-			continue;
-		}
-		if (tool_tp_offset(t, "block", offs[i].event, offs[i].field,
-				   offs[i].cname) < 0)
-			return -1;
-	}
-	obj_set_const(t->obj, "filter_dev", o->kdev);
-	if (!o->queued) /* not attached: not loaded */
-		obj_set_noload(t->obj, "rq_insert");
-	return 0;
-}
-
-/* part_disk: partition -> disk, for block_getrq on 5.12+ */
-static int fill_part_disk(struct tool_ctx *t, const struct blkdisks *disks)
-{
-	int fd = obj_map(t->obj, "part_disk")->fd, i, ret;
-
-	for (i = 0; i < disks->n; i++) {
-		const struct blkdisk *d = &disks->v[i];
-
-		if (d->disk == d->kdev)
-			continue;
-		ret = bpf_map_update_elem(fd, &d->kdev, &d->disk, BPF_ANY);
-		if (ret < 0) {
-			tool_error(t, "warning: partition %s will show '?' as "
-				   "its submitter: %s", d->name, strerror(-ret));
-			return ret;
-		}
 	}
 	return 0;
 }
@@ -399,17 +342,7 @@ static int biosnoop_main(int argc, char **argv)
 	struct tool_ctx t;
 	struct tool_timer tm;
 	int ret = 1;
-	/*
-	 * A completion ends both what an issue (-Q: an insert) opens and the
-	 * submitter a block_getrq recorded; a front merge moves the latter.
-	 */
-	struct bb_probe p[] = {
-		{ "rq_complete", NULL, 0, NULL, "start who", 0, 0 },
-		{ "rq_issue", NULL, 0, "start", NULL, 0, 0 },
-		{ "bio_frontmerge", NULL, 0, "who", "who", 0, 0 },
-		{ "rq_getrq", NULL, 0, "who", NULL, 0, 0 },
-		{ "rq_insert", NULL, 0, "start", NULL, 0, 0 },
-	};
+	struct biosnoop_settings s = { 0 };
 
 	tool_init(&t, "biosnoop");
 	t.skips_own = 1; /* in its loss report */
@@ -423,13 +356,13 @@ static int biosnoop_main(int argc, char **argv)
 	if (pick_disk(&t, &o, &r.disks))
 		goto out_disks;
 	tool_signals();
-	if (tool_open(&t, EMBEDDED_ARGS(biosnoop)) < 0)
-		goto out_disks;
-	if (configure(&t, &o) < 0 || tool_load(&t) < 0)
-		goto out;
-	fill_part_disk(&t, &r.disks);
-	if (tool_ring(&t, "events", BIOSNOOP_PAGES, on_event, &r, &pb) < 0 ||
-	    tool_attach_probes(&t, p, o.queued ? 5 : 4) < 0)
+	s.filter_dev = o.kdev;
+	s.queued = o.queued;
+	s.disks = &r.disks;
+	s.pages = BIOSNOOP_PAGES;
+	s.on_event = on_event;
+	s.ctx = &r;
+	if (biosnoop_start(&t, &s, &pb) < 0)
 		goto out;
 
 	tool_tracing(&t, o.json ? stderr : stdout,

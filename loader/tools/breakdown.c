@@ -4,14 +4,14 @@
  * its time each of the functions it calls took (the hand-written timing.py
  * of latency-investigation-timing.txt, on 4.15 without BTF).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
+#include "progs.h"
 #include "breakdown_out.h"
-
-EMBEDDED_OBJ(breakdown);
 
 /* -t 0 sends a record of ~430 bytes per call: room for bursts */
 #define BD_PAGES 64
@@ -84,8 +84,9 @@ static int parse_threshold(struct tool_ctx *t, struct bd_opts *o)
 		mul = i < 4 ? units[i] : -1;
 	}
 	if (end == s || mul < 0 || !(v >= 0) || v * mul > 3600e9)
-		return tool_error(t, "-t needs a time such as 10ms or 1s (up "
-				  "to an hour), not '%s'", s);
+		return tool_fail(t, -EINVAL,
+				 "-t needs a time such as 10ms or 1s (up "
+				 "to an hour), not '%s'", s);
 	o->min_ns = (uint64_t)(v * mul + 0.5);
 	return 0;
 }
@@ -98,53 +99,41 @@ static int parse_args(struct tool_ctx *t, struct bd_opts *o, int argc,
 		{ "microseconds", no_argument, NULL, 'u' },
 		{ "milliseconds", no_argument, NULL, 'm' },
 		{ "threshold", required_argument, NULL, 't' },
-		{ "pid", required_argument, NULL, 'p' },
+		TOOL_LONGOPT_PID,
 		{ "name", required_argument, NULL, 'n' },
 		{ "kernel-stack", no_argument, NULL, 'K' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "maxactive", required_argument, NULL, 'M' },
+		TOOL_LONGOPT_INTERVAL,
+		TOOL_LONGOPT_MAXACTIVE,
 		{ 0 }
 	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration, .interval = &o->interval,
+		.pid = &o->pid, .maxactive = &o->maxactive };
 	int c;
 
 	o->maxactive = BD_MAXACTIVE;
 	o->fmt.div = 1000;
 	o->fmt.unit = "us";
-	while ((c = getopt_long(argc, argv, "+humt:p:n:Kji:M:v", longopts,
-				NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "+humt:p:n:Kji:M:v", longopts,
+				&v)) > 0) {
 		switch (c) {
 		case 'u': o->fmt.div = 1000; o->fmt.unit = "us"; break;
 		case 'm': o->fmt.div = 1000000; o->fmt.unit = "ms"; break;
 		case 't': o->threshold = optarg; break;
-		case 'p':
-			if (parse_ulong(optarg, &o->pid) < 0 || !o->pid ||
-			    o->pid > 0x7fffffff)
-				return tool_error(t, "-p needs a process id, "
-						  "not '%s'", optarg);
-			break;
 		case 'n':
 			if (!*optarg || strlen(optarg) > 15)
-				return tool_error(t, "-n needs a task name of "
-						  "1 to 15 characters (the "
-						  "kernel keeps 15), not '%s'",
-						  optarg);
+				return tool_fail(t, -EINVAL,
+						 "-n needs a task name of "
+						 "1 to 15 characters (the "
+						 "kernel keeps 15), not '%s'",
+						 optarg);
 			o->name = optarg;
 			break;
 		case 'K': o->kstack = 1; break;
-		case 'i':
-			if (opt_seconds(t, "-i", optarg, &o->interval))
-				return 1;
-			break;
-		case 'M':
-			if (opt_maxactive(t, optarg, &o->maxactive))
-				return 1;
-			break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
-			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	if (argc - optind < 2) {
 		tool_error(t, "MAIN and at least one CHILD are needed");
 		return tool_see_help(t);
@@ -176,19 +165,21 @@ static int find_functions(struct tool_ctx *t, char **pats, int npats,
 	char **m;
 
 	if (!tfs)
-		return -1;
+		return -ENOENT;
 	for (i = 0; i < npats; i++) {
 		if (strchr(pats[i], ':'))
-			return tool_error(t, "'%s': only kernel functions can "
-					  "be traced", pats[i]), -1;
+			return tool_fail(t, -EINVAL,
+					 "'%s': only kernel functions can "
+					 "be traced", pats[i]);
 		k = kprobe_match(tfs, pats[i], &m, &err);
 		if (k < 0)
-			return tool_error(t, "%s", err.msg), -1;
+			return tool_fail(t, -EINVAL, "%s", err.msg);
 		if (!i && k != 1) {
 			bb_free_strv(m, k);
-			return tool_error(t, "MAIN '%s' must be one function of "
-					  "%s/available_filter_functions",
-					  pats[0], tfs), -1;
+			return tool_fail(t, -EINVAL,
+					 "MAIN '%s' must be one function of "
+					 "%s/available_filter_functions",
+					 pats[0], tfs);
 		}
 		if (!k)
 			tool_error(t, "warning: '%s': no such function here, "
@@ -201,17 +192,18 @@ static int find_functions(struct tool_ctx *t, char **pats, int npats,
 			if (n == BD_MAX_FUNCS) {
 				bb_free_strv(m + j, k - j);
 				free(m);
-				return tool_error(t, "more than %d functions "
-						  "(the per-task stack's bound)"
-						  " with '%s'", BD_MAX_FUNCS,
-						  pats[i]), -1;
+				return tool_fail(t, -EINVAL,
+						 "more than %d functions "
+						 "(the per-task stack's bound)"
+						 " with '%s'", BD_MAX_FUNCS,
+						 pats[i]);
 			}
 			fns[n++] = m[j];
 		}
 		free(m);
 	}
 	if (n < 2)
-		return tool_error(t, "no CHILD exists here"), -1;
+		return tool_fail(t, -EINVAL, "no CHILD exists here");
 	return n;
 }
 
@@ -260,7 +252,7 @@ static uint64_t stat_of(struct tool_ctx *t, uint32_t k)
 {
 	uint64_t v = 0;
 
-	bpf_map_sum_percpu_u64(obj_map(t->obj, "stats")->fd, k, &v);
+	bpf_map_sum_percpu_u64(breakdown_stats_fd(t), k, &v);
 	return v;
 }
 
@@ -288,7 +280,8 @@ static void report(struct tool_ctx *t, struct bd_run *r,
 	uint64_t dropped = stat_of(t, BD_DROPPED), stale = stat_of(t, BD_STALE);
 	uint64_t noroom = stat_of(t, BD_NO_ROOM);
 
-	lost = tool_ring_lost(t, pb, "stats", BD_EMITTED, r->received, NULL);
+	lost = tool_ring_lost_fd(t, pb, breakdown_stats_fd(t), BD_EMITTED,
+				 r->received, NULL);
 	/* records lost (the reader fell behind) or short (a mismatched
 	 * build); calls dropped for a missed return (raise -M); MAIN calls
 	 * untimed for want of room (10240 tasks at once) */
@@ -303,33 +296,16 @@ static void report(struct tool_ctx *t, struct bd_run *r,
 			   (unsigned long long)noroom);
 }
 
-static int fill_jmp(struct tool_ctx *t)
-{
-	int fd = obj_map(t->obj, "jmp")->fd;
-	uint32_t k;
-
-	for (k = 0; k < 2; k++) {
-		int pfd = obj_prog(t->obj, k ? "bd_return" : "bd_entry")->fd;
-		int r = bpf_map_update_elem(fd, &k, &pfd, 0);
-
-		if (r < 0)
-			return tool_error(t, "cannot fill the program array: "
-					  "%s", strerror(-r)), -1;
-	}
-	return 0;
-}
-
 static int breakdown_main(int argc, char **argv)
 {
-	static char pn[BD_MAX_FUNCS][2][8];
 	struct bd_opts o = { 0 };
 	struct bd_run r = { 0 };
-	struct bb_probe p[2 * BD_MAX_FUNCS];
+	struct breakdown_settings s = { 0 };
 	struct bb_perfbuf *pb = NULL;
 	char *fns[BD_MAX_FUNCS];
 	struct tool_ctx t;
 	struct tool_timer tm;
-	uint64_t comm[2] = { 0 }, prev_calls = 0;
+	uint64_t prev_calls = 0;
 	int ret = 1, n = 0, i;
 
 	tool_init(&t, "breakdown");
@@ -352,32 +328,19 @@ static int breakdown_main(int argc, char **argv)
 			   "memory, only the stack (map values came in 4.11)");
 		goto out;
 	}
-	if (tool_open(&t, EMBEDDED_ARGS(breakdown)) < 0)
+	s.min_ns = o.min_ns;
+	s.pid = o.pid;
+	s.comm = o.name;
+	s.kstack = o.kstack;
+	s.maxactive = (int)o.maxactive;
+	s.fns = fns;
+	s.n = n;
+	s.pages = BD_PAGES;
+	s.on_event = on_event;
+	s.ctx = &r;
+	if (breakdown_start(&t, &s, &pb) < 0)
 		goto out;
-	if (o.name)
-		memcpy(comm, o.name, strlen(o.name)); /* little-endian words */
-	obj_set_const(t.obj, "min_ns", o.min_ns);
-	obj_set_const(t.obj, "filter_tgid", o.pid);
-	obj_set_const(t.obj, "comm0", comm[0]);
-	obj_set_const(t.obj, "comm1", comm[1]);
-	obj_set_const(t.obj, "kstack", o.kstack);
-	if (tool_load(&t) < 0 || fill_jmp(&t) < 0)
-		goto out;
-	r.stacks_fd = obj_map(t.obj, "stacks")->fd;
-	/* every return before any entry (the attach rule): an entry opens
-	 * a frame that only its return closes */
-	for (i = 0; i < n; i++) {
-		snprintf(pn[i][0], sizeof(pn[i][0]), "bd_e%d", i);
-		snprintf(pn[i][1], sizeof(pn[i][1]), "bd_r%d", i);
-		p[2 * i] = (struct bb_probe){ pn[i][0], fns[i], 0, "frame",
-					      NULL, 0, 0 };
-		p[2 * i + 1] = (struct bb_probe){ pn[i][1], fns[i],
-						  (int)o.maxactive, NULL,
-						  "frame", 0, 0 };
-	}
-	if (tool_ring(&t, "events", BD_PAGES, on_event, &r, &pb) < 0 ||
-	    tool_attach_probes(&t, p, 2 * n) < 0)
-		goto out;
+	r.stacks_fd = breakdown_stacks_fd(&t);
 	tool_tracing(&t, o.json ? stderr : stdout, "Tracing %s and %d "
 		     "children, calls of at least %.3f ms... Hit Ctrl-C to "
 		     "end.\n", fns[0], n - 1, o.min_ns / 1e6);

@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* barebpf execsnoop: one line per exec(), bcc's columns. */
+#include <errno.h>
 #include <getopt.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include "tool.h"
 #include "outrec.h"
 #include "stream.h"
 #include "execsnoop_out.h"
-
-EMBEDDED_OBJ(execsnoop);
+#include "progs.h"
 
 static const char usage[] =
 "usage: barebpf execsnoop [-h] [-T] [-t] [-x] [-q] [-U] [-j] [-n NAME]\n"
@@ -337,7 +336,7 @@ static int parse_uid(const char *s, unsigned long *uid)
 		return 0;
 	f = fopen("/etc/passwd", "re");
 	if (!f)
-		return -1;
+		return -ENOENT;
 	while (fgets(line, sizeof(line), f)) {
 		char *p = line + len;
 
@@ -350,15 +349,16 @@ static int parse_uid(const char *s, unsigned long *uid)
 		}
 	}
 	fclose(f);
-	return -1;
+	return -ENOENT;
 }
 
 static int compile(struct tool_ctx *t, regex_t *re, const char *opt,
 		   const char *s)
 {
 	if (regcomp(re, s, REG_EXTENDED | REG_NOSUB))
-		return tool_error(t, "%s '%s': not a valid extended regular "
-				  "expression", opt, s);
+		return tool_fail(t, -EINVAL,
+				 "%s '%s': not a valid extended regular "
+				 "expression", opt, s);
 	return 0;
 }
 
@@ -379,11 +379,13 @@ static int parse_args(struct tool_ctx *t, struct execsnoop_opts *o, int argc,
 		{ "max-events", required_argument, NULL, 'M' },
 		{ 0 }
 	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration };
 	int c;
 
 	o->max_args = EXECSNOOP_MAXARGS;
-	while ((c = getopt_long(argc, argv, "hTtxqUjn:l:u:M:v", longopts,
-				NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "hTtxqUjn:l:u:M:v", longopts,
+				&v)) > 0) {
 		switch (c) {
 		case 'T': o->time = 1; break;
 		case 't': o->timestamp = 1; break;
@@ -392,96 +394,39 @@ static int parse_args(struct tool_ctx *t, struct execsnoop_opts *o, int argc,
 		case 'U': o->print_uid = 1; break;
 		case 'n':
 			if (o->name_set || compile(t, &o->name, "-n", optarg))
-				return 1;
+				return -EINVAL;
 			o->name_set = 1;
 			break;
 		case 'l':
 			if (o->line_set || compile(t, &o->line, "-l", optarg))
-				return 1;
+				return -EINVAL;
 			o->line_set = 1;
 			break;
 		case 'u':
 			if (parse_uid(optarg, &o->uid) < 0 ||
 			    o->uid >= 0xffffffffUL)
-				return tool_error(t, "-u '%s': not a UID nor a "
-						  "user in /etc/passwd", optarg);
+				return tool_fail(t, -EINVAL,
+						 "-u '%s': not a UID nor a "
+						 "user in /etc/passwd", optarg);
 			o->uid_set = 1;
 			break;
 		case TOOL_OPT_FIRST_OWN:
 			if (parse_ulong(optarg, &o->max_args) < 0 ||
 			    !o->max_args || o->max_args > EXECSNOOP_MAXARGS)
-				return tool_error(t, "--max-args '%s': give 1 "
-						  "to %d", optarg,
-						  EXECSNOOP_MAXARGS);
+				return tool_fail(t, -EINVAL,
+						 "--max-args '%s': give 1 "
+						 "to %d", optarg,
+						 EXECSNOOP_MAXARGS);
 			break;
 		case 'M':
 			if (opt_count(t, "-M", "execs", optarg, &o->max_events))
-				return 1;
-			break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	return opt_no_args(t, argc, argv);
-}
-
-static int configure(struct tool_ctx *t, const struct execsnoop_opts *o,
-		     int tps, int execveat)
-{
-	static const struct {
-		const char *event, *field, *cname;
-	} offs[] = {
-		{ "sys_enter_execve", "__syscall_nr", "tpoff_nr" },
-		{ "sys_enter_execve", "filename", "tpoff_execve_filename" },
-		{ "sys_enter_execve", "argv", "tpoff_execve_argv" },
-		{ "sys_exit_execve", "ret", "tpoff_exit_ret" },
-		{ "sys_enter_execveat", "filename", "tpoff_execveat_filename" },
-		{ "sys_enter_execveat", "argv", "tpoff_execveat_argv" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
-		if (tps && (i < 4 || execveat)) {
-			if (tool_tp_offset(t, "syscalls", offs[i].event,
-					   offs[i].field, offs[i].cname) < 0)
-				return -1;
-		} else {
-			/* not used: the kprobe programs, or no execveat */
-			obj_set_const(t->obj, offs[i].cname, 0);
-		}
-	}
-	if (tool_tp_offset(t, "sched", "sched_process_fork", "child_pid",
-			   "tpoff_fork_child") < 0)
-		return -1;
-	obj_set_const(t->obj, "nr_execveat", tps && execveat ?
-		      SYS_execveat : 0xffffffff);
-	obj_set_const(t->obj, "filter_uid", o->uid_set ? o->uid : 0xffffffff);
-	obj_set_const(t->obj, "fails", o->fails);
-	obj_set_const(t->obj, "max_args", o->max_args);
-	return 0;
-}
-
-/* The readers the entries tail-call (see execsnoop.bpf.c). */
-static int fill_jumps(struct tool_ctx *t, int old)
-{
-	static const char *const jp[][2] = { { "tp_jump", "tp_args" },
-					     { "kp_jump", "kp_args" },
-					     { "tp_jump", "tp_args_old" },
-					     { "kp_jump", "kp_args_old" } };
-	uint32_t zero = 0;
-	int i, fd, ret;
-
-	for (i = old ? 2 : 0; i < (old ? 4 : 2); i++) {
-		fd = obj_prog(t->obj, jp[i][1])->fd;
-		ret = bpf_map_update_elem(obj_map(t->obj, jp[i][0])->fd, &zero,
-					  &fd, BPF_ANY);
-		if (ret < 0)
-			return tool_error(t, "cannot fill %s: %s", jp[i][0],
-					  strerror(-ret)), ret;
-	}
-	return 0;
 }
 
 static void finish(struct tool_ctx *t, struct execsnoop_run *r,
@@ -500,13 +445,6 @@ static void finish(struct tool_ctx *t, struct execsnoop_run *r,
 static int execsnoop_main(int argc, char **argv)
 {
 	static const char *const sys[] = { "execve", "execveat" };
-	static const char *const progs[] = {
-		"tp_enter", "tp_args", "tp_exit", "exec_done", "kp_execve",
-		"kp_execveat", "kp_args", "kr_exec", "tp_enter_old",
-		"tp_args_old", "tp_exit_old", "exec_done_old", "kp_execve_old",
-		"kp_execveat_old", "kp_args_old", "kr_exec_old" };
-	size_t i;
-	int old;
 	struct execsnoop_opts o = { 0 };
 	struct execsnoop_run r = { .s = {
 		"execs", EXECSNOOP_EMITTED, EXECSNOOP_UNTRACKED,
@@ -517,10 +455,8 @@ static int execsnoop_main(int argc, char **argv)
 	struct tool_ctx t;
 	struct tool_timer tm;
 	char fn[2][64];
-	int ret = 1, tps, execveat, n = 0;
-	/* an exit ends what an entry opens and reads the parent a fork
-	 * names: exits first */
-	struct bb_probe p[6];
+	struct execsnoop_settings s = { 0 };
+	int ret = 1, tps, execveat;
 
 	tool_init(&t, "execsnoop");
 	if (parse_args(&t, &o, argc, argv))
@@ -550,55 +486,20 @@ static int execsnoop_main(int argc, char **argv)
 			"the syscall tracepoints" : "kprobes");
 	/* Before 4.11 (no bpf_probe_read_str) the *_old programs, which
 	 * read and send through the stack (execsnoop.bpf.c) */
-	old = bpf_helper_available(BPF_PROG_TYPE_TRACEPOINT,
-				   HELPER_PROBE_READ_STR) == 0;
-	if (t.verbose && old)
+	s.old = bpf_helper_available(BPF_PROG_TYPE_TRACEPOINT,
+				     HELPER_PROBE_READ_STR) == 0;
+	if (t.verbose && s.old)
 		fprintf(stderr, "no bpf_probe_read_str (4.11): arguments read "
 			"%d bytes at a time\n", EXECSNOOP_ARGSIZE);
-	if (tool_open(&t, EMBEDDED_ARGS(execsnoop)) < 0)
-		goto out_re;
-	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++)
-		if (!!strstr(progs[i], "_old") != old)
-			obj_set_noload(t.obj, progs[i]);
-	if (configure(&t, &o, tps, execveat) < 0 || tool_load(&t) < 0 ||
-	    fill_jumps(&t, old) < 0)
-		goto out;
-	if (tps) {
-		const char *tx = old ? "tp_exit_old" : "tp_exit";
-		const char *te = old ? "tp_enter_old" : "tp_enter";
-
-		p[n++] = (struct bb_probe){ tx, "syscalls/sys_exit_execve",
-					    0, NULL, "exec parent", 0, 0 };
-		if (execveat)
-			p[n++] = (struct bb_probe){
-				tx, "syscalls/sys_exit_execveat", 0,
-				NULL, "exec parent", 0, 0 };
-		p[n++] = (struct bb_probe){ te, fn[0], 0, "exec", NULL,
-					    0, 0 };
-		if (execveat)
-			p[n++] = (struct bb_probe){ te, fn[1], 0,
-						    "exec", NULL, 0, 0 };
-	} else {
-		const char *kr = old ? "kr_exec_old" : "kr_exec";
-
-		p[n++] = (struct bb_probe){ kr, fn[0], 0, NULL,
-					    "exec parent", 0, 0 };
-		if (execveat)
-			p[n++] = (struct bb_probe){ kr, fn[1], 0, NULL,
-						    "exec parent", 0, 0 };
-		p[n++] = (struct bb_probe){ old ? "kp_execve_old" : "kp_execve",
-					    fn[0], 0, "exec", NULL, 0, 0 };
-		if (execveat)
-			p[n++] = (struct bb_probe){
-				old ? "kp_execveat_old" : "kp_execveat",
-				fn[1], 0, "exec", NULL, 0, 0 };
-	}
-	p[n++] = (struct bb_probe){ old ? "exec_done_old" : "exec_done", NULL,
-				    0, NULL, "exec parent", 0, 0 };
-	p[n++] = (struct bb_probe){ "fork", NULL, 0, "parent", NULL, 0, 0 };
-	if (tool_ring(&t, "events", 64, old ? on_chunk : on_event, &r,
-		      &pb) < 0 ||
-	    tool_attach_probes(&t, p, n) < 0)
+	s.tps = tps;
+	s.execveat = execveat;
+	s.fn = (const char (*)[64])fn;
+	s.filter_uid = o.uid_set ? o.uid : 0xffffffff;
+	s.fails = o.fails;
+	s.max_args = o.max_args;
+	s.on_event = s.old ? on_chunk : on_event;
+	s.ctx = &r;
+	if (execsnoop_start(&t, &s, &pb) < 0)
 		goto out;
 
 	r.t0 = now_mono();

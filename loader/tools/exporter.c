@@ -306,12 +306,12 @@ static int parse_args(struct tool_ctx *t, struct exporter *e, int argc,
 		case 'l': o->listen = optarg; break;
 		case 'a':
 			if (o->nallow == EXP_MAX_ALLOW)
-				return tool_error(t, "at most %d --allow",
-						  EXP_MAX_ALLOW);
+				return tool_fail(t, -EINVAL, "at most %d --allow",
+						 EXP_MAX_ALLOW);
 			if (httpd_parse_allow(optarg, &o->allow[o->nallow],
 					      &why) < 0)
-				return tool_error(t, "--allow '%s': %s", optarg,
-						  why);
+				return tool_fail(t, -EINVAL, "--allow '%s': %s",
+						 optarg, why);
 			o->nallow++;
 			break;
 		case 't': o->textfile = optarg; break;
@@ -319,17 +319,18 @@ static int parse_args(struct tool_ctx *t, struct exporter *e, int argc,
 			if (opt_seconds(t, "--interval", optarg, &o->interval))
 				return 1;
 			if (o->interval > EXP_INTERVAL_MAX)
-				return tool_error(t, "--interval %s: at most "
-						  "%.0f seconds (a day)", optarg,
-						  EXP_INTERVAL_MAX);
+				return tool_fail(t, -EINVAL, "--interval %s: at "
+						 "most %.0f seconds (a day)",
+						 optarg, EXP_INTERVAL_MAX);
 			break;
 		case TOOL_OPT_FIRST_OWN:
 			if (parse_ulong(optarg, &o->slow_us) < 0 || !o->slow_us ||
 			    o->slow_us > 3600000000UL)
-				return tool_error(t, "--slow-us needs a number of "
-						  "microseconds from 1 to "
-						  "3600000000, not '%s'",
-						  optarg);
+				return tool_fail(t, -EINVAL,
+						 "--slow-us needs a number of "
+						 "microseconds from 1 to "
+						 "3600000000, not '%s'",
+						 optarg);
 			break;
 		case TOOL_OPT_FIRST_OWN + 1: o->no_kprobes = 1; break;
 		default:
@@ -342,9 +343,9 @@ static int parse_args(struct tool_ctx *t, struct exporter *e, int argc,
 		return 1;
 	/* serve() waits in int milliseconds until the end */
 	if (o->duration > EXP_DURATION_MAX)
-		return tool_error(t, "--duration: at most %.0f seconds (24 "
-				  "days); without it, the exporter runs until "
-				  "stopped", EXP_DURATION_MAX);
+		return tool_fail(t, -EINVAL, "--duration: at most %.0f seconds "
+				 "(24 days); without it, the exporter runs "
+				 "until stopped", EXP_DURATION_MAX);
 	if (!o->listen && !o->textfile) {
 		static char dflt[32];
 
@@ -353,26 +354,31 @@ static int parse_args(struct tool_ctx *t, struct exporter *e, int argc,
 		o->listen = dflt;
 	}
 	if (o->listen && httpd_parse_listen(o->listen, &ss, &len, &why) < 0)
-		return tool_error(t, "--listen '%s': %s", o->listen, why);
+		return tool_fail(t, -EINVAL,
+				 "--listen '%s': %s", o->listen, why);
 	if (o->textfile && (stat(o->textfile, &st) < 0 ||
 			    !S_ISDIR(st.st_mode)))
-		return tool_error(t, "--textfile '%s' is not a directory: give "
-				  "the directory node_exporter reads "
-				  "(--collector.textfile.directory)",
-				  o->textfile);
+		return tool_fail(t, -EINVAL,
+				 "--textfile '%s' is not a directory: give "
+				 "the directory node_exporter reads "
+				 "(--collector.textfile.directory)",
+				 o->textfile);
 	if (o->textfile && access(o->textfile, W_OK) < 0)
-		return tool_error(t, "--textfile '%s': %s: barebpf.prom cannot "
-				  "be written there", o->textfile,
-				  strerror(errno));
+		return tool_fail(t, -EINVAL,
+				 "--textfile '%s': %s: barebpf.prom cannot "
+				 "be written there", o->textfile,
+				 strerror(errno));
 	/* root passes access(), yet /proc or a read-only mount refuse the
 	 * file: find out now, not in a warning every interval */
 	if (o->textfile && (ret = textfile_try(o->textfile)) < 0)
-		return tool_error(t, "--textfile '%s': %s: barebpf.prom cannot "
-				  "be written there", o->textfile,
-				  strerror(-ret));
+		return tool_fail(t, -EINVAL,
+				 "--textfile '%s': %s: barebpf.prom cannot "
+				 "be written there", o->textfile,
+				 strerror(-ret));
 	if (o->nallow && !o->listen)
-		return tool_error(t, "--allow is for the HTTP listener: give "
-				  "--listen too");
+		return tool_fail(t, -EINVAL,
+				 "--allow is for the HTTP listener: give "
+				 "--listen too");
 	return 0;
 }
 

@@ -11,17 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "exporter.h"
+#include "progs.h"
 #include "qfreeze.h"
 #include "prom.h"
 #include "../../bpf/biolatency.h"
 #include "../../bpf/freeze.h"
 #include "../../bpf/qenter.h"
 #include "../../bpf/slowbio.h"
-
-EMBEDDED_OBJ(biolatency);
-EMBEDDED_OBJ(qenter);
-EMBEDDED_OBJ(freeze);
-EMBEDDED_OBJ(slowbio);
 
 _Static_assert(BIOLAT_SLOTS == 64 && QENTER_SLOTS == 64, "64 log2 slots");
 
@@ -129,14 +125,15 @@ static const char *op_label(char op)
 }
 
 /* One histogram family from a hist map, by disk (and op). */
-static void render_hists(struct exporter *e, FILE *f, struct tool_ctx *t,
-			 size_t key_size, const char *name, const char *help)
+static void render_hists(struct exporter *e, FILE *f, int hist_fd,
+			 int sums_fd, size_t key_size, const char *name,
+			 const char *help)
 {
 	struct hist_set s = { 0 };
 	int i;
 
-	if (hist_read(obj_map(t->obj, "hist")->fd,
-		      obj_map(t->obj, "sums")->fd, key_size, &s) < 0)
+	if (hist_fd < 0 || sums_fd < 0 ||
+	    hist_read(hist_fd, sums_fd, key_size, &s) < 0)
 		goto out;
 	for (i = 0; i < s.n; i++)
 		s.v[i].disk = disk_label(e, s.v[i].dev);
@@ -158,38 +155,18 @@ out:
 
 static int bio_start(struct exporter *e, struct collector *c)
 {
-	static const struct {
-		const char *event, *field, *cname;
-	} offs[] = { BIOLAT_TP_FIELDS };
-	struct tool_ctx *t = &c->t;
-	size_t i;
+	/* every disk, by operation, with the sums of a histogram's _sum */
+	struct biolat_settings s = { .per_disk = 1, .per_op = 1,
+				     .keep_sum = 1 };
 
 	(void)e;
-	if (tool_open(t, EMBEDDED_ARGS(biolatency)) < 0)
-		return -1;
-	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
-		if (tool_tp_offset(t, "block", offs[i].event, offs[i].field,
-				   offs[i].cname) < 0)
-			return -1;
-	obj_set_const(t->obj, "filter_dev", 0);
-	obj_set_const(t->obj, "per_disk", 1);
-	obj_set_const(t->obj, "per_flags", 0);
-	obj_set_const(t->obj, "per_op", 1);
-	obj_set_const(t->obj, "keep_sum", 1);
-	obj_set_const(t->obj, "unit_div", 1000);
-	obj_set_const(t->obj, "issue_update_flags", BPF_ANY);
-	if (tool_load(t) < 0)
-		return -1;
-	/* the closer first (DESIGN.md, attach order) */
-	if (tool_attach(t, "rq_complete", NULL, 0) < 0 ||
-	    tool_attach(t, "rq_issue", NULL, 0) < 0)
-		return -1;
-	return 0;
+	return biolat_start(&c->t, &s) < 0 ? -1 : 0;
 }
 
 static void bio_render(struct exporter *e, struct collector *c, FILE *f)
 {
-	render_hists(e, f, &c->t, sizeof(struct biolat_key),
+	render_hists(e, f, biolat_hist_fd(&c->t), biolat_sums_fd(&c->t),
+		     sizeof(struct biolat_key),
 		     "barebpf_bio_latency_seconds",
 		     "Block I/O latency from issue to the driver to completion "
 		     "(block_rq_issue to block_rq_complete), by disk and "
@@ -198,47 +175,23 @@ static void bio_render(struct exporter *e, struct collector *c, FILE *f)
 
 /* ---- collector: qenter (kprobes) ---- */
 
-static int qenter_start(struct exporter *e, struct collector *c)
+static int qenter_collect(struct exporter *e, struct collector *c)
 {
-	struct tool_ctx *t = &c->t;
-	int slow = fn_pick_first(qenter_slow_fns, e->avail, e->navail);
-	int blk = fn_available(e->avail, e->navail, "blk_queue_enter");
+	struct qenter_settings s = { .per_disk = 1, .need_dev = 1,
+				     .keep_sum = 1,
+				     .maxactive = EXP_QENTER_MAXACTIVE };
+	int ret = qenter_start(&c->t, &s, e->avail, e->navail, NULL, 0);
 
-	if (slow < 0 && !blk) {
-		tool_error(t, "qenter: neither blk_queue_enter nor "
+	if (ret == -ENOENT && !c->t.obj)
+		tool_error(&c->t, "qenter: neither blk_queue_enter nor "
 			   "__bio_queue_enter can be probed on this kernel");
-		return -1;
-	}
-	if (tool_open(t, EMBEDDED_ARGS(qenter)) < 0 ||
-	    tool_tp_offset(t, "block", "block_bio_queue", "dev",
-			   "tpoff_bio_queue_dev") < 0)
-		return -1;
-	obj_set_const(t->obj, "filter_dev", 0);
-	obj_set_const(t->obj, "per_disk", 1);
-	obj_set_const(t->obj, "need_dev", 1);
-	/* without the slow path function, bios enter via blk_queue_enter */
-	obj_set_const(t->obj, "blk_is_bio", slow < 0);
-	obj_set_const(t->obj, "unit_div", 1000);
-	obj_set_const(t->obj, "keep_sum", 1);
-	if (tool_load(t) < 0)
-		return -1;
-	/* closers first: the returns, then the entries, then the
-	 * tracepoint that names the disk for the entries */
-	if ((slow >= 0 && tool_attach(t, "qenter_ret", qenter_slow_fns[slow],
-				      EXP_QENTER_MAXACTIVE) < 0) ||
-	    (blk && tool_attach(t, "qenter_ret", "blk_queue_enter",
-				EXP_QENTER_MAXACTIVE) < 0) ||
-	    (slow >= 0 && tool_attach(t, "qenter_bio", qenter_slow_fns[slow],
-				      0) < 0) ||
-	    (blk && tool_attach(t, "qenter_blk", "blk_queue_enter", 0) < 0) ||
-	    tool_attach(t, "taskdev_bio_queue", NULL, 0) < 0)
-		return -1;
-	return 0;
+	return ret < 0 ? -1 : 0;
 }
 
 static void qenter_render(struct exporter *e, struct collector *c, FILE *f)
 {
-	render_hists(e, f, &c->t, sizeof(struct qenter_key),
+	render_hists(e, f, qenter_hist_fd(&c->t), qenter_sums_fd(&c->t),
+		     sizeof(struct qenter_key),
 		     "barebpf_queue_enter_wait_seconds",
 		     "Time bio submitters spent entering the block queue "
 		     "(blk_queue_enter, __bio_queue_enter): waits for a frozen "
@@ -297,35 +250,23 @@ static void freeze_on_event(void *ctx, int cpu, const void *data,
 	snprintf(d->comm, sizeof(d->comm), "%.*s", FREEZE_COMM_LEN, ev.comm);
 }
 
-static int freeze_start(struct exporter *e, struct collector *c)
+static int freeze_collect(struct exporter *e, struct collector *c)
 {
 	struct tool_ctx *t = &c->t;
 	struct freeze_priv *p = calloc(1, sizeof(*p));
+	int ret;
 
 	if (!p)
-		return tool_error(t, "out of memory"), -1;
+		return tool_fail(t, -ENOMEM, "out of memory");
 	c->priv = p;
 	p->o.no_stack = 1;
 	p->r.o = &p->o;
 	p->r.t = t;
 	p->r.qdev_fd = -1;
 	p->r.sum.no_stacks = 1;
-	if (tool_open(t, EMBEDDED_ARGS(freeze)) < 0)
-		return -1;
-	obj_set_const(t->obj, "dedup_ns", FREEZE_DEDUP_NS);
-	obj_set_const(t->obj, "confirm_ns", FREEZE_CONFIRM_NS);
-	obj_set_const(t->obj, "want_stack", 0);
-	obj_set_const(t->obj, "tpoff_bio_queue_dev", 0);
-	if (tool_load(t) < 0)
-		return -1;
-	p->r.stacks_fd = obj_map(t->obj, "stacks")->fd;
-	p->r.fstate_fd = obj_map(t->obj, "fstate")->fd;
-	p->r.qname_fd = obj_map(t->obj, "q_name")->fd;
-	p->r.tasksysfs_fd = obj_map(t->obj, "task_sysfs")->fd;
-	/* the ring before the probes: a record must find its reader */
-	if (tool_ring(t, "events", 64, freeze_on_event, c, &c->pb) < 0)
-		return -1;
-	return freeze_attach_probes(t, &p->r, e->avail, e->navail) < 0 ? -1 : 0;
+	ret = freeze_start(t, &p->r, freeze_on_event, c, &c->pb, e->avail,
+			   e->navail);
+	return ret < 0 ? -1 : 0;
 }
 
 static int cmp_freeze_disk(const void *a, const void *b)
@@ -382,38 +323,25 @@ static void freeze_stop(struct collector *c)
 
 /* ---- collector: slowbio (kprobes) ---- */
 
-static int slowbio_start(struct exporter *e, struct collector *c)
+static int slowbio_collect(struct exporter *e, struct collector *c)
 {
-	struct tool_ctx *t = &c->t;
+	struct slowbio_settings s = { .min_ns = (uint64_t)e->o.slow_us * 1000,
+				      .count = 1,
+				      .maxactive = EXP_SLOWBIO_MAXACTIVE };
 	int i = fn_pick_first(slowbio_submit_fns, e->avail, e->navail);
-	const char *fn;
 
 	if (i < 0) {
-		tool_error(t, "slowbio: neither submit_bio_noacct nor "
+		tool_error(&c->t, "slowbio: neither submit_bio_noacct nor "
 			   "generic_make_request can be probed on this kernel");
 		return -1;
 	}
-	fn = slowbio_submit_fns[i];
-	if (tool_open(t, EMBEDDED_ARGS(slowbio)) < 0 ||
-	    tool_tp_offset(t, "block", "block_bio_queue", "dev",
-			   "tpoff_bio_queue_dev") < 0)
-		return -1;
-	obj_set_const(t->obj, "min_ns", (uint64_t)e->o.slow_us * 1000);
-	obj_set_const(t->obj, "emit", 0);
-	obj_set_const(t->obj, "count", 1);
-	if (tool_load(t) < 0)
-		return -1;
-	/* as slowbio: the return probe before the entry (see slowbio.c) */
-	if (tool_attach(t, "taskdev_bio_queue", NULL, 0) < 0 ||
-	    tool_attach(t, "submit_return", fn, EXP_SLOWBIO_MAXACTIVE) < 0 ||
-	    tool_attach(t, "submit_entry", fn, 0) < 0)
-		return -1;
-	return 0;
+	s.fn = slowbio_submit_fns[i];
+	return slowbio_start(&c->t, &s, NULL) < 0 ? -1 : 0;
 }
 
 static void slowbio_render(struct exporter *e, struct collector *c, FILE *f)
 {
-	int fd = obj_map(c->t.obj, "counts")->fd;
+	int fd = slowbio_counts_fd(&c->t);
 	uint32_t key, next;
 	void *prev = NULL;
 
@@ -445,7 +373,7 @@ static void stop_nothing(struct collector *c)
 
 const struct collector_kind exp_collectors[EXP_NCOLLECTORS] = {
 	{ "biolatency", 0, bio_start, bio_render, stop_nothing },
-	{ "qenter", 1, qenter_start, qenter_render, stop_nothing },
-	{ "freeze", 1, freeze_start, freeze_render, freeze_stop },
-	{ "slowbio", 1, slowbio_start, slowbio_render, stop_nothing },
+	{ "qenter", 1, qenter_collect, qenter_render, stop_nothing },
+	{ "freeze", 1, freeze_collect, freeze_render, freeze_stop },
+	{ "slowbio", 1, slowbio_collect, slowbio_render, stop_nothing },
 };

@@ -9,10 +9,9 @@
 #include <unistd.h>
 #include "tool.h"
 #include "outrec.h"
+#include "progs.h"
 #include "qfreeze.h"
 #include "freeze_out.h"
-
-EMBEDDED_OBJ(freeze);
 
 static const char usage[] =
 "usage: barebpf freeze [-h] [-j] [-d DISK] [--no-stack] [--correlate]\n"
@@ -245,21 +244,22 @@ static int parse_args(struct tool_ctx *t, struct freeze_opts *o, int argc,
 		{ 0 }
 	};
 	uint32_t kdev;
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "hjd:Cv", longopts, NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "hjd:Cv", longopts,
+				&v)) > 0) {
 		switch (c) {
 		case 'd': o->disk = optarg; break;
 		case 'C': o->correlate = 1; break;
 		case TOOL_OPT_FIRST_OWN: o->no_stack = 1; break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
-			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	if (opt_no_args(t, argc, argv))
-		return 1;
+		return -EINVAL;
 	if (o->disk) {
 		if (!strncmp(o->disk, "/dev/", 5))
 			o->disk += 5;
@@ -295,28 +295,7 @@ static int freeze_main(int argc, char **argv)
 		n = 0;
 		goto out;
 	}
-	if (tool_open(&t, EMBEDDED_ARGS(freeze)) < 0)
-		goto out;
-	obj_set_const(t.obj, "dedup_ns", FREEZE_DEDUP_NS);
-	obj_set_const(t.obj, "want_stack", !o.no_stack);
-	obj_set_const(t.obj, "confirm_ns", FREEZE_CONFIRM_NS);
-	if (o.correlate) {
-		if (tool_tp_offset(&t, "block", "block_bio_queue", "dev",
-				   "tpoff_bio_queue_dev") < 0)
-			goto out;
-	} else {
-		obj_set_const(t.obj, "tpoff_bio_queue_dev", 0);
-	}
-	if (tool_load(&t) < 0)
-		goto out;
-	r.stacks_fd = obj_map(t.obj, "stacks")->fd;
-	r.fstate_fd = obj_map(t.obj, "fstate")->fd;
-	r.qname_fd = obj_map(t.obj, "q_name")->fd;
-	r.tasksysfs_fd = obj_map(t.obj, "task_sysfs")->fd;
-	if (o.correlate)
-		r.qdev_fd = obj_map(t.obj, "qdev")->fd;
-	if (tool_ring(&t, "events", 64, on_event, &r, &pb) < 0 ||
-	    freeze_attach_probes(&t, &r, avail, n) < 0)
+	if (freeze_start(&t, &r, on_event, &r, &pb, avail, n) < 0)
 		goto out;
 
 	tool_tracing(&t, o.json ? stderr : stdout,
@@ -334,11 +313,11 @@ static int freeze_main(int argc, char **argv)
 	 * take the rest, so that every record counted as sent is read.
 	 */
 	perfbuf_poll(pb, 0);
-	print_still_frozen(&r, obj_map(t.obj, "fstate")->fd);
+	print_still_frozen(&r, r.fstate_fd);
 	tool_detach_drain(&t, pb, NULL, NULL);
-	lost = tool_ring_lost(&t, pb, "stats", FREEZE_STAT_EMITTED, r.received,
-			      NULL);
-	stats_fd = obj_map(t.obj, "stats")->fd;
+	stats_fd = freeze_stats_fd(&t);
+	lost = tool_ring_lost_fd(&t, pb, stats_fd, FREEZE_STAT_EMITTED,
+				 r.received, NULL);
 	v = 0;
 	bpf_map_sum_percpu_u64(stats_fd, FREEZE_STAT_HEALED, &v);
 	r.sum.healed = (unsigned long)v;

@@ -8,9 +8,8 @@
 #include <unistd.h>
 #include "tool.h"
 #include "outrec.h"
+#include "progs.h"
 #include "../../bpf/funccount.h"
-
-EMBEDDED_OBJ(funccount);
 
 #define FUNCCOUNT_PROBES 1000
 
@@ -80,9 +79,10 @@ static int parse_pattern(struct tool_ctx *t, struct funccount_opts *o)
 		o->tp = 1;
 		return 0;
 	}
-	return tool_error(t, "'%s': only kernel functions (func, p::func) and "
-			  "tracepoints (t:category:event) can be counted, no "
-			  "library:function or USDT probes", s);
+	return tool_fail(t, -EINVAL,
+			 "'%s': only kernel functions (func, p::func) and "
+			 "tracepoints (t:category:event) can be counted, no "
+			 "library:function or USDT probes", s);
 }
 
 static int parse_args(struct tool_ctx *t, struct funccount_opts *o, int argc,
@@ -90,30 +90,25 @@ static int parse_args(struct tool_ctx *t, struct funccount_opts *o, int argc,
 {
 	static const struct option longopts[] = {
 		TOOL_LONGOPTS,
-		{ "pid", required_argument, NULL, 'p' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "timestamp", no_argument, NULL, 'T' },
+		TOOL_LONGOPT_PID,
+		TOOL_LONGOPT_INTERVAL,
+		TOOL_LONGOPT_TIMESTAMP,
 		{ "regexp", no_argument, NULL, 'r' },
 		{ "max-probes", required_argument, NULL, TOOL_OPT_FIRST_OWN },
 		{ 0 }
 	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration, .interval = &o->interval,
+		.pid = &o->pid };
 	int c;
 
 	o->max_probes = FUNCCOUNT_PROBES;
-	while ((c = getopt_long(argc, argv, "hp:i:d:Trjv", longopts,
-				NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "hp:i:d:Trjv", longopts,
+				&v)) > 0) {
 		switch (c) {
-		case 'p':
-			if (opt_pid(t, optarg, &o->pid))
-				return 1;
-			break;
-		case 'i':
-			if (opt_seconds(t, "-i", optarg, &o->interval))
-				return 1;
-			break;
 		case 'd':
 			if (opt_seconds(t, "-d", optarg, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'T': o->timestamp = 1; break;
 		case 'r': o->regexp = 1; break;
@@ -121,17 +116,16 @@ static int parse_args(struct tool_ctx *t, struct funccount_opts *o, int argc,
 			if (parse_ulong(optarg, &o->max_probes) < 0 ||
 			    !o->max_probes ||
 			    o->max_probes > FUNCCOUNT_MAX_KEYS - 240)
-				return tool_error(t, "--max-probes needs a "
-						  "number from 1 to %d, not "
-						  "'%s'", FUNCCOUNT_MAX_KEYS -
-						  240, optarg);
-			break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
+				return tool_fail(t, -EINVAL,
+						 "--max-probes needs a "
+						 "number from 1 to %d, not "
+						 "'%s'", FUNCCOUNT_MAX_KEYS -
+						 240, optarg);
 			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	if (optind != argc - 1) {
 		tool_error(t, optind >= argc ? "a pattern is needed" :
 			   "only one pattern may be given");
@@ -140,9 +134,6 @@ static int parse_args(struct tool_ctx *t, struct funccount_opts *o, int argc,
 	o->pattern = argv[optind];
 	return parse_pattern(t, o);
 }
-
-
-
 
 /* What a key counted since the last read (prev), and its name. */
 struct fc_row {
@@ -248,7 +239,7 @@ static int tp_open_counters(struct tool_ctx *t, struct fc_state *s,
 		s->ncpus = 1;
 	s->tp_fds = malloc(s->n * s->ncpus * sizeof(*s->tp_fds));
 	if (!s->tp_fds)
-		return tool_error(t, "out of memory"), -1;
+		return tool_fail(t, -ENOMEM, "out of memory");
 	for (i = 0; i < s->n * s->ncpus; i++)
 		s->tp_fds[i] = -1;
 	for (i = 0; i < s->n; i++) {
@@ -273,10 +264,11 @@ static int tp_open_counters(struct tool_ctx *t, struct fc_state *s,
 			fd = sys_perf_event_open(&a, -1, c, -1,
 						 PERF_FLAG_FD_CLOEXEC);
 			if (fd < 0 && fd != -ENODEV)
-				return tool_error(t, "cannot count tracepoint "
-						  "%s on CPU %d: %s",
-						  s->names[i], c,
-						  strerror(-fd)), -1;
+				return tool_fail(t, -EINVAL,
+						 "cannot count tracepoint "
+						 "%s on CPU %d: %s",
+						 s->names[i], c,
+						 strerror(-fd));
 			s->tp_fds[i * s->ncpus + c] = fd;
 		}
 	}
@@ -434,15 +426,8 @@ static int funccount_main(int argc, char **argv)
 		tool_error(&t, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		p[i].prog = o.tp ? "count_tp" : "count_kprobe";
-		p[i].target = names[i];
-		p[i].optional = n > 1;
-	}
-	if (tool_open(&t, EMBEDDED_ARGS(funccount)) < 0)
-		goto out;
-	obj_set_const(t.obj, "filter_tgid", o.pid);
-	if (tool_load(&t) < 0)
+	funccount_probes(p, names, n, o.tp);
+	if (funccount_load(&t, o.pid) < 0)
 		goto out;
 	t.fails = &fails;
 	t_attach = now_mono();
@@ -473,7 +458,7 @@ static int funccount_main(int argc, char **argv)
 				   "weights it by (__perf_count: ns), not hits",
 				   names[i]);
 	st.o = &o;
-	st.fd = obj_map(t.obj, "counts")->fd;
+	st.fd = funccount_counts_fd(&t);
 	tool_tracing(&t, o.json ? stderr : stdout,
 		     "Tracing %d functions for \"%s\"... Hit Ctrl-C to end.\n",
 		     attached, o.pattern);

@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
+#include "progs.h"
 #include "../../bpf/funclatency.h"
-
-EMBEDDED_OBJ(funclatency);
 
 /* Each function costs a kprobe, a kretprobe and two file descriptors
  * (the limit is raised as far as allowed); attaching takes time too. */
@@ -67,49 +66,38 @@ static int parse_args(struct tool_ctx *t, struct funclat_opts *o, int argc,
 {
 	static const struct option longopts[] = {
 		TOOL_LONGOPTS,
-		{ "pid", required_argument, NULL, 'p' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "timestamp", no_argument, NULL, 'T' },
+		TOOL_LONGOPT_PID,
+		TOOL_LONGOPT_INTERVAL,
+		TOOL_LONGOPT_TIMESTAMP,
 		{ "microseconds", no_argument, NULL, 'u' },
 		{ "milliseconds", no_argument, NULL, 'm' },
 		{ "regexp", no_argument, NULL, 'r' },
-		{ "maxactive", required_argument, NULL, 'M' },
+		TOOL_LONGOPT_MAXACTIVE,
 		{ 0 }
 	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration, .interval = &o->interval,
+		.pid = &o->pid, .maxactive = &o->maxactive };
 	int c;
 
 	o->maxactive = 128;
 	o->unit_div = 1;
 	o->unit = "nsecs";
-	while ((c = getopt_long(argc, argv, "hp:i:d:TumrjM:v", longopts,
-				NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "hp:i:d:TumrjM:v", longopts,
+				&v)) > 0) {
 		switch (c) {
-		case 'p':
-			if (opt_pid(t, optarg, &o->pid))
-				return 1;
-			break;
-		case 'i':
-			if (opt_seconds(t, "-i", optarg, &o->interval))
-				return 1;
-			break;
 		case 'd':
 			if (opt_seconds(t, "-d", optarg, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'T': o->timestamp = 1; break;
 		case 'u': o->unit_div = 1000; o->unit = "usecs"; break;
 		case 'm': o->unit_div = 1000000; o->unit = "msecs"; break;
 		case 'r': o->regexp = 1; break;
-		case 'M':
-			if (opt_maxactive(t, optarg, &o->maxactive))
-				return 1;
-			break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
-			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	if (optind != argc - 1) {
 		tool_error(t, optind >= argc ? "a function pattern is "
 			   "needed" : "only one pattern may be given");
@@ -117,9 +105,10 @@ static int parse_args(struct tool_ctx *t, struct funclat_opts *o, int argc,
 	}
 	o->pattern = argv[optind];
 	if (strchr(o->pattern, ':'))
-		return tool_error(t, "'%s': only kernel functions can be "
-				  "traced (no library:function probes)",
-				  o->pattern);
+		return tool_fail(t, -EINVAL,
+				 "'%s': only kernel functions can be "
+				 "traced (no library:function probes)",
+				 o->pattern);
 	return 0;
 }
 
@@ -131,9 +120,10 @@ static int find_functions(struct tool_ctx *t, const struct funclat_opts *o,
 
 	if (n > FUNCLAT_MAX_FUNCS) {
 		bb_free_strv(*names, n);
-		return tool_error(t, "'%s' matches %d functions, more than %d: "
-				  "narrow the pattern", o->pattern, n,
-				  FUNCLAT_MAX_FUNCS), -1;
+		return tool_fail(t, -EINVAL,
+				 "'%s' matches %d functions, more than %d: "
+				 "narrow the pattern", o->pattern, n,
+				 FUNCLAT_MAX_FUNCS);
 	}
 	return n;
 }
@@ -184,13 +174,12 @@ static void print_stats(const struct funclat_opts *o, int fd, uint64_t *prev)
  * return goes too. With one function a failure is an error; with a glob,
  * some matches (notrace, blacklisted) refuse: they are counted and said.
  * Out of file descriptors, the rest cannot follow: stop and say how many
- * it takes. Returns the number of functions traced, or -1.
+ * it takes. Returns the number of functions traced, or -errno.
  */
 static int attach_all(struct tool_ctx *t, const struct funclat_opts *o,
-		      char **names, int n)
+		      char **names, int n, struct bb_prog *ent,
+		      struct bb_prog *ret)
 {
-	struct bb_prog *ent = obj_prog(t->obj, "func_entry");
-	struct bb_prog *ret = obj_prog(t->obj, "func_return");
 	struct tool_fails f = { 0 };
 	struct bb_err err = { "" };
 	long nofile = bb_raise_nofile();
@@ -217,7 +206,7 @@ static int attach_all(struct tool_ctx *t, const struct funclat_opts *o,
 		if (!quiet || r == -EMFILE || r == -ENFILE)
 			tool_error(t, "%s", err.msg);
 		if (n == 1)
-			return -1;
+			return r;
 		if (r == -EMFILE || r == -ENFILE) {
 			tool_error(t, "%d of %d functions could not be probed: "
 				   "%d take about %d file descriptors and the "
@@ -231,7 +220,7 @@ static int attach_all(struct tool_ctx *t, const struct funclat_opts *o,
 	tool_fails_report(t, &f, n);
 	if (!attached && !bb_stop)
 		tool_error(t, "no function of '%s' could be probed", o->pattern);
-	return bb_stop ? -1 : attached;
+	return bb_stop ? -EINTR : attached;
 }
 
 static int funclatency_main(int argc, char **argv)
@@ -241,6 +230,7 @@ static int funclatency_main(int argc, char **argv)
 	char **names = NULL;
 	uint64_t prev[FUNCLAT_NSTATS] = { 0 };
 	struct tool_timer tm;
+	struct bb_prog *ent, *rp;
 	int ret = 1, n = 0, attached = 0, stats_fd;
 
 	tool_init(&t, "funclatency");
@@ -255,16 +245,12 @@ static int funclatency_main(int argc, char **argv)
 		names = NULL; /* freed by find_functions */
 		goto out;
 	}
-	if (tool_open(&t, EMBEDDED_ARGS(funclatency)) < 0)
+	if (funclatency_load(&t, o.pid, o.unit_div, &ent, &rp) < 0)
 		goto out;
-	obj_set_const(t.obj, "filter_tgid", o.pid);
-	obj_set_const(t.obj, "unit_div", o.unit_div);
-	if (tool_load(&t) < 0)
-		goto out;
-	attached = attach_all(&t, &o, names, n);
+	attached = attach_all(&t, &o, names, n, ent, rp);
 	if (attached <= 0)
 		goto out;
-	stats_fd = obj_map(t.obj, "stats")->fd;
+	stats_fd = funclatency_stats_fd(&t);
 	tool_tracing(&t, o.json ? stderr : stdout,
 		     "Tracing %d functions for \"%s\"... Hit Ctrl-C to end.\n",
 		     attached, o.pattern);

@@ -1,22 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* barebpf opensnoop: one line per open(), bcc's columns. */
+#include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/syscall.h>
 #include "tool.h"
 #include "outrec.h"
 #include "stream.h"
 #include "opensnoop_out.h"
-
-EMBEDDED_OBJ(opensnoop);
-
-#ifndef SYS_openat2
-#define SYS_openat2 437 /* 5.6, one number on every architecture */
-#endif
+#include "progs.h"
 
 static const char usage[] =
 "usage: barebpf opensnoop [-h] [-T] [-U] [-x] [-j] [-p PID] [-t TID]\n"
@@ -206,14 +201,15 @@ static int parse_flag(struct tool_ctx *t, struct opensnoop_opts *o,
 	for (i = 0; i < NFLAGS; i++)
 		fprintf(stderr, " %s", open_flags[i].name);
 	fputc('\n', stderr);
-	return 1;
+	return -EINVAL;
 }
 
 static int parse_id(struct tool_ctx *t, const char *opt, const char *s,
 		    unsigned long *v)
 {
 	if (parse_ulong(s, v) < 0 || !*v || *v >= 0xffffffffUL)
-		return tool_error(t, "%s '%s': give a positive number", opt, s);
+		return tool_fail(t, -EINVAL,
+				 "%s '%s': give a positive number", opt, s);
 	return 0;
 }
 
@@ -222,10 +218,10 @@ static int parse_args(struct tool_ctx *t, struct opensnoop_opts *o, int argc,
 {
 	static const struct option longopts[] = {
 		TOOL_LONGOPTS,
-		{ "timestamp", no_argument, NULL, 'T' },
+		TOOL_LONGOPT_TIMESTAMP,
 		{ "print-uid", no_argument, NULL, 'U' },
 		{ "failed", no_argument, NULL, 'x' },
-		{ "pid", required_argument, NULL, 'p' },
+		TOOL_LONGOPT_PID,
 		{ "tid", required_argument, NULL, 't' },
 		{ "uid", required_argument, NULL, 'u' },
 		{ "name", required_argument, NULL, 'n' },
@@ -234,10 +230,12 @@ static int parse_args(struct tool_ctx *t, struct opensnoop_opts *o, int argc,
 		{ "max-events", required_argument, NULL, 'M' },
 		{ 0 }
 	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "hTUxjp:t:u:n:ef:d:M:v", longopts,
-				NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "hTUxjp:t:u:n:ef:d:M:v", longopts,
+				&v)) > 0) {
 		switch (c) {
 		case 'T': o->timestamp = 1; break;
 		case 'U': o->print_uid = 1; break;
@@ -246,74 +244,42 @@ static int parse_args(struct tool_ctx *t, struct opensnoop_opts *o, int argc,
 		case 'n': o->name = optarg; break;
 		case 'p':
 			if (parse_id(t, "-p", optarg, &o->pid))
-				return 1;
+				return -EINVAL;
 			break;
 		case 't':
 			if (parse_id(t, "-t", optarg, &o->tid))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'u':
 			if (parse_ulong(optarg, &o->uid) < 0 ||
 			    o->uid >= 0xffffffffUL)
-				return tool_error(t, "-u '%s': give a UID",
-						  optarg);
+				return tool_fail(t, -EINVAL,
+						 "-u '%s': give a UID",
+						 optarg);
 			o->uid_set = 1;
 			break;
 		case 'f':
 			if (parse_flag(t, o, optarg))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'd':
 			if (opt_seconds(t, "-d", optarg, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'M':
 			if (opt_count(t, "-M", "opens", optarg, &o->max_events))
-				return 1;
-			break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	return opt_no_args(t, argc, argv);
-}
-
-static int configure(struct tool_ctx *t, const struct opensnoop_opts *o,
-		     int tps)
-{
-	if (tps) {
-		if (tool_tp_offset(t, "syscalls", "sys_enter_openat",
-				   "__syscall_nr", "tpoff_nr") < 0 ||
-		    tool_tp_offset(t, "syscalls", "sys_enter_openat", "dfd",
-				   "tpoff_args") < 0 ||
-		    tool_tp_offset(t, "syscalls", "sys_exit_openat", "ret",
-				   "tpoff_ret") < 0)
-			return -1;
-	} else {
-		obj_set_const(t->obj, "tpoff_nr", 0);
-		obj_set_const(t->obj, "tpoff_args", 0);
-		obj_set_const(t->obj, "tpoff_ret", 0);
-	}
-#ifdef SYS_open
-	obj_set_const(t->obj, "nr_open", SYS_open);
-#else
-	obj_set_const(t->obj, "nr_open", 0xffffffff); /* arm64: none */
-#endif
-	obj_set_const(t->obj, "nr_openat2", SYS_openat2);
-	obj_set_const(t->obj, "filter_pid", o->pid);
-	obj_set_const(t->obj, "filter_tid", o->tid);
-	obj_set_const(t->obj, "filter_uid", o->uid_set ? o->uid : 0xffffffff);
-	obj_set_const(t->obj, "filter_flags", o->flags);
-	return 0;
 }
 
 static int opensnoop_main(int argc, char **argv)
 {
 	static const char *const sys[] = { "openat", "open", "openat2" };
-	static const char *const kp[] = { "kp_openat", "kp_open",
-					  "kp_openat2" };
 	struct opensnoop_opts o = { 0 };
 	struct opensnoop_run r = { .s = {
 		"opens", OPENSNOOP_EMITTED, OPENSNOOP_UNTRACKED,
@@ -322,8 +288,8 @@ static int opensnoop_main(int argc, char **argv)
 	struct tool_ctx t;
 	struct tool_timer tm;
 	char fn[3][64], ex[3][64];
-	int ret = 1, tps, i, n = 0;
-	struct bb_probe p[6];
+	struct opensnoop_settings s = { 0 };
+	int ret = 1, tps, i;
 
 	tool_init(&t, "opensnoop");
 	if (parse_args(&t, &o, argc, argv))
@@ -345,27 +311,22 @@ static int opensnoop_main(int argc, char **argv)
 		if (tool_need_kprobes(&t) < 0 ||
 		    tool_syscall_funcs(&t, sys, 3, fn) < 0)
 			return 1;
-		if (!fn[0][0])
-			return tool_error(&t, "this kernel has no syscall "
-					  "tracepoints and no openat function "
-					  "in /proc/kallsyms");
+		if (!fn[0][0]) {
+			tool_error(&t, "this kernel has no syscall tracepoints "
+				   "and no openat function in /proc/kallsyms");
+			return 1;
+		}
 	}
-	if (tool_open(&t, EMBEDDED_ARGS(opensnoop)) < 0)
-		return 1;
-	if (configure(&t, &o, tps) < 0 || tool_load(&t) < 0)
-		goto out;
-	/* a return ends what an entry opens: returns first */
-	for (i = 0; i < 3; i++) {
-		if (!fn[i][0] || fn[i][0] == '-')
-			continue;
-		p[n++] = (struct bb_probe){ tps ? "tp_exit" : "kr_open",
-					    tps ? ex[i] : fn[i], 0, NULL,
-					    "open", 0, 0 };
-		p[n++] = (struct bb_probe){ tps ? "tp_enter" : kp[i], fn[i], 0,
-					    "open", NULL, 0, 0 };
-	}
-	if (tool_ring(&t, "events", 128, on_event, &r, &pb) < 0 ||
-	    tool_attach_probes(&t, p, n) < 0)
+	s.tps = tps;
+	s.fn = (const char (*)[64])fn;
+	s.ex = (const char (*)[64])ex;
+	s.pid = o.pid;
+	s.tid = o.tid;
+	s.filter_uid = o.uid_set ? o.uid : 0xffffffff;
+	s.flags = o.flags;
+	s.on_event = on_event;
+	s.ctx = &r;
+	if (opensnoop_start(&t, &s, &pb) < 0)
 		goto out;
 
 	tool_tracing(&t, o.json ? stderr : stdout,

@@ -7,12 +7,10 @@
 #include <string.h>
 #include "tool.h"
 #include "dhist.h"
-#include "kfuncs.h"
+#include "progs.h"
 #include "../../bpf/qenter.h"
 
 _Static_assert(QENTER_SLOTS == DHIST_SLOTS, "one slot count");
-
-EMBEDDED_OBJ(qenter);
 
 static const char usage[] =
 "usage: barebpf qenter [-h] [-T] [-m] [-D] [-j] [-d DISK] [-M MAXACTIVE]\n"
@@ -58,8 +56,6 @@ static const char usage[] =
 "  barebpf qenter -d sdb --duration 60  # sdb only, for a minute\n";
 static const struct tool_usage help = { NULL, usage };
 
-static const char *const blk_fns[] = { "blk_queue_enter", NULL };
-
 struct qenter_opts {
 	int timestamp, ms, per_disk, json;
 	const char *disk;
@@ -73,35 +69,31 @@ static int parse_args(struct tool_ctx *t, struct qenter_opts *o, int argc,
 {
 	static const struct option longopts[] = {
 		TOOL_LONGOPTS,
-		{ "timestamp", no_argument, NULL, 'T' },
+		TOOL_LONGOPT_TIMESTAMP,
 		{ "milliseconds", no_argument, NULL, 'm' },
 		{ "disks", no_argument, NULL, 'D' },
 		{ "disk", required_argument, NULL, 'd' },
-		{ "maxactive", required_argument, NULL, 'M' },
+		TOOL_LONGOPT_MAXACTIVE,
 		{ 0 }
 	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration, .maxactive = &o->maxactive };
 	int c;
 
 	o->maxactive = 128;
-	while ((c = getopt_long(argc, argv, "hTmDjd:M:v", longopts,
-				NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "hTmDjd:M:v", longopts,
+				&v)) > 0) {
 		switch (c) {
 		case 'T': o->timestamp = 1; break;
 		case 'm': o->ms = 1; break;
 		case 'D': o->per_disk = 1; break;
 		case 'd': o->disk = optarg; break;
-		case 'M':
-			if (opt_maxactive(t, optarg, &o->maxactive))
-				return 1;
-			break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
-			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	if (opt_interval_count(t, argc, argv, &o->interval, &o->count))
-		return 1;
+		return -EINVAL;
 	if (o->disk && disk_kdev(o->disk, &o->kdev) < 0)
 		return tool_unknown_disk(t, o->disk);
 	return 0;
@@ -109,17 +101,12 @@ static int parse_args(struct tool_ctx *t, struct qenter_opts *o, int argc,
 
 static int qenter_main(int argc, char **argv)
 {
-	static const char *const wanted_fns[] = {
-		"__bio_queue_enter", "blk_queue_enter", "bio_queue_enter"
-	};
 	struct qenter_opts o = { 0 };
+	struct qenter_settings s = { 0 };
 	struct tool_ctx t;
 	struct dhist_fmt fmt = { 0 };
 	char **avail = NULL, what[128] = "";
-	int ret = 1, n = 0, slow, need_dev, hist_fd, np = 0, i;
-	/* the returns close what the entries open; an entry takes (closes)
-	 * the disk the task's block_bio_queue left (taskdev.h) */
-	struct bb_probe p[5];
+	int ret = 1, n = 0, hist_fd, err;
 
 	tool_init(&t, "qenter");
 	if (parse_args(&t, &o, argc, argv))
@@ -131,62 +118,24 @@ static int qenter_main(int argc, char **argv)
 	tool_signals();
 	if (tool_need_kprobes(&t) < 0)
 		goto out;
-	/* 5.15+ has the first two: then the third does not matter */
-	n = tool_funcs(&t, BB_FUNCS_FTRACE, wanted_fns, 3, 2, &avail);
+	n = tool_funcs(&t, BB_FUNCS_FTRACE, qenter_wanted_fns, 3, 2, &avail);
 	if (n < 0) {
 		n = 0;
 		goto out;
 	}
-	slow = fn_pick_first(qenter_slow_fns, avail, n);
-	if (slow < 0 && fn_pick_first(blk_fns, avail, n) < 0) {
+	s.filter_dev = o.kdev;
+	s.per_disk = o.per_disk;
+	s.need_dev = o.per_disk || o.disk;
+	s.ms = o.ms;
+	s.maxactive = (int)o.maxactive;
+	err = qenter_start(&t, &s, avail, n, what, sizeof(what));
+	if (err == -ENOENT && !t.obj)
 		tool_error(&t, "neither blk_queue_enter nor __bio_queue_enter "
 			   "can be probed on this kernel (see `barebpf "
 			   "features`)");
+	if (err < 0)
 		goto out;
-	}
-	need_dev = o.per_disk || o.disk;
-	if (tool_open(&t, EMBEDDED_ARGS(qenter)) < 0)
-		goto out;
-	if (need_dev) {
-		if (tool_tp_offset(&t, "block", "block_bio_queue", "dev",
-				   "tpoff_bio_queue_dev") < 0)
-			goto out;
-	} else {
-		obj_set_const(t.obj, "tpoff_bio_queue_dev", 0);
-	}
-	obj_set_const(t.obj, "filter_dev", o.kdev);
-	obj_set_const(t.obj, "per_disk", o.per_disk);
-	obj_set_const(t.obj, "need_dev", need_dev);
-	/* without the slow path function, bios enter via blk_queue_enter */
-	obj_set_const(t.obj, "blk_is_bio", slow < 0);
-	obj_set_const(t.obj, "unit_div", o.ms ? 1000000 : 1000);
-	obj_set_const(t.obj, "keep_sum", 0); /* the exporter's */
-	if (tool_load(&t) < 0)
-		goto out;
-	if (slow >= 0) {
-		p[np++] = (struct bb_probe){ "qenter_bio",
-			qenter_slow_fns[slow], 0, "start", "taskdev", 0 };
-		p[np++] = (struct bb_probe){ "qenter_ret",
-			qenter_slow_fns[slow], (int)o.maxactive, NULL, "start",
-			0 };
-	}
-	if (fn_pick_first(blk_fns, avail, n) >= 0) {
-		p[np++] = (struct bb_probe){ "qenter_blk", "blk_queue_enter",
-			0, "start", "taskdev", 0 };
-		p[np++] = (struct bb_probe){ "qenter_ret", "blk_queue_enter",
-			(int)o.maxactive, NULL, "start", 0 };
-	}
-	if (need_dev)
-		p[np++] = (struct bb_probe){ "taskdev_bio_queue", NULL, 0,
-					     "taskdev", NULL, 0 };
-	if (tool_attach_probes(&t, p, np) < 0)
-		goto out;
-	for (i = 0; i < np; i++)
-		if (!strcmp(p[i].prog, "qenter_ret"))
-			snprintf(what + strlen(what), sizeof(what) -
-				 strlen(what), "%s%s", *what ? ", " : "",
-				 p[i].target);
-	hist_fd = obj_map(t.obj, "hist")->fd;
+	hist_fd = qenter_hist_fd(&t);
 
 	tool_tracing(&t, o.json ? stderr : stdout,
 		     "Tracing queue entry (%s)... Hit Ctrl-C to end.\n", what);

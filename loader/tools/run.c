@@ -143,7 +143,7 @@ static int attach_object(struct tool_ctx *t, int maxactive)
 	if (!p || !prog) {
 		free(p);
 		free(prog);
-		return tool_error(t, "out of memory"), -ENOMEM;
+		return tool_fail(t, -ENOMEM, "out of memory");
 	}
 	for (i = 0; i < n; i++) {
 		struct bb_prog *pr = obj_prog_at(t->obj, i);
@@ -174,21 +174,135 @@ static int attach_object(struct tool_ctx *t, int maxactive)
 	return ret;
 }
 
+/* -c NAME=NUMBER, each: a constant or a variable of .rodata or .data. */
+static int set_consts(struct tool_ctx *t, const char *path, char **consts,
+		      int n)
+{
+	int i, ret;
+
+	for (i = 0; i < n; i++) {
+		char *eq = strchr(consts[i], '=');
+		unsigned long v;
+
+		if (!eq || eq == consts[i] || parse_ulong(eq + 1, &v) < 0)
+			return tool_fail(t, -EINVAL,
+					 "-c wants NAME=NUMBER, not '%s'",
+					 consts[i]);
+		*eq = 0;
+		ret = obj_set_const(t->obj, consts[i], v);
+		if (ret == -ERANGE)
+			return tool_fail(t, ret,
+					 "%s: %lu does not fit variable "
+					 "'%s'", path, v, consts[i]);
+		if (ret < 0)
+			return tool_fail(t, ret,
+					 "%s: no program uses a constant "
+					 "named '%s', and no variable of "
+					 ".rodata or .data has that name",
+					 path, consts[i]);
+	}
+	return 0;
+}
+
+/* Every program says where it attaches; *need_kp: some are kprobes. */
+static int check_targets(struct tool_ctx *t, int *need_kp)
+{
+	int i;
+
+	for (i = 0; i < obj_nprogs(t->obj); i++) {
+		struct bb_prog *p = obj_prog_at(t->obj, i);
+
+		if (p->kind != BB_PROG_TRACEPOINT)
+			*need_kp = 1;
+		if (!*p->target && p->tail_slot < 0)
+			return tool_fail(t, -EINVAL,
+					 "program %s is in section '%s', "
+					 "which does not say where to attach: "
+					 "name the section kprobe/<function>, "
+					 "kretprobe/<function> or "
+					 "tracepoint/<category>/<event>",
+					 p->name, p->section);
+	}
+	return 0;
+}
+
+/* The ring of the one perf event array that is output; the others are
+ * left unread, said. */
+static int open_rings(struct tool_ctx *t, struct bb_perfbuf **pb)
+{
+	int i;
+
+	for (i = 0; i < obj_nmaps(t->obj); i++) {
+		struct bb_map *m = obj_map_at(t->obj, i);
+
+		if (m->def.type != BPF_MAP_TYPE_PERF_EVENT_ARRAY)
+			continue;
+		if (!run_is_output(t, m)) {
+			tool_ring_unread(t, m->fd);
+			continue;
+		}
+		if (*pb) {
+			tool_error(t, "only one perf event array is read; "
+				   "map %s is ignored", m->name);
+			tool_ring_unread(t, m->fd);
+			continue;
+		}
+		if (tool_ring(t, m->fd, 64, on_sample, m, pb) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Relay until duration (0: a signal) ends it, then stop the programs
+ * and print the maps. */
+static void run_loop(struct tool_ctx *t, struct bb_perfbuf *pb,
+		     struct run_printk *printk, double duration)
+{
+	double end = duration > 0 ? now_mono() + duration : 0;
+
+	while (!bb_stop && (!end || now_mono() < end)) {
+		double left = end ? end - now_mono() : 1;
+
+		if (left > 1)
+			left = 1;
+		if (printk && left > 0.1)
+			left = 0.1;
+		run_printk_poll(printk, json);
+		if (pb)
+			perfbuf_poll(pb, (int)(left * 1000) + 1);
+		else
+			tool_sleep(left);
+		tool_flush();
+	}
+	/* The programs stop before the maps are read, so that they are
+	 * printed as of one moment (a counter in two maps counts alike),
+	 * and the ring's last samples are read. */
+	if (pb)
+		tool_detach_drain(t, pb, NULL, NULL);
+	else
+		tool_detach(t);
+	if (pb && perfbuf_lost(pb))
+		tool_error(t, "warning: %llu samples lost (the reader fell "
+			   "behind)", (unsigned long long)perfbuf_lost(pb));
+	run_printk_poll(printk, json);
+	run_print_maps(t->obj, json);
+}
+
 static int run_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		TOOL_LONGOPTS,
 		{ "const", required_argument, NULL, 'c' },
-		{ "maxactive", required_argument, NULL, 'M' },
+		TOOL_LONGOPT_MAXACTIVE,
 		{ 0 }
 	};
 	struct bb_perfbuf *pb = NULL;
 	struct run_printk *printk = NULL;
 	struct tool_ctx t;
 	char **consts = NULL;
-	int nconsts = 0, c, i, ret = 1, need_kp = 0;
+	int nconsts = 0, c, ret = 1, need_kp = 0;
 	unsigned long maxactive = 128;
-	double duration = 0, end;
+	double duration = 0;
 	void *buf = NULL;
 	size_t len = 0;
 
@@ -197,8 +311,10 @@ static int run_main(int argc, char **argv)
 		switch (c) {
 		case 'c':
 			consts = realloc(consts, (nconsts + 1) * sizeof(*consts));
-			if (!consts)
-				return tool_error(&t, "out of memory");
+			if (!consts) {
+				tool_error(&t, "out of memory");
+				return 1;
+			}
 			consts[nconsts++] = optarg;
 			break;
 		case 'd':
@@ -218,7 +334,8 @@ static int run_main(int argc, char **argv)
 	if (optind != argc - 1) {
 		free(consts);
 		tool_error(&t, "one BPF object file is needed");
-		return tool_see_help(&t);
+		tool_see_help(&t);
+		return 1;
 	}
 	ret = read_file(argv[optind], &buf, &len);
 	if (ret < 0) {
@@ -231,69 +348,16 @@ static int run_main(int argc, char **argv)
 	tool_signals();
 	if (run_open(&t, argv[optind], buf, len) < 0)
 		goto out_free;
-	for (i = 0; i < nconsts; i++) {
-		char *eq = strchr(consts[i], '=');
-		unsigned long v;
-
-		if (!eq || eq == consts[i] || parse_ulong(eq + 1, &v) < 0) {
-			tool_error(&t, "-c wants NAME=NUMBER, not '%s'", consts[i]);
-			goto out;
-		}
-		*eq = 0;
-		ret = obj_set_const(t.obj, consts[i], v);
-		if (ret == -ERANGE) {
-			tool_error(&t, "%s: %lu does not fit variable '%s'",
-				   argv[optind], v, consts[i]);
-			ret = 1;
-			goto out;
-		}
-		if (ret < 0) {
-			tool_error(&t, "%s: no program uses a constant named "
-				   "'%s', and no variable of .rodata or .data "
-				   "has that name", argv[optind], consts[i]);
-			ret = 1;
-			goto out;
-		}
-		ret = 1;
-	}
-	for (i = 0; i < obj_nprogs(t.obj); i++) {
-		struct bb_prog *p = obj_prog_at(t.obj, i);
-
-		if (p->kind != BB_PROG_TRACEPOINT)
-			need_kp = 1;
-		if (!*p->target && p->tail_slot < 0) {
-			tool_error(&t, "program %s is in section '%s', which "
-				   "does not say where to attach: name the "
-				   "section kprobe/<function>, "
-				   "kretprobe/<function> or "
-				   "tracepoint/<category>/<event>",
-				   p->name, p->section);
-			goto out;
-		}
-	}
+	if (set_consts(&t, argv[optind], consts, nconsts) < 0 ||
+	    check_targets(&t, &need_kp) < 0)
+		goto out;
 	if (need_kp && tool_need_kprobes(&t) < 0)
 		goto out;
 	if (tool_load(&t) < 0)
 		goto out;
 	run_after_load(&t, argv[optind]);
-	for (i = 0; i < obj_nmaps(t.obj); i++) {
-		struct bb_map *m = obj_map_at(t.obj, i);
-
-		if (m->def.type != BPF_MAP_TYPE_PERF_EVENT_ARRAY)
-			continue;
-		if (!run_is_output(&t, m)) {
-			tool_ring_unread(&t, m->fd);
-			continue;
-		}
-		if (pb) {
-			tool_error(&t, "only one perf event array is read; "
-				   "map %s is ignored", m->name);
-			tool_ring_unread(&t, m->fd);
-			continue;
-		}
-		if (tool_ring(&t, m->name, 64, on_sample, m, &pb) < 0)
-			goto out;
-	}
+	if (open_rings(&t, &pb) < 0)
+		goto out;
 	/* The relay opens before the attach: a first line is not lost. */
 	if (obj_uses_printk(t.obj))
 		printk = run_printk_open(&t, tool_tracefs(&t));
@@ -301,33 +365,7 @@ static int run_main(int argc, char **argv)
 		goto out;
 	tool_tracing(&t, stderr, "Running %d program(s) from %s... Hit Ctrl-C "
 		     "to end.\n", obj_nprogs(t.obj), argv[optind]);
-	end = duration > 0 ? now_mono() + duration : 0;
-	while (!bb_stop && (!end || now_mono() < end)) {
-		double left = end ? end - now_mono() : 1;
-
-		if (left > 1)
-			left = 1;
-		if (printk && left > 0.1)
-			left = 0.1;
-		run_printk_poll(printk, json);
-		if (pb)
-			perfbuf_poll(pb, (int)(left * 1000) + 1);
-		else
-			tool_sleep(left);
-		tool_flush();
-	}
-	/* The programs stop before the maps are read, so that they are
-	 * printed as of one moment (a counter in two maps counts alike),
-	 * and the ring's last samples are read. */
-	if (pb)
-		tool_detach_drain(&t, pb, NULL, NULL);
-	else
-		tool_detach(&t);
-	if (pb && perfbuf_lost(pb))
-		tool_error(&t, "warning: %llu samples lost (the reader fell "
-			   "behind)", (unsigned long long)perfbuf_lost(pb));
-	run_printk_poll(printk, json);
-	run_print_maps(t.obj, json);
+	run_loop(&t, pb, printk, duration);
 	ret = 0;
 out:
 	run_printk_close(printk);

@@ -3,27 +3,18 @@
  * barebpf slowbio: bio submissions slower than a threshold, one line each
  * (the tool of ceph-latency-to-kernel-patch.txt).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
+#include "progs.h"
 #include "blkdisk.h"
 #include "kfuncs.h"
 #include "outrec.h"
 #include "stream.h"
 #include "slowbio_out.h"
-
-EMBEDDED_OBJ(slowbio);
-
-/* Normal submissions take microseconds; a frozen queue holds them for as
- * long as in-flight I/O takes to drain, milliseconds on any disk. */
-#define SLOWBIO_DEFAULT_US 10000
-#define SLOWBIO_PAGES 16
-/* Threads blocked in blk_queue_enter each hold a kretprobe instance
- * while a queue is frozen: allow many (the kernel's limit is 4096). */
-#define SLOWBIO_MAXACTIVE 1024
-
 
 static const char usage[] =
 "usage: barebpf slowbio [-h] [-m] [-j] [-d DISK] [--duration SECONDS]\n"
@@ -178,34 +169,32 @@ static int parse_args(struct tool_ctx *t, struct slowbio_opts *o, int argc,
 		TOOL_LONGOPTS,
 		{ "milliseconds", no_argument, NULL, 'm' },
 		{ "disk", required_argument, NULL, 'd' },
-		{ "maxactive", required_argument, NULL, 'M' },
+		TOOL_LONGOPT_MAXACTIVE,
 		{ 0 }
 	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration, .maxactive = &o->maxactive };
 	int c;
 
 	o->min_us = SLOWBIO_DEFAULT_US;
 	o->maxactive = SLOWBIO_MAXACTIVE;
-	while ((c = getopt_long(argc, argv, "hmjd:M:v", longopts, NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "hmjd:M:v", longopts,
+				&v)) > 0) {
 		switch (c) {
 		case 'm': o->ms = 1; break;
 		case 'd': o->disk = optarg; break;
-		case 'M':
-			if (opt_maxactive(t, optarg, &o->maxactive))
-				return 1;
-			break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
-			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	if (optind < argc) {
 		/* up to an hour: the threshold is kept in ns */
 		if (parse_ulong(argv[optind], &o->min_us) < 0 ||
 		    o->min_us > 3600000000UL)
-			return tool_error(t, "min_latency_us must be a whole "
-					  "number of microseconds, not '%s'",
-					  argv[optind]);
+			return tool_fail(t, -EINVAL,
+					 "min_latency_us must be a whole "
+					 "number of microseconds, not '%s'",
+					 argv[optind]);
 		optind++;
 	}
 	return opt_no_args(t, argc, argv);
@@ -254,6 +243,7 @@ static int slowbio_main(int argc, char **argv)
 	struct slowbio_opts o = { 0 };
 	struct slowbio_run r = { .s = { "slow calls", SLOWBIO_EMITTED, -1,
 					NULL } };
+	struct slowbio_settings s = { 0 };
 	struct bb_perfbuf *pb = NULL;
 	struct tool_ctx t;
 	struct tool_timer tm;
@@ -276,31 +266,13 @@ static int slowbio_main(int argc, char **argv)
 	}
 	if (pick_disk(&t, &o, &r.disks))
 		goto out;
-	if (tool_open(&t, EMBEDDED_ARGS(slowbio)) < 0)
-		goto out;
-	if (tool_tp_offset(&t, "block", "block_bio_queue", "dev",
-			   "tpoff_bio_queue_dev") < 0)
-		goto out;
-	obj_set_const(t.obj, "min_ns", (uint64_t)o.min_us * 1000);
-	obj_set_const(t.obj, "emit", 1);
-	obj_set_const(t.obj, "count", 0); /* the exporter's */
-	if (tool_load(&t) < 0)
-		goto out;
-	/*
-	 * The return probe before the entry probe (the attach rule), which
-	 * also matters for timing: registering a probe stalls the CPUs (text
-	 * patching) while calls may be in flight, and had the entry been
-	 * probed first, such a call would be timed with the stall in it. The
-	 * return reads the disk that block_bio_queue leaves (taskdev.h).
-	 */
-	struct bb_probe p[] = {
-		{ "submit_entry", fn, 0, "call", NULL, 0, 0 },
-		{ "submit_return", fn, (int)o.maxactive, NULL, "call taskdev",
-		  0, 0 },
-		{ "taskdev_bio_queue", NULL, 0, "taskdev", NULL, 0, 0 },
-	};
-	if (tool_ring(&t, "events", SLOWBIO_PAGES, on_event, &r, &pb) < 0 ||
-	    tool_attach_probes(&t, p, 3) < 0)
+	s.fn = fn;
+	s.min_ns = (uint64_t)o.min_us * 1000;
+	s.emit = 1;
+	s.maxactive = (int)o.maxactive;
+	s.on_event = on_event;
+	s.ctx = &r;
+	if (slowbio_start(&t, &s, &pb) < 0)
 		goto out;
 
 	tool_tracing(&t, o.json ? stderr : stdout, "Tracing %s calls slower "

@@ -19,8 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "trace_tool.h"
-
-EMBEDDED_OBJ(trace);
+#include "progs.h"
 
 #define TRACE_MAX_PROBES 64
 /* one kprobe each: bcc's funccount stops at 1000 too */
@@ -123,7 +122,8 @@ static int parse_num(struct tool_ctx *t, const char *opt, const char *what,
 		     const char *arg, unsigned long max, unsigned long *v)
 {
 	if (parse_ulong(arg, v) < 0 || !*v || *v > max)
-		return tool_error(t, "%s needs %s, not '%s'", opt, what, arg);
+		return tool_fail(t, -EINVAL,
+				 "%s needs %s, not '%s'", opt, what, arg);
 	return 0;
 }
 
@@ -132,7 +132,7 @@ static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 {
 	static const struct option longopts[] = {
 		TOOL_LONGOPTS,
-		{ "pid", required_argument, NULL, 'p' },
+		TOOL_LONGOPT_PID,
 		{ "tid", required_argument, NULL, 'L' },
 		{ "string-size", required_argument, NULL, 'Z' },
 		{ "include-self", no_argument, NULL, 'S' },
@@ -148,32 +148,34 @@ static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 		{ "maxactive", required_argument, NULL, TOOL_OPT_FIRST_OWN },
 		{ 0 }
 	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+				     .duration = &o->duration };
 	int c, i, j;
 
 	o->strsize = TRACE_STR_DEFAULT;
-	while ((c = getopt_long(argc, argv, "hp:L:vZ:SM:tTCn:f:KUd:j",
-				longopts, NULL)) != -1) {
+	while ((c = tool_getopt(t, argc, argv, "hp:L:vZ:SM:tTCn:f:KUd:j",
+				longopts, &v)) > 0) {
 		switch (c) {
 		case 'p':
 			if (parse_num(t, "-p", "a process id", optarg,
 				      0x7fffffff, &o->pid))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'L':
 			if (parse_num(t, "-L", "a thread id", optarg,
 				      0x7fffffff, &o->tid))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'Z':
 			if (parse_num(t, "-Z", "a string size from 1 to 256",
 				      optarg, TRACE_STR_MAX, &o->strsize))
-				return 1;
+				return -EINVAL;
 			break;
 		case 'S': o->include_self = 1; break;
 		case 'M':
 			if (parse_num(t, "-M", "a number of events > 0",
 				      optarg, ~0UL, &o->max_events))
-				return 1;
+				return -EINVAL;
 			break;
 		case 't': o->timestamp = 1; break;
 		case 'T': o->time = 1; break;
@@ -185,39 +187,41 @@ static int parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 		case 'd': o->disk = optarg; break;
 		case TOOL_OPT_FIRST_OWN:
 			if (opt_maxactive(t, optarg, &o->maxactive))
-				return 1;
-			break;
-		default:
-			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		}
 	}
+	if (c < 0)
+		return c;
 	if (o->pid && o->tid)
-		return tool_error(t, "only one of -p and -L may be given");
+		return tool_fail(t, -EINVAL,
+				 "only one of -p and -L may be given");
 	if (o->disk && disk_kdev(o->disk, &o->kdev) < 0)
 		return tool_unknown_disk(t, o->disk);
 	if (optind >= argc) {
 		fputs(usage_line, stderr);
-		return tool_error(t, "a probe is needed (a kernel function or "
-				  "t:CATEGORY:EVENT)");
+		return tool_fail(t, -EINVAL,
+				 "a probe is needed (a kernel function or "
+				 "t:CATEGORY:EVENT)");
 	}
 	if (argc - optind > TRACE_MAX_PROBES)
-		return tool_error(t, "at most %d probes", TRACE_MAX_PROBES);
+		return tool_fail(t, -EINVAL,
+				 "at most %d probes", TRACE_MAX_PROBES);
 	o->probes = calloc(argc - optind, sizeof(*o->probes));
 	if (!o->probes)
-		return tool_error(t, "out of memory");
+		return tool_fail(t, -ENOMEM, "out of memory");
 	for (i = optind; i < argc; i++) {
 		struct trace_probe *p = &o->probes[o->nprobes];
 		struct bb_err err = { "" };
 
 		if (trace_spec_parse(argv[i], &p->spec, &err) < 0)
-			return tool_error(t, "%s", err.msg);
+			return tool_fail(t, -EINVAL, "%s", err.msg);
 		p->arg = argv[i];
 		for (j = 0; j < o->nprobes; j++)
 			if (!strcmp(o->probes[j].arg, argv[i]))
-				return tool_error(t, "'%s' is given twice",
-						  argv[i]);
+				return tool_fail(t, -EINVAL,
+						 "'%s' is given twice",
+						 argv[i]);
 		o->nprobes++;
 	}
 	return 0;
@@ -233,22 +237,23 @@ static int find_functions(struct tool_ctx *t, struct trace_probe *p,
 	int nm;
 
 	if (!tfs)
-		return -1;
+		return -ENOENT;
 	if (trace_spec_is_glob(&p->spec)) {
 		nm = kprobe_match(tfs, p->spec.func, &m, &err);
 		if (nm < 0)
-			return tool_error(t, "%s", err.msg), -1;
+			return tool_fail(t, -EINVAL, "%s", err.msg);
 		if (!nm) {
 			free(m);
-			return tool_error(t, "no kernel function matches '%s' "
-					  "in %s/available_filter_functions",
-					  p->spec.func, tfs), -1;
+			return tool_fail(t, -EINVAL,
+					 "no kernel function matches '%s' "
+					 "in %s/available_filter_functions",
+					 p->spec.func, tfs);
 		}
 	} else {
 		m = malloc(sizeof(*m));
 		if (!m || !(m[0] = strdup(p->spec.func))) {
 			free(m);
-			return tool_error(t, "out of memory"), -1;
+			return tool_fail(t, -ENOMEM, "out of memory");
 		}
 		nm = 1;
 	}
@@ -256,8 +261,9 @@ static int find_functions(struct tool_ctx *t, struct trace_probe *p,
 	p->nfuncs = nm;
 	*total += nm;
 	if (*total > TRACE_MAX_FUNCS)
-		return tool_error(t, "more than %d functions to probe: narrow "
-				  "the patterns", TRACE_MAX_FUNCS), -1;
+		return tool_fail(t, -EINVAL,
+				 "more than %d functions to probe: narrow "
+				 "the patterns", TRACE_MAX_FUNCS);
 	return 0;
 }
 
@@ -274,36 +280,57 @@ static int compile_probe(struct tool_ctx *t, const struct trace_opts *o,
 	if (p->spec.type == TRACE_TP) {
 		tfs = tool_tracefs(t);
 		if (!tfs)
-			return -1;
+			return -ENOENT;
 		snprintf(rel, sizeof(rel), "events/%s/%s/format", p->spec.cat,
 			 p->spec.event);
 		ret = tracefs_read(tfs, rel, &text);
 		if (ret < 0)
-			return tool_error(t, "tracepoint %s:%s not found on "
-					  "this kernel (%s/%s: %s)",
-					  p->spec.cat, p->spec.event, tfs, rel,
-					  strerror(-ret)), -1;
+			return tool_fail(t, -EINVAL,
+					 "tracepoint %s:%s not found on "
+					 "this kernel (%s/%s: %s)",
+					 p->spec.cat, p->spec.event, tfs, rel,
+					 strerror(-ret));
 		n = tp_format_parse(text, NULL, 0);
 		if (n > 0 && (fields = calloc(n, sizeof(*fields))))
 			n = tp_format_parse(text, fields, n);
 		free(text);
 		if (n < 0 || (n > 0 && !fields)) {
 			free(fields);
-			return tool_error(t, "cannot parse %s/%s", tfs, rel),
-			       -1;
+			return tool_fail(t, -EINVAL,
+					 "cannot parse %s/%s", tfs, rel);
 		}
 	}
 	ret = trace_spec_compile(&p->spec, trace_arch_native(), fields, n,
 				 (int)o->strsize, &p->prog, &err);
 	free(fields);
 	if (ret < 0)
-		return tool_error(t, "%s", err.msg), -1;
+		return tool_fail(t, -EINVAL, "%s", err.msg);
 	return 0;
 }
 
-static void set_const(void *obj, const char *name, uint64_t v)
+/* trace_prog_consts's names are the object's (tests/unit/test_skel.c
+ * checks each): one it lacks is a bug, said once at the end. */
+struct const_sink {
+	struct tool_ctx *t;
+	char missing[32];
+};
+
+static void set_const(void *ctx, const char *name, uint64_t v)
 {
-	obj_set_const(obj, name, v);
+	struct const_sink *c = ctx;
+
+	if (traceobj_set(c->t, name, v) < 0 && !c->missing[0])
+		snprintf(c->missing, sizeof(c->missing), "%s", name);
+}
+
+static int set_consts(struct tool_ctx *t, const struct trace_prog *pr, int id)
+{
+	struct const_sink c = { t, "" };
+
+	trace_prog_consts(pr, id, set_const, &c);
+	return c.missing[0] ? tool_fail(t, -ENOENT, "internal: the trace "
+					"object has no constant %s",
+					c.missing) : 0;
 }
 
 /* The kernel's verdict on a probe's copy of the program. */
@@ -317,15 +344,15 @@ static int load_probe(struct tool_ctx *t, struct trace_probe *p, int id)
 	struct bb_err err = { "" };
 	const char *log;
 
-	trace_prog_consts(&p->prog, id, set_const, t->obj);
-	if (obj_prog_load_copy(t->obj, "trace_kprobe", kinds[p->spec.type],
-			       &p->bprog, &err) == 0)
+	if (set_consts(t, &p->prog, id) < 0)
+		return -ENOENT;
+	if (traceobj_load_copy(t, kinds[p->spec.type], &p->bprog, &err) == 0)
 		return 0;
 	log = obj_verifier_log(t->obj);
 	if (log && *log)
 		fprintf(stderr, "--- verifier log ---\n%s--- end of verifier "
 			"log ---\n", log);
-	return tool_error(t, "probe '%s': %s", p->arg, err.msg), -1;
+	return tool_fail(t, -EINVAL, "probe '%s': %s", p->arg, err.msg);
 }
 
 static void say_probe(const struct trace_probe *p, int split)
@@ -355,9 +382,6 @@ static void say_probe(const struct trace_probe *p, int split)
 		fputc('\n', stderr);
 	}
 }
-
-
-
 
 /*
  * Every probe's copy of the program, on each of its functions or its
@@ -419,7 +443,14 @@ out:
 static int configure(struct tool_ctx *t, const struct trace_opts *o,
 		     int *split)
 {
-	struct trace_prog none;
+	/* bcc leaves itself out; in a PID namespace getpid() is not the id
+	 * BPF sees, and trace's own calls show */
+	struct traceobj_settings ts = { .pid = o->pid, .tid = o->tid,
+		.self_tgid = o->include_self ? 0 : getpid(),
+		.kstack = o->kstack, .ustack = o->ustack,
+		.filter_dev = o->kdev, .disk = o->disk != NULL };
+	struct trace_prog none = { 0 };
+	int ret;
 
 	/* bpf_probe_read_{user,kernel}_str came in one commit (5.5): one
 	 * test load tells for both */
@@ -429,25 +460,11 @@ static int configure(struct tool_ctx *t, const struct trace_opts *o,
 		fprintf(stderr, "strings: %s\n", *split ?
 			"bpf_probe_read_{user,kernel}_str (5.5+)" :
 			"bpf_probe_read_str (before 5.5: reads either space)");
-	obj_set_const(t->obj, "split_helpers", *split);
-	obj_set_const(t->obj, "filter_tgid", o->pid);
-	obj_set_const(t->obj, "filter_tid", o->tid);
-	/* bcc leaves itself out; in a PID namespace getpid() is not the id
-	 * BPF sees, and trace's own calls show */
-	obj_set_const(t->obj, "self_tgid", o->include_self ? 0 : getpid());
-	obj_set_const(t->obj, "kstack", o->kstack);
-	obj_set_const(t->obj, "ustack", o->ustack);
-	obj_set_const(t->obj, "filter_dev", o->kdev);
-	if (o->disk) {
-		if (tool_tp_offset(t, "block", "block_bio_queue", "dev",
-				   "tpoff_bio_queue_dev") < 0)
-			return -1;
-	} else {
-		obj_set_const(t->obj, "tpoff_bio_queue_dev", 0);
-	}
-	memset(&none, 0, sizeof(none));
-	trace_prog_consts(&none, 0, set_const, t->obj);
-	return 0;
+	ts.split = *split;
+	ret = traceobj_open(t, &ts);
+	if (ret < 0)
+		return ret;
+	return set_consts(t, &none, 0);
 }
 
 static int needs_conv(const struct trace_opts *o, char type)
@@ -472,10 +489,10 @@ static int load_symbols(struct tool_ctx *t, const struct trace_opts *o,
 		globs |= o->probes[i].nfuncs > 1;
 	if ((o->kstack || globs || needs_conv(o, 'K')) &&
 	    ksyms_load(&r->ks, "/proc/kallsyms", &err) < 0)
-		return tool_error(t, "%s", err.msg), -1;
+		return tool_fail(t, -EINVAL, "%s", err.msg);
 	if (o->ustack || needs_conv(o, 'U')) {
 		if (usyms_new(&r->us) < 0)
-			return tool_error(t, "out of memory"), -1;
+			return tool_fail(t, -ENOMEM, "out of memory");
 		if (o->pid) /* while it surely lives */
 			usyms_add_pid(r->us, (int)o->pid);
 	}
@@ -522,21 +539,7 @@ static int trace_main(int argc, char **argv)
 		if (compile_probe(&t, &o, p) < 0)
 			goto out;
 	}
-	if (tool_open(&t, EMBEDDED_ARGS(trace)) < 0)
-		goto out;
-	if (configure(&t, &o, &split) < 0)
-		goto out;
-	if (!o.kstack && !o.ustack) {
-		/* 2 x 4 MB of kernel memory for nothing */
-		obj_map(t.obj, "stacks")->def.max_entries = 1;
-		obj_map(t.obj, "stacks1")->def.max_entries = 1;
-	}
-	if (!o.disk)
-		tool_taskdev_unused(&t);
-	/* every probe loads its own copy (load_probe): the object's own
-	 * program would be one more verification of 1,600 instructions */
-	obj_set_noload(t.obj, "trace_kprobe");
-	if (tool_load(&t) < 0)
+	if (configure(&t, &o, &split) < 0 || tool_load(&t) < 0)
 		goto out;
 	for (i = 0; i < o.nprobes; i++) {
 		if (load_probe(&t, &o.probes[i], i) < 0)
@@ -544,14 +547,12 @@ static int trace_main(int argc, char **argv)
 		if (t.verbose)
 			say_probe(&o.probes[i], split);
 	}
-	r.stacks_fd[0] = obj_map(t.obj, "stacks")->fd;
-	r.stacks_fd[1] = obj_map(t.obj, "stacks1")->fd;
-	r.gen_fd = obj_map(t.obj, "stack_gen")->fd;
+	traceobj_stack_fds(&t, r.stacks_fd, &r.gen_fd);
 	r.switched = now_mono();
 	if (load_symbols(&t, &o, &r) < 0)
 		goto out;
-	if (tool_ring(&t, "events", TRACE_PAGES_PER_CPU, trace_on_event, &r,
-		      &pb) < 0)
+	if (tool_ring(&t, traceobj_events_fd(&t), TRACE_PAGES_PER_CPU,
+		      trace_on_event, &r, &pb) < 0)
 		goto out;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	r.t0_mono = now.tv_sec + now.tv_nsec / 1e9;

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* barebpf vfsstat: VFS calls per second, bcc's columns. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "tool.h"
 #include "outrec.h"
 #include "vfsstat_out.h"
-
-EMBEDDED_OBJ(vfsstat);
+#include "progs.h"
 
 static const char usage[] =
 "usage: barebpf vfsstat [-h] [-j] [-d SECS] [-v] [interval [count]]\n"
@@ -107,11 +107,11 @@ static int parse_args(struct tool_ctx *t, struct vfsstat_opts *o, int argc,
 		switch (c) {
 		case 'd':
 			if (opt_seconds(t, "--duration", optarg, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		default:
 			if (tool_opt(t, c, &help, &o->json, &o->duration))
-				return 1;
+				return -EINVAL;
 			break;
 		}
 	}
@@ -144,25 +144,14 @@ static int vfsstat_main(int argc, char **argv)
 	unsigned long printed = 0;
 	char head[128];
 	int ret = 1, k, fd;
-	/* vfs_fsync, vfs_open and vfs_create may be missing or not
-	 * probeable on some kernel: their columns then stay 0 */
-	struct bb_probe p[] = {
-		{ "do_read", NULL, 0, NULL, NULL, 0, 0 },
-		{ "do_write", NULL, 0, NULL, NULL, 0, 0 },
-		{ "do_fsync", NULL, 0, NULL, NULL, 1, 0 },
-		{ "do_open", NULL, 0, NULL, NULL, 1, 0 },
-		{ "do_create", NULL, 0, NULL, NULL, 1, 0 },
-	};
 
 	tool_init(&t, "vfsstat");
 	if (parse_args(&t, &o, argc, argv))
 		return 1;
 	tool_signals();
-	if (tool_need_kprobes(&t) < 0 ||
-	    tool_open(&t, EMBEDDED_ARGS(vfsstat)) < 0 || tool_load(&t) < 0 ||
-	    tool_attach_probes(&t, p, VFS_NSTATS) < 0)
+	if (tool_need_kprobes(&t) < 0 || vfsstat_start(&t) < 0)
 		goto out;
-	fd = obj_map(t.obj, "stats")->fd;
+	fd = vfsstat_stats_fd(&t);
 	/* the counts made while attaching are not the first interval's */
 	for (k = 0; k < VFS_NSTATS; k++)
 		bpf_map_sum_percpu_u64(fd, k, &prev[k]);

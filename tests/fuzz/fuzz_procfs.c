@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Lines of /proc and /sys: /proc/PID/maps (usym.c) and CPU lists such as
- * /sys/devices/system/cpu/possible (sys.c), each line through both.
+ * /sys/devices/system/cpu/possible (cpus.c), each line through both.
  */
 #include "fuzz.h"
 #include "barebpf.h"

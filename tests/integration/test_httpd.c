@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The exporter's HTTP server (loader/cli/httpd.c) against hostile clients,
+ * The exporter's HTTP server (loader/tools/httpd.c) against hostile clients,
  * over loopback. A child process runs it as the exporter does: in one poll
  * loop with a 10 ms timer that renders a new 64 KiB document at each tick
  * (the collection loop). While slow clients (slowloris), oversized

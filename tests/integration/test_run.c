@@ -152,6 +152,20 @@ START_TEST(test_run_messages)
 }
 END_TEST
 
+/* A -c naming no constant is an error with exit status 1 (run_main
+ * returned -ENOENT, which the shell saw as 254) */
+START_TEST(test_run_unknown_const)
+{
+	char *argv[] = { (char *)barebpf(), "run", "-d", "1", "-c",
+			 "bb_nosuch=1", OBJDIR "printk.bpf.o", NULL };
+	int rc = run(argv, out, sizeof(out), err, sizeof(err));
+
+	ck_assert_msg(rc == 1, "exit %d: %s", rc, err);
+	ck_assert_msg(strstr(err, "no program uses a constant named "
+			     "'bb_nosuch'"), "%s", err);
+}
+END_TEST
+
 static Suite *run_suite(void)
 {
 	Suite *s = suite_create("run");
@@ -163,6 +177,7 @@ static Suite *run_suite(void)
 	tcase_add_test(tc, test_run_ustack_pid);
 	tcase_add_test(tc, test_run_counter_array);
 	tcase_add_test(tc, test_run_messages);
+	tcase_add_test(tc, test_run_unknown_const);
 	suite_add_tcase(s, tc);
 	return s;
 }

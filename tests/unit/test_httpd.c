@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The exporter's HTTP request parser and listen address parser
- * (loader/cli/httpd.c): what each request is answered, byte limits, the
+ * (loader/tools/httpd.c): what each request is answered, byte limits, the
  * forms RFC 9112 requires a server to refuse.
  */
 #include <arpa/inet.h>

@@ -562,7 +562,7 @@ START_TEST(test_kallsyms_many_aliases)
 }
 END_TEST
 
-/* ---- CPU lists (sys.c) ---- */
+/* ---- CPU lists (cpus.c) ---- */
 
 START_TEST(test_cpu_list)
 {

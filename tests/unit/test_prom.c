@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Prometheus text format (loader/cli/prom.c): exact text for known inputs,
+ * Prometheus text format (loader/tools/prom.c): exact text for known inputs,
  * the bucket bounds of log2 slots, escaping, names the format refuses, and
  * the atomic textfile write.
  */

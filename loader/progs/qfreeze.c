@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "qfreeze.h"
+#include "freeze.skel.h"
 #include "../../bpf/freeze.h"
 
 /* kretprobe instances: freezes are rare, but their calls sleep */
@@ -195,8 +196,9 @@ static int chain_error(struct tool_ctx *t, const char *const *chain)
 	for (i = 0; chain[i]; i++)
 		snprintf(names + strlen(names), sizeof(names) - strlen(names),
 			 "%s%s", i ? ", " : "", chain[i]);
-	return tool_error(t, "cannot trace queue freezes: none of %s could "
-			  "be probed on this kernel", names), -ENOENT;
+	return tool_fail(t, -ENOENT,
+			 "cannot trace queue freezes: none of %s could "
+			 "be probed on this kernel", names);
 }
 
 /*
@@ -213,12 +215,12 @@ int freeze_attach_probes(struct tool_ctx *t, struct freeze_run *r,
 	const char *show;
 	int np = 0, ret, i;
 
-	add_chain(p, &np, 48, "freeze_end", freeze_end_fns, avail, n, 0,
-		  NULL, "frozen", 0);
+	add_chain(p, &np, 48, FREEZE_P_freeze_end, freeze_end_fns, avail, n,
+		  0, NULL, "frozen", 0);
 	/* they replace or end a stale "frozen" (what opens it is the start) */
-	add_chain(p, &np, 48, "freeze_confirm", freeze_confirm_fns, avail, n, 0,
-		  NULL, "start frozen", 0);
-	add_chain(p, &np, 48, "freeze_newq", queue_new_fns, avail, n,
+	add_chain(p, &np, 48, FREEZE_P_freeze_confirm, freeze_confirm_fns,
+		  avail, n, 0, NULL, "start frozen", 0);
+	add_chain(p, &np, 48, FREEZE_P_freeze_newq, queue_new_fns, avail, n,
 		  FREEZE_MAXACTIVE, NULL, "frozen", 0);
 	/*
 	 * A kretprobe on a function whose callers' stack we record hides
@@ -226,56 +228,58 @@ int freeze_attach_probes(struct tool_ctx *t, struct freeze_run *r,
 	 * before 5.14 the ORC unwinder stops there. So the wrappers' return
 	 * ends the drain only on a kernel without the wait function.
 	 */
-	if (add_chain(p, &np, 48, "freeze_wait", freeze_wait_fns, avail, n, 0,
-		      "drain", "frozen", 0))
-		add_chain(p, &np, 48, "freeze_wait_ret", freeze_wait_fns, avail, n,
-			  FREEZE_MAXACTIVE, NULL, "drain frozen", 0);
+	if (add_chain(p, &np, 48, FREEZE_P_freeze_wait, freeze_wait_fns, avail,
+		      n, 0, "drain", "frozen", 0))
+		add_chain(p, &np, 48, FREEZE_P_freeze_wait_ret, freeze_wait_fns,
+			  avail, n, FREEZE_MAXACTIVE, NULL, "drain frozen", 0);
 	else
-		add_chain(p, &np, 48, "freeze_start_ret", freeze_start_ret_fns, avail,
-			  n, FREEZE_MAXACTIVE, NULL, "ret frozen", 0);
-	add_chain(p, &np, 48, "freeze_start", freeze_start_fns, avail, n, 0,
-		  "frozen start ret", "sysfs", 0);
+		add_chain(p, &np, 48, FREEZE_P_freeze_start_ret,
+			  freeze_start_ret_fns, avail, n, FREEZE_MAXACTIVE,
+			  NULL, "ret frozen", 0);
+	add_chain(p, &np, 48, FREEZE_P_freeze_start, freeze_start_fns, avail,
+		  n, 0, "frozen start ret", "sysfs", 0);
 	/*
 	 * The kretprobe that ends a task's sysfs write shows in the stacks of
 	 * its freezes as kretprobe_trampoline in place of sysfs_kf_write (and
 	 * ORC stops there before 5.14); without it a freeze could be given
 	 * the disk of an earlier write that did not freeze.
 	 */
-	add_chain(p, &np, 48, "sysfs_enter", queue_sysfs_fns, avail, n, 0, "sysfs",
-		  NULL, 0);
-	add_chain(p, &np, 48, "sysfs_exit", queue_sysfs_fns, avail, n,
+	add_chain(p, &np, 48, FREEZE_P_sysfs_enter, queue_sysfs_fns, avail, n,
+		  0, "sysfs", NULL, 0);
+	add_chain(p, &np, 48, FREEZE_P_sysfs_exit, queue_sysfs_fns, avail, n,
 		  FREEZE_MAXACTIVE, NULL, "sysfs", 0);
-	add_chain(p, &np, 48, "sysfs_show_q", queue_show_q_fns, avail, n, 0, NULL,
-		  "sysfs", 1);
+	add_chain(p, &np, 48, FREEZE_P_sysfs_show_q, queue_show_q_fns, avail,
+		  n, 0, NULL, "sysfs", 1);
 	/* 6.10+: the queue's show methods take the gendisk */
-	add_chain(p, &np, 48, "sysfs_show_q", queue_show_state_fns, avail, n, 0,
-		  NULL, "sysfs", 1);
+	add_chain(p, &np, 48, FREEZE_P_sysfs_show_q, queue_show_state_fns,
+		  avail, n, 0, NULL, "sysfs", 1);
 	if (o->correlate) {
-		if (!add_chain(p, &np, 48, "freeze_learn", queue_enter_fns, avail, n,
-			       0, NULL, "taskdev", 1))
+		if (!add_chain(p, &np, 48, FREEZE_P_freeze_learn,
+			       queue_enter_fns, avail, n, 0, NULL, "taskdev",
+			       1))
 			return chain_error(t, queue_enter_fns);
-		p[np++] = (struct bb_probe){ "taskdev_bio_queue", NULL, 0,
-					     "taskdev", NULL, 0, 0 };
+		p[np++] = (struct bb_probe){ FREEZE_P_taskdev_bio_queue, NULL,
+					     0, "taskdev", NULL, 0, 0 };
 	}
 	ret = tool_attach_probes(t, p, np);
 	if (ret < 0)
 		return ret;
-	if (!attached(p, np, "freeze_end", NULL))
+	if (!attached(p, np, FREEZE_P_freeze_end, NULL))
 		return chain_error(t, freeze_end_fns);
-	if (t->verbose && (!attached(p, np, "freeze_confirm", NULL) ||
-			   !attached(p, np, "freeze_newq", NULL)))
+	if (t->verbose && (!attached(p, np, FREEZE_P_freeze_confirm, NULL) ||
+			   !attached(p, np, FREEZE_P_freeze_newq, NULL)))
 		fprintf(stderr, "blk_mq_run_hw_queues or blk_alloc_queue "
 			"cannot be probed: fewer stale queue states can heal\n");
-	if (!attached(p, np, "freeze_start", NULL))
+	if (!attached(p, np, FREEZE_P_freeze_start, NULL))
 		return chain_error(t, freeze_start_fns);
-	if (o->correlate && !attached(p, np, "freeze_learn", NULL))
+	if (o->correlate && !attached(p, np, FREEZE_P_freeze_learn, NULL))
 		return chain_error(t, queue_enter_fns);
-	if (!attached(p, np, "sysfs_enter", NULL) ||
-	    !attached(p, np, "sysfs_exit", NULL))
+	if (!attached(p, np, FREEZE_P_sysfs_enter, NULL) ||
+	    !attached(p, np, FREEZE_P_sysfs_exit, NULL))
 		tool_error(t, "warning: cannot probe queue_attr_store: the "
 			   "disk of a freeze will come from correlation only");
 	for (i = 0; i < np; i++) {
-		if (!p[i].attached || strcmp(p[i].prog, "sysfs_show_q"))
+		if (!p[i].attached || strcmp(p[i].prog, FREEZE_P_sysfs_show_q))
 			continue;
 		show = p[i].target;
 		if (!strcmp(show, "queue_state_show"))

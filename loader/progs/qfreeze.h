@@ -92,7 +92,7 @@ int freeze_find_functions(struct tool_ctx *t, char ***avail);
 /*
  * Attach the freeze object's programs (loaded, in t) to every function of
  * their roles this kernel has (avail: kprobe_match's sorted list); sets
- * r->show_attr and r->show_state. -1 after printing why.
+ * r->show_attr and r->show_state. -errno after printing why.
  */
 int freeze_attach_probes(struct tool_ctx *t, struct freeze_run *r,
 			 char **avail, int n);

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* bpf/funclatency.bpf.c on the host: settings, programs, maps. */
+#include <errno.h>
+#include "progs.h"
+#include "funclatency.skel.h"
+#include "../../bpf/funclatency.h"
+
+EMBEDDED_OBJ(funclatency);
+
+int funclatency_load(struct tool_ctx *t, uint32_t pid, uint64_t unit_div,
+		     struct bb_prog **entry, struct bb_prog **ret)
+{
+	int r = tool_open(t, &funclatency_skel, EMBEDDED_ARGS(funclatency));
+
+	if (r < 0)
+		return r;
+	const int set[] = {
+		funclatency_set(t->obj, FUNCLATENCY_C_filter_tgid, pid),
+		funclatency_set(t->obj, FUNCLATENCY_C_unit_div, unit_div),
+	};
+	r = PROG_CONSTS_SET(t, set);
+	if (r < 0 || (r = tool_load(t)) < 0)
+		return r;
+	*entry = obj_prog(t->obj, FUNCLATENCY_P_func_entry);
+	*ret = obj_prog(t->obj, FUNCLATENCY_P_func_return);
+	return *entry && *ret ? 0 : -ENOENT;
+}
+
+int funclatency_stats_fd(struct tool_ctx *t)
+{
+	return funclatency_map_fd(t->obj, FUNCLATENCY_M_stats);
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/* Part of barebpf.h, which includes it: user-space symbols. */
+#ifndef BAREBPF_USYMS_H
+#define BAREBPF_USYMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct bb_err;
+
+/* ---- user-space symbols (elfsyms.c: one ELF file; usym.c: processes), without libelf ---- */
+/* The function symbols of one ELF64 little-endian file (ET_EXEC, ET_DYN). */
+struct bb_elfsyms;
+/* Pure: parse an image in memory (it may be freed afterwards). -ENOEXEC:
+ * not such a file; -EBADMSG: damaged. A file without symbols is fine. */
+int elfsyms_parse(struct bb_elfsyms **ep, const void *buf, size_t len);
+int elfsyms_load(struct bb_elfsyms **ep, const char *path);
+size_t elfsyms_count(const struct bb_elfsyms *e);
+/* File offset -> link-time address, through the PT_LOAD that holds it. */
+int elfsyms_vaddr(const struct bb_elfsyms *e, uint64_t foff, uint64_t *vaddr);
+/* The function containing a link-time address (offset in *off), or NULL. */
+const char *elfsyms_find(const struct bb_elfsyms *e, uint64_t vaddr,
+			 uint64_t *off);
+void elfsyms_free(struct bb_elfsyms *e);
+
+/* One line of /proc/PID/maps. */
+struct bb_maps_line {
+	uint64_t start, end, offset, dev, inode;
+	int exec;         /* 'x' in the permissions */
+	const char *path; /* into the line: the rest of it, "" if none */
+};
+/* Pure: parse a line (without its newline). */
+int usym_parse_maps_line(const char *line, struct bb_maps_line *m);
+
+/* Per-process executable mappings and per-file symbols, cached. */
+struct bb_usyms;
+struct bb_usym {
+	const char *name;   /* NULL if unknown */
+	uint64_t off;
+	const char *module; /* basename of the mapped file, NULL if none */
+};
+int usyms_new(struct bb_usyms **up);
+/*
+ * Read /proc/PID/maps now: call it when an event of the process comes in,
+ * since it may have exited by the time its addresses are printed. Maps
+ * already read are kept while the process is the same one (its start time
+ * in /proc/PID/stat and its program file, /proc/PID/exe): a pid reused by
+ * another process, or an exec, reads them again; a process gone keeps
+ * what was read.
+ */
+int usyms_add_pid(struct bb_usyms *u, int pid);
+/* Pure: the start time (field 22) of a /proc/PID/stat line. */
+int usym_parse_stat_start(const char *stat, unsigned long long *start);
+/* Symbolize addr of pid (reading its maps if not done yet). */
+int usyms_find(struct bb_usyms *u, int pid, uint64_t addr, struct bb_usym *s);
+void usyms_free(struct bb_usyms *u);
+
+#endif
