@@ -3,8 +3,8 @@
 #   make test       Check unit tests (also under ASan+UBSan: make test-asan),
 #                   then integration tests on this kernel
 #   make vm-test    whole-system tests in QEMU (x86_64, arm64, armv7 and
-#                   riscv64 kernels;
-#                   builds the aarch64 binary in $(O)-aarch64 for them)
+#                   riscv64 kernels; builds the other architectures'
+#                   binaries in $(O)-<arch> for them)
 #   make ARCH=aarch64 O=build-aarch64   the arm64 binary (cross-built;
 #                   also ARCH=armv7, 32-bit ARM hard-float, and ARCH=riscv64)
 #   make vm-bench   cost per I/O of the tools in QEMU (figures only)
