@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * barebpf exporter's parts: the frame (exporter.c: options, the poll loop,
- * HTTP, the textfile, its own health) and the collectors
- * (exporter_collect.c), one per BPF program.
+ * barebpf exporter's parts: the frame (exporter.c: the poll loop,
+ * HTTP, the textfile, its own health), its options (exporter_opts.c) and
+ * the collectors (exporter_collect.c), one per BPF program.
  */
 #ifndef BAREBPF_EXPORTER_H
 #define BAREBPF_EXPORTER_H
@@ -73,5 +73,13 @@ struct exporter {
 /* The collectors, in the order they start (tracepoints first). */
 #define EXP_NCOLLECTORS 4
 extern const struct collector_kind exp_collectors[EXP_NCOLLECTORS];
+
+/* exporter_opts.c: the options into e->o, checked (0 or -errno, said);
+ * a warning when listening beyond loopback without --allow; a URL to the
+ * metrics for the "listening" line. */
+int exporter_parse_args(struct tool_ctx *t, struct exporter *e, int argc,
+			char **argv);
+void exporter_listen_warn(struct tool_ctx *t, const struct exp_opts *o);
+void exporter_listen_url(const char *listen, char *buf, size_t len);
 
 #endif
