@@ -56,4 +56,9 @@ void trace_stack_maps_turn(struct trace_run *r, struct tool_ctx *t);
 void trace_report_losses(struct tool_ctx *t, const struct trace_run *r,
 			 struct bb_perfbuf *pb);
 
+/* trace_opts.c: argv into o (its probes parsed), 0 or -errno (said). */
+#define TRACE_MAX_PROBES 64
+int trace_parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
+		     char **argv);
+
 #endif
