@@ -14,8 +14,9 @@ dd if=$W/f of=/dev/null bs=4321 count=7 2>/dev/null || fail "dd bs=4321 failed"
 sleep 1   # let the reader drain the perf buffers
 stop_tool INT
 [ $RC = 0 ] || fail "exit $RC after SIGINT"
+grep -qE '^PID +TID +COMM +FUNC +-$' $W/out || fail "no 'PID TID COMM FUNC -' header"
 c=$(grep -cE '^[0-9]+ +[0-9]+ +dd +vfs_read +count=1234$' $W/out)
-all=$(($(wc -l <$W/out) - 1))
+all=$(($(wc -l <$W/out) - 2)) # but the Tracing line and the header
 diag "$c count=1234 lines for $N reads, $all lines"
 [ "$c" = $N ] || fail "$c entries of 1234-byte reads for $N"
 [ "$all" = $N ] || fail "$all lines: other reads passed the filter"
