@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * profile and offcputime on this kernel, against a load with known stacks
+ * (tests/tools/stackload.c, built with frame pointers):
+ *  - profile -f -p PID of a process burning CPU 3:1 in spin_three and
+ *    spin_one finds both by name, in a ratio within 20 % of 3; its --svg
+ *    parses as XML and names both;
+ *  - offcputime -f -p PID of a process napping 20 x 100 ms, then reading
+ *    a pipe written every 100 ms 10 times, counts about 2.0 s of nanosleep
+ *    stacks and 1.0 s of pipe-read stacks (within 20 %).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "bbtest.h"
+#include "util.h"
+
+#define STACKLOAD BB_BUILD_DIR "/tests/stackload"
+
+/* The counts of the folded lines (of out) whose frames hold what. */
+static unsigned long long folded_sum(const char *out, const char *what)
+{
+	unsigned long long sum = 0;
+	const char *line = out;
+
+	while (*line) {
+		const char *nl = strchr(line, '\n');
+		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+		char buf[8192];
+		char *sp;
+
+		if (n < sizeof(buf)) {
+			memcpy(buf, line, n);
+			buf[n] = 0;
+			sp = strrchr(buf, ' ');
+			if (sp) {
+				*sp = 0;
+				if (strstr(buf, what))
+					sum += strtoull(sp + 1, NULL, 10);
+			}
+		}
+		line += n + (nl != NULL);
+	}
+	return sum;
+}
+
+static int svg_names(const char *path, const char *a, const char *b)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "python3 -c 'import sys, "
+		 "xml.etree.ElementTree as E\nt = [x.text for x in "
+		 "E.parse(sys.argv[1]).iter(\"{http://www.w3.org/2000/svg}"
+		 "title\")]\nsys.exit(not (any(sys.argv[2] in x for x in t) and "
+		 "any(sys.argv[3] in x for x in t)))' %s %s %s", path, a, b);
+	return system(cmd) == 0;
+}
+
+START_TEST(test_profile_ratio)
+{
+	static char out[1 << 20], err[4096];
+	char pid[16], *const load[] = { STACKLOAD, "burn", "5", NULL };
+	char svg[] = "/tmp/bbtest-profile-XXXXXX";
+	struct proc l, p;
+	unsigned long long three, one;
+	double ratio;
+	int fd = mkstemp(svg);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	spawn(&l, load);
+	snprintf(pid, sizeof(pid), "%d", (int)l.pid);
+	{
+		char *const argv[] = { (char *)barebpf(), "profile", "-F",
+				       "497", "-f", "--svg", svg, "-p", pid,
+				       "3", NULL };
+
+		spawn(&p, argv);
+		read_until(p.out, out, sizeof(out), NULL, 20000);
+		read_until(p.err, err, sizeof(err), NULL, 2000);
+		ck_assert_msg(wait_exit(p.pid) == 0, "profile failed: %s", err);
+	}
+	kill(l.pid, SIGKILL);
+	wait_exit(l.pid);
+	three = folded_sum(out, ";spin_three");
+	one = folded_sum(out, ";spin_one");
+	ck_assert_msg(one > 50 && three > 150, "spin_three %llu, spin_one %llu "
+		      "samples:\n%.2000s", three, one, out);
+	ratio = (double)three / one;
+	ck_assert_msg(ratio > 2.4 && ratio < 3.6, "spin_three:spin_one is "
+		      "%.2f (%llu:%llu), not 3 within 20%%", ratio, three, one);
+	/* only the process asked for */
+	ck_assert_int_eq(folded_sum(out, ""), folded_sum(out, "stackload"));
+	ck_assert_msg(svg_names(svg, "spin_three", "spin_one"),
+		      "%s: not XML, or without both functions", svg);
+	unlink(svg);
+}
+END_TEST
+
+/* offcputime -f -p of `stackload nap`, started once offcputime is. */
+START_TEST(test_offcputime_naps)
+{
+	static char out[1 << 20], err[4096];
+	char pid[16];
+	int in[2];
+	struct proc p;
+	pid_t l;
+	unsigned long long sleep_us, pipe_us;
+
+	ck_assert_int_eq(pipe(in), 0);
+	l = fork();
+	ck_assert_int_ge(l, 0);
+	if (!l) {
+		dup2(in[0], 0);
+		close(in[1]);
+		execl(STACKLOAD, STACKLOAD, "nap", (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	snprintf(pid, sizeof(pid), "%d", (int)l);
+	{
+		char *const argv[] = { (char *)barebpf(), "offcputime", "-f",
+				       "-p", pid, "6", NULL };
+
+		spawn(&p, argv);
+		read_until(p.err, err, sizeof(err), "Tracing", 20000);
+		ck_assert_msg(strstr(err, "Tracing off-CPU time (us) of PID"),
+			      "offcputime did not start: %s", err);
+		ck_assert_int_eq(write(in[1], "go\n", 3), 3);
+		ck_assert_int_eq(wait_exit(l), 0);
+		read_until(p.out, out, sizeof(out), NULL, 20000);
+		ck_assert_int_eq(wait_exit(p.pid), 0);
+	}
+	close(in[1]);
+	sleep_us = folded_sum(out, "nanosleep");
+	/* pipe_read, anon_pipe_read (6.x) */
+	pipe_us = folded_sum(out, "pipe_read");
+	ck_assert_msg(sleep_us > 1600000 && sleep_us < 2400000,
+		      "nanosleep stacks: %llu us, not 2.0 s within 20%%:\n"
+		      "%.3000s", sleep_us, out);
+	ck_assert_msg(pipe_us > 800000 && pipe_us < 1200000,
+		      "pipe-read stacks: %llu us, not 1.0 s within 20%%:\n"
+		      "%.3000s", pipe_us, out);
+	/* the user side named too, through the binary's symbols */
+	ck_assert_msg(strstr(out, ";nap;") || strstr(out, ";nap_"),
+		      "no user frame of stackload named:\n%.3000s", out);
+}
+END_TEST
+
+START_TEST(test_bad_args)
+{
+	char out[4096], err[4096];
+	char *const a[] = { (char *)barebpf(), "profile", "-U", "-K", "1",
+			    NULL };
+	char *const b[] = { (char *)barebpf(), "offcputime", "-p", "1", "-t",
+			    "1", "1", NULL };
+	char *const c[] = { (char *)barebpf(), "offcputime", "-m", "10", "-M",
+			    "5", "1", NULL };
+
+	ck_assert_int_eq(run(a, out, sizeof(out), err, sizeof(err)), 1);
+	ck_assert_ptr_nonnull(strstr(err, "-U and -K"));
+	ck_assert_int_eq(run(b, out, sizeof(out), err, sizeof(err)), 1);
+	ck_assert_ptr_nonnull(strstr(err, "exclude each other"));
+	ck_assert_int_eq(run(c, out, sizeof(out), err, sizeof(err)), 1);
+	ck_assert_ptr_nonnull(strstr(err, "-m is above -M"));
+}
+END_TEST
+
+static const char *need_load(void)
+{
+	const char *why = need_root_and_tools();
+
+	if (why)
+		return why;
+	if (access(STACKLOAD, X_OK))
+		return "no " STACKLOAD " (make " STACKLOAD ")";
+	return NULL;
+}
+
+static Suite *profile_suite(void)
+{
+	Suite *s = suite_create("profile");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_profile_ratio);
+	tcase_add_test(tc, test_offcputime_naps);
+	tcase_add_test(tc, test_bad_args);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+BBTEST_SUITE(profile, profile_suite, need_load)
