@@ -276,7 +276,8 @@ static void print_entry(const struct stackcount_opts *o, const struct entry *e,
 		print_frames(us, k->ustack, "User");
 	printf("    %-16s ", "-");
 	out_text(stdout, comm);
-	printf(" (%u)\n        %llu\n\n", k->pid, (unsigned long long)e->value);
+	printf(" (%u)\n        %llu\n\n", o->show_tgid ? k->tgid : k->pid,
+	       (unsigned long long)e->value);
 }
 
 static int write_svg(struct tool_ctx *t, const struct fg *g,
@@ -301,7 +302,7 @@ static int print_all(struct tool_ctx *t, struct stackcount *sc,
 {
 	struct named *ks = malloc(sizeof(*ks)), *us = malloc(sizeof(*us));
 	char *line = malloc(FOLD_MAX);
-	int i, missed = 0, ret = 0;
+	int i, missed = 0, collided = 0, ret = 0;
 
 	if (!ks || !us || !line) {
 		ret = tool_fail(t, -ENOMEM, "out of memory");
@@ -315,8 +316,11 @@ static int print_all(struct tool_ctx *t, struct stackcount *sc,
 		comm[sizeof(k->comm)] = 0;
 		name_stack(sc, o->kernel ? k->kstack : -1, 0, 1, ks);
 		name_stack(sc, o->user ? k->ustack : -1, k->tgid, 0, us);
-		missed += (o->kernel && stack_err(k->kstack)) ||
-			  (o->user && stack_err(k->ustack));
+		/* as bcc counts them: each stack missed */
+		missed += o->kernel && stack_err(k->kstack);
+		missed += o->user && stack_err(k->ustack);
+		collided |= (o->kernel && k->kstack == -EEXIST) ||
+			    (o->user && k->ustack == -EEXIST);
 		if ((o->folded || g) &&
 		    stackcount_fold(line, FOLD_MAX, comm, o->user, k->ustack,
 				    us->names, us->n, o->kernel, k->kstack,
@@ -334,8 +338,9 @@ static int print_all(struct tool_ctx *t, struct stackcount *sc,
 			print_entry(o, &e[i], ks, us);
 	}
 	if (missed)
-		fprintf(stderr, "WARNING: %d stack traces lost and could not "
-			"be displayed.\n", missed);
+		fprintf(stderr, "WARNING: %d stack traces %s.%s\n", missed,
+			o->missed, collided ? " Consider increasing "
+			"--stack-storage-size." : "");
 out:
 	free(ks);
 	free(us);
@@ -351,6 +356,8 @@ int stackcount_print(struct tool_ctx *t, struct stackcount *sc,
 	int n, ret;
 
 	stackcount_poll(sc);
+	if (!o->folded && !o->json)
+		putchar('\n'); /* bcc's, after the wait */
 	n = read_counts(sc->counts_fd, &e);
 	if (n < 0)
 		return tool_fail(t, n, "out of memory");

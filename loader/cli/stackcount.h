@@ -18,6 +18,10 @@ struct stackcount_opts {
 	const char *svg;   /* the flame graph's file; NULL: none */
 	const char *title; /* the flame graph's */
 	const char *unit;  /* the counts': "samples", "us" */
+	int show_tgid;     /* the comm line names the process (profile's),
+			    * not the thread (offcputime's) */
+	const char *missed; /* the warning's words: "could not be displayed"
+			     * (profile), "lost and could not be displayed" */
 };
 
 struct stackcount {

@@ -210,6 +210,8 @@ static int offcputime_main(int argc, char **argv)
 	so.json = o.json;
 	so.svg = o.svg;
 	so.title = "Off-CPU Time Flame Graph";
+	so.show_tgid = 0;
+	so.missed = "lost and could not be displayed";
 	so.unit = "us";
 	if (stackcount_init(&t, &sc, counts_fd, stacks_fd, &so) < 0)
 		goto out;

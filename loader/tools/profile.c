@@ -167,6 +167,8 @@ static int profile_main(int argc, char **argv)
 	so.json = o.json;
 	so.svg = o.svg;
 	so.title = "Flame Graph";
+	so.show_tgid = 1;
+	so.missed = "could not be displayed";
 	so.unit = "samples";
 	if (stackcount_init(&t, &sc, r.counts_fd, r.stacks_fd, &so) < 0)
 		goto out;
