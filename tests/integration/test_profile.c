@@ -101,6 +101,46 @@ START_TEST(test_profile_ratio)
 }
 END_TEST
 
+/*
+ * The flame graph in a real browser (headless chromium, where installed):
+ * it loads without a JavaScript error, draws both functions, zooms on a
+ * click, resets, and searches (tests/tools/fgbrowser.py says how).
+ */
+START_TEST(test_profile_svg_browser)
+{
+	static char out[1 << 16], err[4096];
+	char pid[16], cmd[512], *const load[] = { STACKLOAD, "burn", "4", NULL };
+	char svg[] = "/tmp/bbtest-profile-XXXXXX";
+	struct proc l, p;
+	int fd, st;
+
+	if (access("/usr/bin/chromium", X_OK))
+		bbtest_skip("no /usr/bin/chromium (apt-get install chromium)");
+	fd = mkstemp(svg);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	spawn(&l, load);
+	snprintf(pid, sizeof(pid), "%d", (int)l.pid);
+	{
+		char *const argv[] = { (char *)barebpf(), "profile", "-F",
+				       "199", "--svg", svg, "-p", pid, "2",
+				       NULL };
+
+		spawn(&p, argv);
+		read_until(p.out, out, sizeof(out), NULL, 20000);
+		read_until(p.err, err, sizeof(err), NULL, 2000);
+		ck_assert_msg(wait_exit(p.pid) == 0, "profile failed: %s", err);
+	}
+	kill(l.pid, SIGKILL);
+	wait_exit(l.pid);
+	snprintf(cmd, sizeof(cmd), "python3 tests/tools/fgbrowser.py %s "
+		 "spin_three spin_one", svg);
+	st = sh(cmd, out, sizeof(out));
+	unlink(svg);
+	ck_assert_msg(st == 0, "the flame graph in chromium:\n%s", out);
+}
+END_TEST
+
 /* offcputime -f -p of `stackload nap`, started once offcputime is. */
 START_TEST(test_offcputime_naps)
 {
@@ -188,6 +228,7 @@ static Suite *profile_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_profile_ratio);
+	tcase_add_test(tc, test_profile_svg_browser);
 	tcase_add_test(tc, test_offcputime_naps);
 	tcase_add_test(tc, test_bad_args);
 	suite_add_tcase(s, tc);
