@@ -28,7 +28,10 @@ BB_MAP(start, BPF_MAP_TYPE_HASH, sizeof(u32), sizeof(struct start_val),
        OFFCPU_STARTS);
 BB_DROPS_MAP();
 
-static __always_inline int wanted(u32 pid, u32 tgid, int ustack)
+/* The thread filters, before any stack is taken: a stack taken for a
+ * thread left out would fill the stack map (and make collisions) all the
+ * same. */
+static __always_inline int wanted(u32 pid, u32 tgid)
 {
 	u32 ft = BB_CONST(filter_tgid), fp = BB_CONST(filter_pid);
 
@@ -38,6 +41,12 @@ static __always_inline int wanted(u32 pid, u32 tgid, int ustack)
 		return 0;
 	if (fp && pid != fp)
 		return 0;
+	return 1;
+}
+
+/* -u, -k: a kernel thread has no user stack (-EFAULT) */
+static __always_inline int wanted_kind(int ustack)
+{
 	if (BB_CONST(user_only) && ustack == -BB_EFAULT)
 		return 0;
 	if (BB_CONST(kernel_only) && ustack != -BB_EFAULT)
@@ -52,8 +61,9 @@ int on_switch(void *ctx)
 	u32 pid = (u32)id, next = 0;
 	struct start_val sv = {}, *sp;
 
-	sv.key.ustack = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
-	if (wanted(pid, id >> 32, sv.key.ustack)) {
+	if (wanted(pid, id >> 32))
+		sv.key.ustack = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	if (wanted(pid, id >> 32) && wanted_kind(sv.key.ustack)) {
 		sv.ts = now;
 		sv.key.pid = pid;
 		sv.key.tgid = id >> 32;
