@@ -20,11 +20,13 @@ static int configure(struct tool_ctx *t, const struct profile_settings *s)
 		profile_set(o, PROFILE_C_ustack, s->ustack),
 		profile_set(o, PROFILE_C_idle, s->idle),
 	};
-	struct bb_map *m = obj_map(o, "stacks");
+	struct bb_map *m = obj_map(o, "stacks"), *c = obj_map(o, "counts");
 
-	/* --stack-storage-size: the map is created by the load */
+	/* --stack-storage-size, --hash-storage-size: the load creates them */
 	if (m && s->stack_storage)
 		m->def.max_entries = s->stack_storage;
+	if (c && s->hash_storage)
+		c->def.max_entries = s->hash_storage;
 	return PROG_CONSTS_SET(t, set);
 }
 

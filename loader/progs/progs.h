@@ -209,7 +209,7 @@ struct profile_settings {
 	uint32_t pid;           /* the process; 0: all */
 	unsigned hz;
 	int kstack, ustack, idle;
-	uint32_t stack_storage;
+	uint32_t stack_storage, hash_storage; /* 0: as compiled */
 };
 struct profile_run {
 	int counts_fd, stacks_fd;

@@ -10,7 +10,8 @@
 
 static const char usage[] =
 "usage: barebpf profile [-h] [-p PID] [-U | -K] [-F FREQUENCY] [-d] [-I] [-f]\n"
-"                       [--stack-storage-size N] [--svg FILE] [-j] [-v]\n"
+"                       [--stack-storage-size N] [--hash-storage-size N]\n"
+"                       [--svg FILE] [-j] [-v]\n"
 "                       [duration]\n"
 "\n"
 "Profile CPU usage by sampling stack traces at a timed interval, as bcc's\n"
@@ -41,6 +42,9 @@ static const char usage[] =
 "      --stack-storage-size N\n"
 "                        the number of unique stack traces that can be\n"
 "                        stored and displayed (default 16384)\n"
+"      --hash-storage-size N\n"
+"                        the number of hash keys (thread and stacks) that\n"
+"                        can be stored and displayed (default 40960)\n"
 "      --svg FILE        also write an interactive flame graph (SVG)\n"
 "  -j, --json            one JSON object per stack\n"
 "      --kern-version V  override the detected kernel version (a.b.c)\n"
@@ -53,10 +57,10 @@ static const char usage[] =
 "  barebpf profile --svg cpu.svg 10           # a flame graph of 10 s\n";
 static const struct tool_usage help = { NULL, usage };
 
-enum { OPT_STACK_STORAGE = TOOL_OPT_FIRST_OWN, OPT_SVG };
+enum { OPT_STACK_STORAGE = TOOL_OPT_FIRST_OWN, OPT_SVG, OPT_HASH_STORAGE };
 
 struct profile_opts {
-	unsigned long pid, hz, storage;
+	unsigned long pid, hz, storage, hash_storage;
 	double duration;
 	int user_only, kernel_only, delimited, idle, folded, json;
 	const char *svg;
@@ -77,6 +81,8 @@ static int parse_args(struct tool_ctx *t, struct profile_opts *o, int argc,
 		{ "stack-storage-size", required_argument, NULL,
 		  OPT_STACK_STORAGE },
 		{ "svg", required_argument, NULL, OPT_SVG },
+		{ "hash-storage-size", required_argument, NULL,
+		  OPT_HASH_STORAGE },
 		{ 0 }
 	};
 	const struct tool_optv v = { .usage = &help, .json = &o->json,
@@ -99,6 +105,11 @@ static int parse_args(struct tool_ctx *t, struct profile_opts *o, int argc,
 		case OPT_STACK_STORAGE:
 			if (opt_count(t, "--stack-storage-size", "stacks",
 				      optarg, &o->storage))
+				return -EINVAL;
+			break;
+		case OPT_HASH_STORAGE:
+			if (opt_count(t, "--hash-storage-size", "keys",
+				      optarg, &o->hash_storage))
 				return -EINVAL;
 			break;
 		case OPT_SVG: o->svg = optarg; break;
@@ -155,6 +166,7 @@ static int profile_main(int argc, char **argv)
 	s.ustack = !o.kernel_only;
 	s.idle = o.idle;
 	s.stack_storage = o.storage;
+	s.hash_storage = o.hash_storage;
 	if (profile_start(&t, &s, &r) < 0)
 		goto out;
 	if (t.verbose)
@@ -178,6 +190,7 @@ static int profile_main(int argc, char **argv)
 	while (tool_wait(&tm, NULL) != TOOL_TICK_LAST)
 		stackcount_poll(&sc);
 	profile_stop(&r);
+	tool_report_drops(&t); /* not in the session: tool_detach cannot */
 	ret = stackcount_print(&t, &sc, &so) < 0;
 out:
 	profile_stop(&r);

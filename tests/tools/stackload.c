@@ -7,7 +7,10 @@
  *                         seconds
  *   stackload nap         once a line comes on stdin (waited for in poll,
  *                         not read): 20 naps of 100 ms (nanosleep), then
- *                         10 reads of a pipe a child writes every 100 ms
+ *                         10 reads of a pipe a child writes every 100 ms;
+ *                         then "sleep_us=N pipe_us=M": how long each part
+ *                         took (longer than 2 s and 1 s on a busy machine:
+ *                         the wakeups wait for a CPU)
  */
 #include <poll.h>
 #include <signal.h>
@@ -80,11 +83,14 @@ NOINLINE static int nap(void)
 	struct pollfd pf = { 0, POLLIN, 0 };
 	int p[2], i;
 	pid_t child;
+	double t0, t1, t2;
 
 	if (poll(&pf, 1, 30000) != 1 || pipe(p))
 		return 2;
+	t0 = now();
 	for (i = 0; i < 20; i++)
 		nap_sleep();
+	t1 = now();
 	child = fork();
 	if (child == 0) {
 		struct timespec ts = { 0, 100000000 };
@@ -98,7 +104,10 @@ NOINLINE static int nap(void)
 	}
 	for (i = 0; i < 10; i++)
 		nap_pipe(p[0]);
+	t2 = now();
 	waitpid(child, NULL, 0);
+	printf("sleep_us=%.0f pipe_us=%.0f\n", (t1 - t0) * 1e6,
+	       (t2 - t1) * 1e6);
 	return 0;
 }
 
