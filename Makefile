@@ -219,7 +219,14 @@ $(O)/tests/bpf/%.bpf.o: tests/bpf/%.bpf.c $(wildcard bpf/*.h tests/bpf/*.h)
 	@mkdir -p $(dir $@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) $(BPF_TEST_FLAGS) -c -o $@ $<
 
-$(O)/tests/integration: $(SKELS) $(INTEG_SRCS) tests/bbtest.h tests/jsoncheck.h tests/bbtest_main.h $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(TEST_BPF_OBJS)
+# Load with known stacks for the profile tests: frame pointers (user
+# stacks are walked by them), nothing inlined, so each function is a frame.
+$(O)/tests/stackload: tests/tools/stackload.c
+	$(call msg,HOSTCC,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -O0 -g -fno-omit-frame-pointer -fno-inline $(WARN) -o $@ $<
+
+$(O)/tests/integration: $(O)/tests/stackload $(SKELS) $(INTEG_SRCS) tests/bbtest.h tests/jsoncheck.h tests/bbtest_main.h $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(TEST_BPF_OBJS)
 	$(call msg,TEST,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(TEST_CFLAGS) -Itests -DBB_BUILD_DIR='"$(O)"' -o $@ $(INTEG_SRCS) $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(CHECK_LIBS)

@@ -174,6 +174,8 @@ enum bb_prog_kind {
 	BB_PROG_KPROBE,
 	BB_PROG_KRETPROBE,
 	BB_PROG_TRACEPOINT,
+	BB_PROG_PERF_EVENT, /* barebpf's own section bb_perf_event: profile
+			     * attaches it to its sampling events itself */
 };
 
 /* What the programs do with a map, told by their helper calls. */
@@ -562,6 +564,16 @@ const struct bb_ksym *ksyms_find(const struct bb_ksyms *ks, uint64_t addr,
 				 uint64_t *off);
 int ksyms_has(const struct bb_ksyms *ks, const char *name);
 void ksyms_free(struct bb_ksyms *ks);
+
+/* ---- sampling (probe/perf_event.c) ---- */
+/*
+ * A sampling event on one CPU (all tasks) at hz samples a second running
+ * prog_fd (a perf_event program): the hardware cycles counter, or with sw
+ * (or where there is no PMU, as in most VMs: *sw is then set) the
+ * software cpu-clock. The perf fd, or -errno (-ENODEV: the CPU is
+ * offline).
+ */
+int perf_sample_open(int cpu, unsigned hz, int prog_fd, int *sw);
 
 /* ---- stacks (stack.c) ---- */
 #define BB_MAX_STACK 127 /* PERF_MAX_STACK_DEPTH: stack map value size/8 */

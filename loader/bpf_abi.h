@@ -186,7 +186,10 @@ struct perf_event_attr {
 	uint16_t reserved2;
 };
 #define PERF_ATTR_FLAG_DISABLED  (1ULL << 0)
+#define PERF_ATTR_FLAG_FREQ      (1ULL << 10) /* sample_freq, not _period */
 #define PERF_ATTR_FLAG_WATERMARK (1ULL << 14)
+#define PERF_COUNT_HW_CPU_CYCLES 0
+#define PERF_COUNT_SW_CPU_CLOCK  0
 
 /* ioctls: _IO('$', n) and _IOW('$', 8, u32) */
 #define PERF_EVENT_IOC_ENABLE  0x2400

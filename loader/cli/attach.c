@@ -155,7 +155,7 @@ out:
 }
 
 /* Counts a full map could not take (bb_helpers.h: BB_DROPS_MAP). */
-static void report_drops(struct tool_ctx *t)
+void tool_report_drops(struct tool_ctx *t)
 {
 	struct bb_map *m = t->obj ? obj_map(t->obj, "drops") : NULL;
 	uint32_t k = 0;
@@ -200,7 +200,7 @@ void tool_detach(struct tool_ctx *t)
 		session_detach_all(&t->sess); /* unmounts, if still owed */
 		return;
 	}
-	report_drops(t);
+	tool_report_drops(t);
 	report_skips(t);
 	missed = session_kretprobe_misses(&t->sess);
 	if (missed > 0)

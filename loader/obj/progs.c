@@ -76,6 +76,10 @@ static int section_kind(const char *name, struct sec_kind *k)
 		{ "tracepoint", BB_PROG_TRACEPOINT, BPF_PROG_TYPE_TRACEPOINT,
 		  0 },
 		{ "tp", BB_PROG_TRACEPOINT, BPF_PROG_TYPE_TRACEPOINT, 0 },
+		/* the embedded profile's, attached by its tool (no target:
+		 * run refuses it); libbpf's perf_event stays refused */
+		{ "bb_perf_event", BB_PROG_PERF_EVENT,
+		  BPF_PROG_TYPE_PERF_EVENT, 0 },
 	};
 	size_t i;
 
@@ -89,7 +93,10 @@ static int section_kind(const char *name, struct sec_kind *k)
 		k->type = kinds[i].type;
 		k->target_off = *rest ? n + 1 : n;
 		k->syscall = kinds[i].syscall;
-		if (k->kind == BB_PROG_TRACEPOINT) {
+		if (k->kind == BB_PROG_PERF_EVENT) {
+			if (*rest)
+				return 0;
+		} else if (k->kind == BB_PROG_TRACEPOINT) {
 			const char *slash;
 
 			slash = *rest ? strchr(rest + 1, '/') : NULL;

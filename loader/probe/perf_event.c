@@ -44,6 +44,46 @@ err_close:
 	return ret;
 }
 
+static int sample_open(uint32_t type, int cpu, unsigned hz, int prog_fd)
+{
+	struct perf_event_attr attr;
+	int pfd, ret;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config = type == PERF_TYPE_HARDWARE ? PERF_COUNT_HW_CPU_CYCLES
+						 : PERF_COUNT_SW_CPU_CLOCK;
+	attr.sample_period = hz; /* sample_freq, with the flag */
+	attr.flags = PERF_ATTR_FLAG_FREQ | PERF_ATTR_FLAG_DISABLED;
+	pfd = sys_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (pfd < 0)
+		return pfd;
+	ret = sys_ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog_fd);
+	if (ret >= 0)
+		ret = sys_ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0);
+	if (ret < 0) {
+		close(pfd);
+		return ret;
+	}
+	return pfd;
+}
+
+int perf_sample_open(int cpu, unsigned hz, int prog_fd, int *sw)
+{
+	int pfd;
+
+	if (!*sw) {
+		pfd = sample_open(PERF_TYPE_HARDWARE, cpu, hz, prog_fd);
+		/* no PMU (ENOENT), or not this event (EOPNOTSUPP, EINVAL) */
+		if (pfd >= 0 || (pfd != -ENOENT && pfd != -EOPNOTSUPP &&
+				 pfd != -EINVAL))
+			return pfd;
+		*sw = 1;
+	}
+	return sample_open(PERF_TYPE_SOFTWARE, cpu, hz, prog_fd);
+}
+
 int perf_tp_attach(int tp_id, int prog_fd)
 {
 	struct perf_event_attr attr;

@@ -193,6 +193,35 @@ int freeze_start(struct tool_ctx *t, struct freeze_run *r,
 		 char **avail, int n);
 int freeze_stats_fd(struct tool_ctx *t);
 
+/* ---- offcputime.c: time off CPU by stack (sched_switch) ---- */
+struct offcpu_settings {
+	uint32_t tgid, tid;     /* 0: every process, thread */
+	int user_only, kernel_only;
+	uint64_t min_us, max_us;
+	uint32_t stack_storage; /* the stack map's entries; 0: compiled */
+};
+/* Open, configure, load and attach offcputime.bpf.c; its maps' fds. */
+int offcpu_start(struct tool_ctx *t, const struct offcpu_settings *s,
+		 int *counts_fd, int *stacks_fd);
+
+/* ---- profile.c: samples by stack (a perf event per CPU) ---- */
+struct profile_settings {
+	uint32_t pid;           /* the process; 0: all */
+	unsigned hz;
+	int kstack, ustack, idle;
+	uint32_t stack_storage, hash_storage; /* 0: as compiled */
+};
+struct profile_run {
+	int counts_fd, stacks_fd;
+	int *fds, nfds;         /* the sampling events */
+	int software;           /* cpu-clock: no hardware cycles here */
+};
+/* Open, configure and load profile.bpf.c, open and attach the events. */
+int profile_start(struct tool_ctx *t, const struct profile_settings *s,
+		  struct profile_run *r);
+/* Close the sampling events (the programs stop). */
+void profile_stop(struct profile_run *r);
+
 /* ---- trace.c: trace's one program, a copy per probe ---- */
 struct traceobj_settings {
 	int split;              /* bpf_probe_read_{user,kernel}_str (5.5+) */

@@ -297,6 +297,42 @@ END_TEST
 
 /* A perf event array read with bpf_perf_event_read is a counter array,
  * one written with bpf_perf_event_output an output ring */
+/* bb_perf_event: the embedded profile's own section, a perf_event
+ * program without a target (its tool attaches it to sampling events);
+ * with a target it is no program section; libbpf's perf_event stays
+ * refused (test_other_kinds). */
+START_TEST(test_bb_perf_event)
+{
+	static const char *const bad[] = {
+		"section bb_perf_event/x holds code", NULL };
+	struct bb_err err = { "" };
+	struct bb_obj *obj = NULL;
+	struct bb_prog *p;
+	unsigned char *buf;
+	size_t len;
+
+	buf = load_file("bad_kind.bpf.o", &len);
+	ck_assert_int_ge(patch_str(buf, len,
+				   "zz_placeholder_section_name_for_the_kind_tests",
+				   "bb_perf_event"), 1);
+	ck_assert_msg(obj_open(&obj, buf, len, "x.bpf.o", &err) == 0, "%s",
+		      err.msg);
+	ck_assert_int_eq(obj_nprogs(obj), 1);
+	p = obj_prog_at(obj, 0);
+	ck_assert_int_eq(p->kind, BB_PROG_PERF_EVENT);
+	ck_assert_uint_eq(p->prog_type, BPF_PROG_TYPE_PERF_EVENT);
+	ck_assert_str_eq(p->target, "");
+	obj_close(obj);
+	free(buf);
+	buf = load_file("bad_kind.bpf.o", &len);
+	ck_assert_int_ge(patch_str(buf, len,
+				   "zz_placeholder_section_name_for_the_kind_tests",
+				   "bb_perf_event/x"), 1);
+	expect_open_error(buf, len, bad);
+	free(buf);
+}
+END_TEST
+
 START_TEST(test_counter_array_usage)
 {
 	unsigned char *buf;
@@ -542,6 +578,7 @@ static Suite *objkinds_suite(void)
 	tcase_add_test(tc, test_iproute2_pin_refused);
 	tcase_add_test(tc, test_counter_array_usage);
 	tcase_add_test(tc, test_gobpf_custom_ns);
+	tcase_add_test(tc, test_bb_perf_event);
 	tcase_add_loop_test(tc, test_other_kinds, 0,
 			    sizeof(other_kinds) / sizeof(other_kinds[0]));
 	tcase_add_test(tc, test_btf_layout);

@@ -1,0 +1,375 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Counts by stack, printed as bcc's profile.py and offcputime.py do
+ * (stackcount.h). Kernel frames are named from /proc/kallsyms, user
+ * frames from the binaries mapped in the process (usyms), "[unknown]"
+ * where no symbol holds the address. bcc names frames without offsets.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stackcount.h"
+#include "flamegraph.h"
+#include "output.h"
+
+#define FOLD_MAX 65536
+
+struct entry {
+	struct stack_key key;
+	uint64_t value;
+};
+
+int stackcount_init(struct tool_ctx *t, struct stackcount *sc, int counts_fd,
+		    int stacks_fd, const struct stackcount_opts *o)
+{
+	struct bb_err err = { "" };
+
+	memset(sc, 0, sizeof(*sc));
+	sc->counts_fd = counts_fd;
+	sc->stacks_fd = stacks_fd;
+	if (o->kernel && ksyms_load(&sc->ks, "/proc/kallsyms", &err) < 0)
+		tool_error(t, "kernel frames stay unnamed: %s", err.msg);
+	if (o->user && usyms_new(&sc->us) < 0)
+		return tool_fail(t, -ENOMEM, "out of memory");
+	return 0;
+}
+
+void stackcount_free(struct stackcount *sc)
+{
+	ksyms_free(sc->ks);
+	usyms_free(sc->us);
+	free(sc->seen);
+	memset(sc, 0, sizeof(*sc));
+}
+
+static int seen(const struct stackcount *sc, uint32_t tgid)
+{
+	int i;
+
+	for (i = 0; i < sc->nseen; i++)
+		if (sc->seen[i] == tgid)
+			return 1;
+	return 0;
+}
+
+void stackcount_poll(struct stackcount *sc)
+{
+	struct stack_key k, next;
+	void *prev = NULL;
+
+	if (!sc->us)
+		return;
+	while (bpf_map_get_next_key(sc->counts_fd, prev, &next) == 0) {
+		k = next;
+		prev = &k;
+		if (k.ustack < 0 || seen(sc, k.tgid))
+			continue;
+		if (usyms_add_pid(sc->us, k.tgid) == 0) {
+			uint32_t *s = realloc(sc->seen, (sc->nseen + 1) *
+						       sizeof(*s));
+
+			if (!s)
+				return;
+			sc->seen = s;
+			sc->seen[sc->nseen++] = k.tgid;
+		}
+	}
+}
+
+/* Append raw text to out at *at; -ENOSPC if it does not fit whole. */
+static int put_raw(char *out, size_t len, size_t *at, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (*at + n + 1 > len)
+		return -ENOSPC;
+	memcpy(out + *at, s, n + 1);
+	*at += n;
+	return 0;
+}
+
+/* Append ";" (unless first), the frame escaped, then suffix. */
+static int put_frame(char *out, size_t len, size_t *at, const char *name,
+		     const char *suffix, int first)
+{
+	char buf[1024];
+
+	fold_frame(buf, sizeof(buf), name);
+	if (!first && put_raw(out, len, at, ";") < 0)
+		return -ENOSPC;
+	if (put_raw(out, len, at, buf) < 0)
+		return -ENOSPC;
+	return put_raw(out, len, at, suffix);
+}
+
+static int stack_err(int id)
+{
+	return id < 0 && id != -EFAULT;
+}
+
+int stackcount_fold(char *out, size_t len, const char *comm,
+		    int want_u, int uid, const char *const *unames, int un,
+		    int want_k, int kid, const char *const *knames, int kn,
+		    int delimited, uint64_t count)
+{
+	size_t at = 0;
+	int i, ret = 0;
+	char num[32];
+
+	if (!len)
+		return -ENOSPC;
+	*out = 0;
+	ret |= put_frame(out, len, &at, comm, "", 1);
+	if (want_u && stack_err(uid))
+		ret |= put_raw(out, len, &at, ";[Missed User Stack]");
+	else if (want_u)
+		for (i = un - 1; i >= 0; i--)
+			ret |= put_frame(out, len, &at, unames[i], "", 0);
+	if (want_k && want_u && delimited && uid >= 0 && kid >= 0)
+		ret |= put_raw(out, len, &at, ";-");
+	if (want_k && stack_err(kid))
+		ret |= put_raw(out, len, &at, ";[Missed Kernel Stack]");
+	else if (want_k)
+		for (i = kn - 1; i >= 0; i--)
+			ret |= put_frame(out, len, &at, knames[i], "_[k]", 0);
+	snprintf(num, sizeof(num), " %llu", (unsigned long long)count);
+	ret |= put_raw(out, len, &at, num);
+	return ret ? -ENOSPC : (int)at;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* Every entry of counts, sorted by value as bcc does; -errno. */
+static int read_counts(int fd, struct entry **ep)
+{
+	struct stack_key k, next;
+	struct entry *e = NULL, *ne;
+	void *prev = NULL;
+	int n = 0, cap = 0;
+
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		k = next;
+		prev = &k;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			ne = realloc(e, cap * sizeof(*e));
+			if (!ne) {
+				free(e);
+				return -ENOMEM;
+			}
+			e = ne;
+		}
+		e[n].key = k;
+		if (bpf_map_lookup_elem(fd, &k, &e[n].value) == 0)
+			n++;
+	}
+	if (n)
+		qsort(e, n, sizeof(*e), by_value);
+	*ep = e;
+	return n;
+}
+
+/* Names of a stack's frames, innermost first, into names (of buf). */
+struct named {
+	uint64_t ips[BB_MAX_STACK];
+	const char *names[BB_MAX_STACK];
+	char buf[BB_MAX_STACK][256];
+	int n;
+};
+
+static void name_stack(struct stackcount *sc, int id, int pid, int kernel,
+		       struct named *s)
+{
+	int i;
+
+	s->n = id >= 0 ? stack_read(sc->stacks_fd, id, s->ips, BB_MAX_STACK)
+		       : 0;
+	if (s->n < 0)
+		s->n = 0;
+	for (i = 0; i < s->n; i++) {
+		const char *nm = NULL;
+
+		if (kernel) {
+			const struct bb_ksym *k =
+				sc->ks ? ksyms_find(sc->ks, s->ips[i], NULL)
+				       : NULL;
+			nm = k ? k->name : NULL;
+		} else {
+			struct bb_usym u = { 0 };
+
+			if (usyms_find(sc->us, pid, s->ips[i], &u) == 0)
+				nm = u.name;
+		}
+		snprintf(s->buf[i], sizeof(s->buf[i]), "%s",
+			 nm ? nm : "[unknown]");
+		s->names[i] = s->buf[i];
+	}
+}
+
+static void print_frames(const struct named *s, int id, const char *what)
+{
+	int i;
+
+	if (stack_err(id)) {
+		printf("    [Missed %s Stack]\n", what);
+		return;
+	}
+	for (i = 0; i < s->n; i++) {
+		fputs("    ", stdout);
+		out_text(stdout, s->names[i]);
+		fputc('\n', stdout);
+	}
+}
+
+static void json_frames(const struct named *s, int id)
+{
+	int i;
+
+	if (stack_err(id)) {
+		/* why, as BPF said it (-EEXIST: its bucket was taken) */
+		printf("{\"error\":%d}", id);
+		return;
+	}
+	fputc('[', stdout);
+	for (i = 0; i < s->n; i++) {
+		if (i)
+			fputc(',', stdout);
+		json_str(stdout, s->names[i]);
+	}
+	fputc(']', stdout);
+}
+
+/* bcc's multi-line stack, or a JSON line. */
+static void print_entry(const struct stackcount_opts *o, const struct entry *e,
+			const struct named *ks, const struct named *us)
+{
+	const struct stack_key *k = &e->key;
+	char comm[sizeof(k->comm) + 1];
+
+	memcpy(comm, k->comm, sizeof(k->comm));
+	comm[sizeof(k->comm)] = 0;
+	if (o->json) {
+		printf("{\"pid\":%u,\"tgid\":%u,\"comm\":", k->pid, k->tgid);
+		json_str(stdout, comm);
+		if (o->kernel) {
+			fputs(",\"kstack\":", stdout);
+			json_frames(ks, k->kstack);
+		}
+		if (o->user) {
+			fputs(",\"ustack\":", stdout);
+			json_frames(us, k->ustack);
+		}
+		printf(",\"%s\":%llu}\n", o->unit, (unsigned long long)e->value);
+		return;
+	}
+	if (o->kernel)
+		print_frames(ks, k->kstack, "Kernel");
+	if (o->kernel && o->user && o->delimited && k->kstack >= 0 &&
+	    k->ustack >= 0)
+		printf("    --\n");
+	if (o->user)
+		print_frames(us, k->ustack, "User");
+	printf("    %-16s ", "-");
+	out_text(stdout, comm);
+	printf(" (%u)\n        %llu\n\n", o->show_tgid ? k->tgid : k->pid,
+	       (unsigned long long)e->value);
+}
+
+static int write_svg(struct tool_ctx *t, const struct fg *g,
+		     const struct stackcount_opts *o)
+{
+	FILE *f = fopen(o->svg, "w");
+	int ret;
+
+	if (!f)
+		return tool_fail(t, -errno, "%s: %s", o->svg, strerror(errno));
+	ret = fg_svg(g, f, o->title, o->unit);
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	if (ret < 0)
+		return tool_fail(t, ret, "%s: %s", o->svg, strerror(-ret));
+	return 0;
+}
+
+static int print_all(struct tool_ctx *t, struct stackcount *sc,
+		     const struct stackcount_opts *o, struct entry *e, int n,
+		     struct fg *g)
+{
+	struct named *ks = malloc(sizeof(*ks)), *us = malloc(sizeof(*us));
+	char *line = malloc(FOLD_MAX);
+	int i, missed = 0, collided = 0, ret = 0;
+
+	if (!ks || !us || !line) {
+		ret = tool_fail(t, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const struct stack_key *k = &e[i].key;
+		char comm[sizeof(k->comm) + 1];
+
+		memcpy(comm, k->comm, sizeof(k->comm));
+		comm[sizeof(k->comm)] = 0;
+		name_stack(sc, o->kernel ? k->kstack : -1, 0, 1, ks);
+		name_stack(sc, o->user ? k->ustack : -1, k->tgid, 0, us);
+		/* as bcc counts them: each stack missed */
+		missed += o->kernel && stack_err(k->kstack);
+		missed += o->user && stack_err(k->ustack);
+		collided |= (o->kernel && k->kstack == -EEXIST) ||
+			    (o->user && k->ustack == -EEXIST);
+		if ((o->folded || g) &&
+		    stackcount_fold(line, FOLD_MAX, comm, o->user, k->ustack,
+				    us->names, us->n, o->kernel, k->kstack,
+				    ks->names, ks->n, o->delimited,
+				    e[i].value) < 0)
+			snprintf(line, FOLD_MAX, "[stack too long] %llu",
+				 (unsigned long long)e[i].value);
+		if (g && fg_add_folded(g, line) < 0) {
+			ret = tool_fail(t, -ENOMEM, "out of memory");
+			goto out;
+		}
+		if (o->folded && !o->json)
+			printf("%s\n", line);
+		else if (!o->folded || o->json)
+			print_entry(o, &e[i], ks, us);
+	}
+	if (missed)
+		fprintf(stderr, "WARNING: %d stack traces %s.%s\n", missed,
+			o->missed, collided ? " Consider increasing "
+			"--stack-storage-size." : "");
+out:
+	free(ks);
+	free(us);
+	free(line);
+	return ret;
+}
+
+int stackcount_print(struct tool_ctx *t, struct stackcount *sc,
+		     const struct stackcount_opts *o)
+{
+	struct entry *e = NULL;
+	struct fg *g = NULL;
+	int n, ret;
+
+	stackcount_poll(sc);
+	if (!o->folded && !o->json)
+		putchar('\n'); /* bcc's, after the wait */
+	n = read_counts(sc->counts_fd, &e);
+	if (n < 0)
+		return tool_fail(t, n, "out of memory");
+	if (o->svg && fg_new(&g) < 0) {
+		free(e);
+		return tool_fail(t, -ENOMEM, "out of memory");
+	}
+	ret = print_all(t, sc, o, e, n, g);
+	if (ret == 0 && g)
+		ret = write_svg(t, g, o);
+	fg_free(g);
+	free(e);
+	fflush(stdout);
+	return ret;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Counts by stack (stackcount.c), as bcc's profile and offcputime print
+ * them: a hash of struct stack_key (bpf/stackkey.h) -> u64 and its stack
+ * map, printed as stacks with their counts (smallest first), folded lines
+ * (-f), JSON lines (-j) and a flame graph (--svg, flamegraph.h).
+ */
+#ifndef BAREBPF_STACKCOUNT_H
+#define BAREBPF_STACKCOUNT_H
+
+#include <stdint.h>
+#include "tool.h"
+#include "../../bpf/stackkey.h"
+
+struct stackcount_opts {
+	int kernel, user;  /* the stacks taken (profile's -K/-U) */
+	int folded, delimited, json;
+	const char *svg;   /* the flame graph's file; NULL: none */
+	const char *title; /* the flame graph's */
+	const char *unit;  /* the counts': "samples", "us" */
+	int show_tgid;     /* the comm line names the process (profile's),
+			    * not the thread (offcputime's) */
+	const char *missed; /* the warning's words: "could not be displayed"
+			     * (profile), "lost and could not be displayed" */
+};
+
+struct stackcount {
+	int counts_fd, stacks_fd;
+	struct bb_ksyms *ks;
+	struct bb_usyms *us;
+	uint32_t *seen;    /* processes whose maps were read */
+	int nseen;
+};
+
+/* The symbol tables for what o asks. 0 or -errno (said). */
+int stackcount_init(struct tool_ctx *t, struct stackcount *sc, int counts_fd,
+		    int stacks_fd, const struct stackcount_opts *o);
+/* Read the maps of processes new in counts now, while they still run
+ * (the tool calls it every second): the binaries that name their stacks. */
+void stackcount_poll(struct stackcount *sc);
+/* Everything counted, as o says. 0, or -errno (said). */
+int stackcount_print(struct tool_ctx *t, struct stackcount *sc,
+		     const struct stackcount_opts *o);
+void stackcount_free(struct stackcount *sc);
+
+/*
+ * bcc's folded line into out (len bytes): comm, the user frames from the
+ * root, "-" if delimited and both stacks are there, then the kernel frames
+ * from the root each with "_[k]", ';' between, then " count". An id < 0
+ * other than -EFAULT (no user space) is "[Missed User Stack]" or
+ * "[Missed Kernel Stack]"; want_k/want_u 0 leave that stack out. Pure:
+ * frames are given named (names[0] the innermost). Returns the length, or
+ * -ENOSPC (out holds what fitted).
+ */
+int stackcount_fold(char *out, size_t len, const char *comm,
+		    int want_u, int uid, const char *const *unames, int un,
+		    int want_k, int kid, const char *const *knames, int kn,
+		    int delimited, uint64_t count);
+
+#endif

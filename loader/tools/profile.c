@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/* barebpf profile: on-CPU stacks sampled at a frequency, as bcc's. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "tool.h"
+#include "progs.h"
+#include "stackcount.h"
+
+static const char usage[] =
+"usage: barebpf profile [-h] [-p PID] [-U | -K] [-F FREQUENCY] [-d] [-I] [-f]\n"
+"                       [--stack-storage-size N] [--hash-storage-size N]\n"
+"                       [--svg FILE] [-j] [-v]\n"
+"                       [duration]\n"
+"\n"
+"Profile CPU usage by sampling stack traces at a timed interval, as bcc's\n"
+"profile: on every CPU, a perf event (the hardware cycles counter, or the\n"
+"software cpu-clock where there is no PMU, as in most VMs) runs a BPF\n"
+"program that counts the sampled thread's kernel and user stacks.\n"
+"User stacks are walked by frame pointers: a binary built without them\n"
+"(-fomit-frame-pointer, the default of -O2 on x86_64) gives short or\n"
+"broken user stacks.\n"
+"\n"
+"positional arguments:\n"
+"  duration              duration of trace, in seconds (default: until\n"
+"                        Ctrl-C)\n"
+"\n"
+"options:\n"
+"  -h, --help            show this help message and exit\n"
+"  -p, --pid PID         profile process with this PID only\n"
+"  -U, --user-stacks-only\n"
+"                        show stacks from user space only\n"
+"  -K, --kernel-stacks-only\n"
+"                        show stacks from kernel space only\n"
+"  -F, --frequency HZ    sample frequency, Hertz (default 49)\n"
+"  -d, --delimited       insert delimiter between kernel/user stacks\n"
+"  -I, --include-idle    include CPU idle stacks\n"
+"  -f, --folded          output folded format, one line per stack (for\n"
+"                        flame graphs): comm, user frames from the root,\n"
+"                        then kernel frames marked _[k] (as bcc's -a)\n"
+"      --stack-storage-size N\n"
+"                        the number of unique stack traces that can be\n"
+"                        stored and displayed (default 16384)\n"
+"      --hash-storage-size N\n"
+"                        the number of hash keys (thread and stacks) that\n"
+"                        can be stored and displayed (default 40960)\n"
+"      --svg FILE        also write an interactive flame graph (SVG)\n"
+"  -j, --json            one JSON object per stack\n"
+"      --kern-version V  override the detected kernel version (a.b.c)\n"
+"  -v, --verbose         say what was detected and attached\n"
+"\n"
+"examples:\n"
+"  barebpf profile             # profile stack traces at 49 Hertz until Ctrl-C\n"
+"  barebpf profile -F 99 5     # at 99 Hertz for 5 seconds\n"
+"  barebpf profile -p 185 -f 10 > out.folded  # folded, for flamegraph.pl\n"
+"  barebpf profile --svg cpu.svg 10           # a flame graph of 10 s\n";
+static const struct tool_usage help = { NULL, usage };
+
+enum { OPT_STACK_STORAGE = TOOL_OPT_FIRST_OWN, OPT_SVG, OPT_HASH_STORAGE };
+
+struct profile_opts {
+	unsigned long pid, hz, storage, hash_storage;
+	double duration;
+	int user_only, kernel_only, delimited, idle, folded, json;
+	const char *svg;
+};
+
+static int parse_args(struct tool_ctx *t, struct profile_opts *o, int argc,
+		      char **argv)
+{
+	static const struct option longopts[] = {
+		TOOL_LONGOPTS,
+		TOOL_LONGOPT_PID,
+		{ "user-stacks-only", no_argument, NULL, 'U' },
+		{ "kernel-stacks-only", no_argument, NULL, 'K' },
+		{ "frequency", required_argument, NULL, 'F' },
+		{ "delimited", no_argument, NULL, 'd' },
+		{ "include-idle", no_argument, NULL, 'I' },
+		{ "folded", no_argument, NULL, 'f' },
+		{ "stack-storage-size", required_argument, NULL,
+		  OPT_STACK_STORAGE },
+		{ "svg", required_argument, NULL, OPT_SVG },
+		{ "hash-storage-size", required_argument, NULL,
+		  OPT_HASH_STORAGE },
+		{ 0 }
+	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration, .pid = &o->pid };
+	int c;
+
+	o->hz = 49;
+	while ((c = tool_getopt(t, argc, argv, "hp:UKF:dIfjv", longopts,
+				&v)) > 0) {
+		switch (c) {
+		case 'U': o->user_only = 1; break;
+		case 'K': o->kernel_only = 1; break;
+		case 'd': o->delimited = 1; break;
+		case 'I': o->idle = 1; break;
+		case 'f': o->folded = 1; break;
+		case 'F':
+			if (opt_count(t, "-F", "Hertz", optarg, &o->hz))
+				return -EINVAL;
+			break;
+		case OPT_STACK_STORAGE:
+			if (opt_count(t, "--stack-storage-size", "stacks",
+				      optarg, &o->storage))
+				return -EINVAL;
+			break;
+		case OPT_HASH_STORAGE:
+			if (opt_count(t, "--hash-storage-size", "keys",
+				      optarg, &o->hash_storage))
+				return -EINVAL;
+			break;
+		case OPT_SVG: o->svg = optarg; break;
+		}
+	}
+	if (c < 0)
+		return c;
+	if (o->user_only && o->kernel_only)
+		return tool_fail(t, -EINVAL, "-U and -K exclude each other");
+	if (optind < argc &&
+	    opt_seconds(t, "duration", argv[optind++], &o->duration))
+		return -EINVAL;
+	return opt_no_args(t, argc, argv);
+}
+
+/* bcc's first line; with -f or -j on stderr, where it tells a script
+ * that sampling has begun without mixing into the output. */
+static void say_start(struct tool_ctx *t, const struct profile_opts *o)
+{
+	char who[32], secs[48];
+
+	if (o->pid)
+		snprintf(who, sizeof(who), "PID %lu", o->pid);
+	else
+		snprintf(who, sizeof(who), "all threads");
+	if (o->duration)
+		snprintf(secs, sizeof(secs), " for %g secs.", o->duration);
+	else
+		snprintf(secs, sizeof(secs), "... Hit Ctrl-C to end.");
+	tool_tracing(t, o->folded || o->json ? stderr : stdout,
+		     "Sampling at %lu Hertz of %s by %s stack%s\n", o->hz, who,
+		     o->user_only ? "user" : o->kernel_only ? "kernel" :
+		     "user + kernel", secs);
+}
+
+static int profile_main(int argc, char **argv)
+{
+	struct profile_opts o = { 0 };
+	struct profile_settings s = { 0 };
+	struct stackcount_opts so = { 0 };
+	struct profile_run r = { 0 };
+	struct stackcount sc = { 0 };
+	struct tool_ctx t;
+	struct tool_timer tm;
+	int ret = 1;
+
+	tool_init(&t, "profile");
+	if (parse_args(&t, &o, argc, argv))
+		return 1;
+	tool_signals();
+	s.pid = o.pid;
+	s.hz = o.hz;
+	s.kstack = !o.user_only;
+	s.ustack = !o.kernel_only;
+	s.idle = o.idle;
+	s.stack_storage = o.storage;
+	s.hash_storage = o.hash_storage;
+	if (profile_start(&t, &s, &r) < 0)
+		goto out;
+	if (t.verbose)
+		fprintf(stderr, "sampling %d CPUs with the %s\n", r.nfds,
+			r.software ? "software cpu-clock (no hardware cycles "
+				     "counter here)" : "hardware cycles counter");
+	so.kernel = s.kstack;
+	so.user = s.ustack;
+	so.folded = o.folded;
+	so.delimited = o.delimited;
+	so.json = o.json;
+	so.svg = o.svg;
+	so.title = "Flame Graph";
+	so.show_tgid = 1;
+	so.missed = "could not be displayed";
+	so.unit = "samples";
+	if (stackcount_init(&t, &sc, r.counts_fd, r.stacks_fd, &so) < 0)
+		goto out;
+	say_start(&t, &o);
+	tool_timer_init(&tm, 1, o.duration);
+	while (tool_wait(&tm, NULL) != TOOL_TICK_LAST)
+		stackcount_poll(&sc);
+	profile_stop(&r);
+	tool_report_drops(&t); /* not in the session: tool_detach cannot */
+	ret = stackcount_print(&t, &sc, &so) < 0;
+out:
+	profile_stop(&r);
+	stackcount_free(&sc);
+	tool_cleanup(&t);
+	return ret;
+}
+
+const struct tool tool_profile = {
+	"profile", profile_main,
+	"on-CPU stacks sampled at a frequency, flame graphs (perf events)"
+};

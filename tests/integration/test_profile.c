@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * profile and offcputime on this kernel, against a load with known stacks
+ * (tests/tools/stackload.c, built with frame pointers):
+ *  - profile -f -p PID of a process burning CPU 3:1 in spin_three and
+ *    spin_one finds both by name, in a ratio within 20 % of 3; its --svg
+ *    parses as XML and names both;
+ *  - offcputime -f -p PID of a process napping 20 x 100 ms, then reading
+ *    a pipe written every 100 ms 10 times, counts about 2.0 s of nanosleep
+ *    stacks and 1.0 s of pipe-read stacks (within 20 % of what the
+ *    process measured of each part).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "bbtest.h"
+#include "util.h"
+
+#define STACKLOAD BB_BUILD_DIR "/tests/stackload"
+
+/* The counts of the folded lines (of out) whose frames hold what. */
+static unsigned long long folded_sum(const char *out, const char *what)
+{
+	unsigned long long sum = 0;
+	const char *line = out;
+
+	while (*line) {
+		const char *nl = strchr(line, '\n');
+		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+		char buf[8192];
+		char *sp;
+
+		if (n < sizeof(buf)) {
+			memcpy(buf, line, n);
+			buf[n] = 0;
+			sp = strrchr(buf, ' ');
+			if (sp) {
+				*sp = 0;
+				if (strstr(buf, what))
+					sum += strtoull(sp + 1, NULL, 10);
+			}
+		}
+		line += n + (nl != NULL);
+	}
+	return sum;
+}
+
+static int svg_names(const char *path, const char *a, const char *b)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "python3 -c 'import sys, "
+		 "xml.etree.ElementTree as E\nt = [x.text for x in "
+		 "E.parse(sys.argv[1]).iter(\"{http://www.w3.org/2000/svg}"
+		 "title\")]\nsys.exit(not (any(sys.argv[2] in x for x in t) and "
+		 "any(sys.argv[3] in x for x in t)))' %s %s %s", path, a, b);
+	return system(cmd) == 0;
+}
+
+START_TEST(test_profile_ratio)
+{
+	static char out[1 << 20], err[4096];
+	char pid[16], *const load[] = { STACKLOAD, "burn", "5", NULL };
+	char svg[] = "/tmp/bbtest-profile-XXXXXX";
+	struct proc l, p;
+	unsigned long long three, one;
+	double ratio;
+	int fd = mkstemp(svg);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	spawn(&l, load);
+	snprintf(pid, sizeof(pid), "%d", (int)l.pid);
+	{
+		char *const argv[] = { (char *)barebpf(), "profile", "-F",
+				       "497", "-f", "--svg", svg, "-p", pid,
+				       "3", NULL };
+
+		spawn(&p, argv);
+		read_until(p.out, out, sizeof(out), NULL, 20000);
+		read_until(p.err, err, sizeof(err), NULL, 2000);
+		ck_assert_msg(wait_exit(p.pid) == 0, "profile failed: %s", err);
+	}
+	kill(l.pid, SIGKILL);
+	wait_exit(l.pid);
+	three = folded_sum(out, ";spin_three");
+	one = folded_sum(out, ";spin_one");
+	ck_assert_msg(one > 50 && three > 150, "spin_three %llu, spin_one %llu "
+		      "samples:\n%.2000s", three, one, out);
+	ratio = (double)three / one;
+	ck_assert_msg(ratio > 2.4 && ratio < 3.6, "spin_three:spin_one is "
+		      "%.2f (%llu:%llu), not 3 within 20%%", ratio, three, one);
+	/* only the process asked for */
+	ck_assert_int_eq(folded_sum(out, ""), folded_sum(out, "stackload"));
+	ck_assert_msg(svg_names(svg, "spin_three", "spin_one"),
+		      "%s: not XML, or without both functions", svg);
+	unlink(svg);
+}
+END_TEST
+
+/*
+ * The flame graph in a real browser (headless chromium, where installed):
+ * it loads without a JavaScript error, draws both functions, zooms on a
+ * click, resets, and searches (tests/tools/fgbrowser.py says how).
+ */
+START_TEST(test_profile_svg_browser)
+{
+	static char out[1 << 16], err[4096];
+	char pid[16], cmd[512], *const load[] = { STACKLOAD, "burn", "4", NULL };
+	char svg[] = "/tmp/bbtest-profile-XXXXXX";
+	struct proc l, p;
+	int fd, st;
+
+	if (access("/usr/bin/chromium", X_OK))
+		bbtest_skip("no /usr/bin/chromium (apt-get install chromium)");
+	fd = mkstemp(svg);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	spawn(&l, load);
+	snprintf(pid, sizeof(pid), "%d", (int)l.pid);
+	{
+		char *const argv[] = { (char *)barebpf(), "profile", "-F",
+				       "199", "--svg", svg, "-p", pid, "2",
+				       NULL };
+
+		spawn(&p, argv);
+		read_until(p.out, out, sizeof(out), NULL, 20000);
+		read_until(p.err, err, sizeof(err), NULL, 2000);
+		ck_assert_msg(wait_exit(p.pid) == 0, "profile failed: %s", err);
+	}
+	kill(l.pid, SIGKILL);
+	wait_exit(l.pid);
+	snprintf(cmd, sizeof(cmd), "python3 tests/tools/fgbrowser.py %s "
+		 "spin_three spin_one", svg);
+	st = sh(cmd, out, sizeof(out));
+	unlink(svg);
+	ck_assert_msg(st == 0, "the flame graph in chromium:\n%s", out);
+}
+END_TEST
+
+/*
+ * offcputime -f -p of `stackload nap`, started once offcputime is: about
+ * 2.0 s of nanosleep stacks and 1.0 s of pipe-read stacks, within 20 % of
+ * what the process measured of each part itself (more than 2.0 and 1.0 s
+ * where the CI's guests keep the CPUs busy: a woken task waits for a CPU,
+ * and that wait is off-CPU time too).
+ */
+START_TEST(test_offcputime_naps)
+{
+	static char out[1 << 20], err[4096], self[256];
+	char pid[16];
+	int in[2], lo[2];
+	struct proc p;
+	pid_t l;
+	double sleep_us, pipe_us, want_sleep = 0, want_pipe = 0;
+
+	ck_assert_int_eq(pipe(in), 0);
+	ck_assert_int_eq(pipe(lo), 0);
+	l = fork();
+	ck_assert_int_ge(l, 0);
+	if (!l) {
+		dup2(in[0], 0);
+		dup2(lo[1], 1);
+		close(in[1]);
+		close(lo[0]);
+		execl(STACKLOAD, STACKLOAD, "nap", (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(lo[1]);
+	snprintf(pid, sizeof(pid), "%d", (int)l);
+	{
+		char *const argv[] = { (char *)barebpf(), "offcputime", "-f",
+				       "-p", pid, "6", NULL };
+
+		spawn(&p, argv);
+		read_until(p.err, err, sizeof(err), "Tracing", 20000);
+		ck_assert_msg(strstr(err, "Tracing off-CPU time (us) of PID"),
+			      "offcputime did not start: %s", err);
+		ck_assert_int_eq(write(in[1], "go\n", 3), 3);
+		read_until(lo[0], self, sizeof(self), NULL, 20000);
+		ck_assert_int_eq(wait_exit(l), 0);
+		read_until(p.out, out, sizeof(out), NULL, 20000);
+		ck_assert_int_eq(wait_exit(p.pid), 0);
+	}
+	close(in[1]);
+	close(lo[0]);
+	ck_assert_int_eq(sscanf(self, "sleep_us=%lf pipe_us=%lf", &want_sleep,
+				&want_pipe), 2);
+	/* the parts themselves: 20 x 100 ms and 10 x 100 ms, or longer */
+	ck_assert(want_sleep >= 2000000 && want_pipe >= 950000);
+	sleep_us = folded_sum(out, "nanosleep");
+	/* pipe_read, anon_pipe_read (6.x) */
+	pipe_us = folded_sum(out, "pipe_read");
+	ck_assert_msg(sleep_us > 0.8 * want_sleep && sleep_us < 1.2 * want_sleep,
+		      "nanosleep stacks: %.0f us, the naps took %.0f us:\n"
+		      "%.3000s", sleep_us, want_sleep, out);
+	ck_assert_msg(pipe_us > 0.8 * want_pipe && pipe_us < 1.2 * want_pipe,
+		      "pipe-read stacks: %.0f us, the reads took %.0f us:\n"
+		      "%.3000s", pipe_us, want_pipe, out);
+	/* no stack lost: the stack map holds only the stacks of the
+	 * threads traced, not those of every task switching on the system
+	 * (which made collisions, -EEXIST, on a busy machine) */
+	ck_assert_msg(!strstr(out, "[Missed"), "stacks missed:\n%.3000s", out);
+	/* the user side named too, through the binary's symbols */
+	ck_assert_msg(strstr(out, ";nap;") || strstr(out, ";nap_"),
+		      "no user frame of stackload named:\n%.3000s", out);
+}
+END_TEST
+
+/* A full counts map: the samples it could not take are said, not lost in
+ * silence (profile's events are not the session's, which says it for the
+ * other tools). */
+START_TEST(test_profile_full_map)
+{
+	static char out[1 << 16], err[4096];
+	char *const load[] = { STACKLOAD, "burn", "3", NULL };
+	char *const argv[] = { (char *)barebpf(), "profile", "-F", "197",
+			       "-f", "--hash-storage-size", "1", "1", NULL };
+	struct proc l;
+
+	spawn(&l, load);
+	ck_assert_int_eq(run(argv, out, sizeof(out), err, sizeof(err)), 0);
+	kill(l.pid, SIGKILL);
+	wait_exit(l.pid);
+	/* one key fits; stackload alone makes more than one stack */
+	ck_assert_msg(strchr(out, '\n') == strrchr(out, '\n'),
+		      "more than one line:\n%s", out);
+	ck_assert_msg(strstr(err, "not counted: a map of the BPF program was "
+				  "full"), "no warning: %s", err);
+}
+END_TEST
+
+START_TEST(test_bad_args)
+{
+	char out[4096], err[4096];
+	char *const a[] = { (char *)barebpf(), "profile", "-U", "-K", "1",
+			    NULL };
+	char *const b[] = { (char *)barebpf(), "offcputime", "-p", "1", "-t",
+			    "1", "1", NULL };
+	char *const c[] = { (char *)barebpf(), "offcputime", "-m", "10", "-M",
+			    "5", "1", NULL };
+
+	ck_assert_int_eq(run(a, out, sizeof(out), err, sizeof(err)), 1);
+	ck_assert_ptr_nonnull(strstr(err, "-U and -K"));
+	ck_assert_int_eq(run(b, out, sizeof(out), err, sizeof(err)), 1);
+	ck_assert_ptr_nonnull(strstr(err, "exclude each other"));
+	ck_assert_int_eq(run(c, out, sizeof(out), err, sizeof(err)), 1);
+	ck_assert_ptr_nonnull(strstr(err, "-m is above -M"));
+}
+END_TEST
+
+static const char *need_load(void)
+{
+	const char *why = need_root_and_tools();
+
+	if (why)
+		return why;
+	if (access(STACKLOAD, X_OK))
+		return "no " STACKLOAD " (make " STACKLOAD ")";
+	return NULL;
+}
+
+static Suite *profile_suite(void)
+{
+	Suite *s = suite_create("profile");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_profile_ratio);
+	tcase_add_test(tc, test_profile_svg_browser);
+	tcase_add_test(tc, test_offcputime_naps);
+	tcase_add_test(tc, test_profile_full_map);
+	tcase_add_test(tc, test_bad_args);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+BBTEST_SUITE(profile, profile_suite, need_load)
