@@ -8,6 +8,8 @@ export DEBIAN_FRONTEND=noninteractive
 # packages' services are not needed (a container without systemd does not
 # start them).
 # bpftrace and fio: make bench measures barebpf against bpftrace under fio.
+# python3 and chromium: the flame graph tests parse the SVG (xml.etree) and
+# load it in headless chromium (tests/tools/fgbrowser.py).
 # Cross builds: musl for aarch64 and armv7 comes as the packages
 # musl-dev:arm64 and musl-dev:armhf, beside the host's own (each brings its
 # wrapper, aarch64-linux-musl-gcc and arm-linux-musleabihf-gcc).
@@ -32,6 +34,7 @@ apt-get install -y -qq --no-install-recommends \
 	debian-archive-keyring \
 	prometheus prometheus-node-exporter \
 	bpftrace fio \
+	python3 chromium \
 	>/dev/null
 
 # riscv64: bookworm has no musl for it (trixie's 1.2.5 is the first), and
