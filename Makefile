@@ -12,6 +12,8 @@
 #                   BENCH_BASE=main measures main's build beside it)
 #   make demo       biolatency on a loop device made for the demo
 #   make install    PREFIX=/usr/local
+#   make dist       $(O)/dist/barebpf-VERSION-ARCH.tar.gz, reproducible
+#                   (tests/dist-repro.sh checks it for every ARCH)
 #   V=1             show full commands
 O ?= build
 PREFIX ?= /usr/local
@@ -54,13 +56,17 @@ SIZE_CFLAGS := -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tabl
 # /proc/PID/maps), but it aligns the end of its part of the data segment to
 # the largest page size in the file: up to 64 KiB of padding on aarch64.
 SIZE_LDFLAGS := -Wl,--gc-sections -Wl,-z,norelro
+# Reproducible (make dist): no build folder in the objects (__FILE__ of
+# assert, debug info), whatever folder the tree was built in.
+REPRO_CFLAGS := -ffile-prefix-map=$(CURDIR)/=
+CFLAGS += $(REPRO_CFLAGS)
 CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iasm -Ibpf
 CLI_CFLAGS := -Iloader/cli -Iloader/progs -Iloader/tools -I$(O)/gen
 TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iloader/cli -Iloader/progs -Iloader/tools -I$(O)/gen -Iasm -Ibpf \
 	-Wno-unused-parameter
 # -mcpu=v1: no JLT/JLE/JSLT/JSLE (4.14), which 4.9's verifier refuses
 # ("invalid BPF_JMP opcode"); clang swaps the operands of JGT/JGE instead.
-BPF_CFLAGS := -target bpf -O2 -mcpu=v1 -g0 -D__TARGET_ARCH_$(BPF_ARCH) -Ibpf \
+BPF_CFLAGS := -target bpf -O2 -mcpu=v1 -g0 $(REPRO_CFLAGS) -D__TARGET_ARCH_$(BPF_ARCH) -Ibpf \
 	-Wall -Werror -Wno-unused-function
 
 ifeq ($(V),1)
@@ -314,8 +320,34 @@ install: $(O)/barebpf
 	install -m 755 $(O)/barebpf $(DESTDIR)$(PREFIX)/bin/barebpf
 	for t in $(TOOLS); do ln -sf barebpf $(DESTDIR)$(PREFIX)/bin/$$t; done
 
+# Release tarball (scripts/dist.sh). The man pages come from --help, run
+# here: a cross build links a binary for this host from the unit tests'
+# objects (the help text is the same on every architecture).
+VERSION := $(shell sed -n 's/^\#define BB_VERSION "\(.*\)"/\1/p' loader/cli/tool.h)
+ifeq ($(ARCH),$(HOST_ARCH))
+HELP_BIN := $(O)/barebpf
+else
+HELP_BIN := $(O)/host/barebpf
+endif
+DIST := $(O)/dist/barebpf-$(VERSION)-$(ARCH).tar.gz
+
+$(O)/host/barebpf: $(O)/host/cli/main.o $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS)
+	$(call msg,HOSTLD,$@)
+	$(Q)$(HOST_CC) -o $@ $^ -lm
+
+$(O)/host/cli/main.o: $(SKELS)
+
+dist: $(DIST)
+
+$(DIST): $(O)/barebpf $(HELP_BIN) scripts/dist.sh scripts/mkman.sh README.md LICENSE FORCE
+	$(call msg,DIST,$@)
+	$(Q)[ "$$($(HELP_BIN) --version)" = "barebpf $(VERSION)" ] || \
+	  { echo "$(HELP_BIN) --version is not barebpf $(VERSION)" >&2; exit 1; }
+	@mkdir -p $(dir $@)
+	$(Q)scripts/dist.sh $(O)/dist $(VERSION) $(ARCH) $(O)/barebpf $(HELP_BIN) $(TOOLS) >/dev/null
+
 clean:
 	rm -rf $(O) $(patsubst %,$(O)-%,$(OTHER_ARCHS))
 
-.PHONY: all test test-asan vm-test vm-bench bench demo install clean FORCE
+.PHONY: all test test-asan vm-test vm-bench bench demo install dist clean FORCE
 .DELETE_ON_ERROR:
