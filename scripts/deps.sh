@@ -8,6 +8,8 @@ export DEBIAN_FRONTEND=noninteractive
 # packages' services are not needed (a container without systemd does not
 # start them).
 # bpftrace and fio: make bench measures barebpf against bpftrace under fio.
+# groff-base and man-db: tests/dist-repro.sh renders the man pages of make
+# dist and fails on any warning.
 # python3 and chromium: the flame graph tests parse the SVG (xml.etree) and
 # load it in headless chromium (tests/tools/fgbrowser.py).
 # Cross builds: musl for aarch64 and armv7 comes as the packages
@@ -35,6 +37,7 @@ apt-get install -y -qq --no-install-recommends \
 	prometheus prometheus-node-exporter \
 	bpftrace fio \
 	python3 chromium \
+	groff-base man-db \
 	>/dev/null
 
 # riscv64: bookworm has no musl for it (trixie's 1.2.5 is the first), and
