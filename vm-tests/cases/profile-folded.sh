@@ -1,0 +1,29 @@
+# profile -f -p PID 3 of a shell spinning in a loop: the perf_event
+# program on every CPU (the cpu-clock where the guest has no PMU), folded
+# lines "comm;frames count" of that process only, at least 30 samples of
+# the 3 s at 99 Hz, and offcputime -f -p PID 3 of a shell that sleeps in a
+# loop: its off-CPU microseconds add up to most of the 3 s. Both exit by
+# themselves.
+. /vmtest/lib.sh
+sh -c 'while :; do :; done' &
+SPIN=$!
+start_tool barebpf profile -f -F 99 -p $SPIN 3
+wait_exit 60 "3 s"
+kill $SPIN 2>/dev/null
+[ $RC = 0 ] || fail "profile: exit $RC: $(cat $W/err)"
+lines=$(wc -l <$W/out)
+good=$(grep -cE '^[^ ;]+(;[^;]*)* [0-9]+$' $W/out)
+n=$(awk '{ s += $NF } END { print s + 0 }' $W/out)
+diag "profile: $lines lines, $good folded, $n samples"
+[ "$lines" -ge 1 ] && [ "$good" = "$lines" ] || fail "not folded lines: $(head -n 3 $W/out)"
+[ "$n" -ge 30 ] || fail "$n samples of a spinning shell in 3 s at 99 Hz"
+sh -c 'while :; do sleep 0.2; done' &
+NAP=$!
+start_tool barebpf offcputime -f -p $NAP 3
+wait_exit 60 "3 s"
+kill $NAP 2>/dev/null
+[ $RC = 0 ] || fail "offcputime: exit $RC: $(cat $W/err)"
+us=$(awk '{ s += $NF } END { print s + 0 }' $W/out)
+diag "offcputime: $(wc -l <$W/out) stacks, $us us off CPU"
+[ "$us" -ge 1500000 ] || fail "$us us off CPU of a sleeping shell in 3 s"
+pass
