@@ -6,6 +6,7 @@
  * where no symbol holds the address. bcc names frames without offsets.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include "stackcount.h"
@@ -18,6 +19,39 @@ struct entry {
 	struct stack_key key;
 	uint64_t value;
 };
+
+void stackcount_opts_init(struct stackcount_opts *o)
+{
+	o->kernel = o->user = 1;
+}
+
+int stackcount_opt(struct tool_ctx *t, int c, struct stackcount_opts *o,
+		   unsigned long *storage)
+{
+	switch (c) {
+	case 'U': o->kernel = 0; return 1;
+	case 'K': o->user = 0; return 1;
+	case 'd': o->delimited = 1; return 1;
+	case 'f': o->folded = 1; return 1;
+	case STACKCOUNT_OPT_STORAGE:
+		return opt_count(t, "--stack-storage-size", "stacks", optarg,
+				 storage) ? -EINVAL : 1;
+	case STACKCOUNT_OPT_SVG: o->svg = optarg; return 1;
+	}
+	return 0;
+}
+
+int stackcount_opts_check(struct tool_ctx *t, const struct stackcount_opts *o)
+{
+	if (!o->kernel && !o->user)
+		return tool_fail(t, -EINVAL, "-U and -K exclude each other");
+	return 0;
+}
+
+const char *stackcount_which(const struct stackcount_opts *o)
+{
+	return !o->kernel ? "user" : !o->user ? "kernel" : "user + kernel";
+}
 
 int stackcount_init(struct tool_ctx *t, struct stackcount *sc, int counts_fd,
 		    int stacks_fd, const struct stackcount_opts *o)

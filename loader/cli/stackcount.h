@@ -32,6 +32,32 @@ struct stackcount {
 	int nseen;
 };
 
+/*
+ * The options profile and offcputime share, as bcc's: -U (user stacks
+ * only), -K (kernel only), -d, -f, --stack-storage-size N, --svg FILE.
+ * stackcount_opts_init first (both stacks); then stackcount_opt on each of
+ * the tool's own getopt answers: 1 taken, 0 not one of these, -EINVAL
+ * (said); stackcount_opts_check after the loop (-U with -K).
+ */
+enum { STACKCOUNT_OPT_STORAGE = TOOL_OPT_FIRST_OWN, STACKCOUNT_OPT_SVG,
+       STACKCOUNT_OPT_FIRST_OWN };
+#define STACKCOUNT_SHORTOPTS "UKdf"
+#define STACKCOUNT_LONGOPTS                                                    \
+	{ "user-stacks-only", no_argument, NULL, 'U' },                        \
+	{ "kernel-stacks-only", no_argument, NULL, 'K' },                      \
+	{ "delimited", no_argument, NULL, 'd' },                               \
+	{ "folded", no_argument, NULL, 'f' },                                  \
+	{ "stack-storage-size", required_argument, NULL,                       \
+	  STACKCOUNT_OPT_STORAGE },                                            \
+	{ "svg", required_argument, NULL, STACKCOUNT_OPT_SVG }
+void stackcount_opts_init(struct stackcount_opts *o);
+int stackcount_opt(struct tool_ctx *t, int c, struct stackcount_opts *o,
+		   unsigned long *storage);
+int stackcount_opts_check(struct tool_ctx *t, const struct stackcount_opts *o);
+/* "user", "kernel" or "user + kernel": the stacks taken, for the first
+ * line ("... by user + kernel stack"). */
+const char *stackcount_which(const struct stackcount_opts *o);
+
 /* The symbol tables for what o asks. 0 or -errno (said). */
 int stackcount_init(struct tool_ctx *t, struct stackcount *sc, int counts_fd,
 		    int stacks_fd, const struct stackcount_opts *o);

@@ -67,14 +67,11 @@ static const char usage[] =
 "  barebpf offcputime --svg off.svg 10  # a flame graph of 10 s\n";
 static const struct tool_usage help = { NULL, usage };
 
-enum { OPT_STACK_STORAGE = TOOL_OPT_FIRST_OWN, OPT_SVG };
-
 struct offcpu_opts {
 	unsigned long pid, tid, storage, min_us, max_us;
 	double duration;
-	int user_threads, kernel_threads, user_only, kernel_only;
-	int delimited, folded, json;
-	const char *svg;
+	int user_threads, kernel_threads;
+	struct stackcount_opts so; /* -U -K -d -f -j --svg */
 };
 
 static int parse_us(struct tool_ctx *t, const char *opt, const char *arg,
@@ -91,8 +88,8 @@ static int check_args(struct tool_ctx *t, struct offcpu_opts *o)
 	if (!!o->pid + !!o->tid + o->user_threads + o->kernel_threads > 1)
 		return tool_fail(t, -EINVAL, "-p, -t, -u and -k exclude each "
 				 "other");
-	if (o->user_only && o->kernel_only)
-		return tool_fail(t, -EINVAL, "-U and -K exclude each other");
+	if (stackcount_opts_check(t, &o->so) < 0)
+		return -EINVAL;
 	if (o->max_us && o->min_us > o->max_us)
 		return tool_fail(t, -EINVAL, "-m is above -M");
 	return 0;
@@ -107,24 +104,25 @@ static int parse_args(struct tool_ctx *t, struct offcpu_opts *o, int argc,
 		{ "tid", required_argument, NULL, 't' },
 		{ "user-threads-only", no_argument, NULL, 'u' },
 		{ "kernel-threads-only", no_argument, NULL, 'k' },
-		{ "user-stacks-only", no_argument, NULL, 'U' },
-		{ "kernel-stacks-only", no_argument, NULL, 'K' },
-		{ "delimited", no_argument, NULL, 'd' },
-		{ "folded", no_argument, NULL, 'f' },
+		STACKCOUNT_LONGOPTS,
 		{ "min-block-time", required_argument, NULL, 'm' },
 		{ "max-block-time", required_argument, NULL, 'M' },
-		{ "stack-storage-size", required_argument, NULL,
-		  OPT_STACK_STORAGE },
-		{ "svg", required_argument, NULL, OPT_SVG },
 		{ 0 }
 	};
-	const struct tool_optv v = { .usage = &help, .json = &o->json,
+	const struct tool_optv v = { .usage = &help, .json = &o->so.json,
 		.duration = &o->duration, .pid = &o->pid };
-	int c;
+	int c, ret;
 
 	o->min_us = 1;
-	while ((c = tool_getopt(t, argc, argv, "hp:t:ukUKdfm:M:jv", longopts,
-				&v)) > 0) {
+	stackcount_opts_init(&o->so);
+	while ((c = tool_getopt(t, argc, argv,
+				"hp:t:ukm:M:j" STACKCOUNT_SHORTOPTS "v",
+				longopts, &v)) > 0) {
+		ret = stackcount_opt(t, c, &o->so, &o->storage);
+		if (ret < 0)
+			return ret;
+		if (ret)
+			continue;
 		switch (c) {
 		case 't':
 			if (opt_pid(t, optarg, &o->tid))
@@ -132,10 +130,6 @@ static int parse_args(struct tool_ctx *t, struct offcpu_opts *o, int argc,
 			break;
 		case 'u': o->user_threads = 1; break;
 		case 'k': o->kernel_threads = 1; break;
-		case 'U': o->user_only = 1; break;
-		case 'K': o->kernel_only = 1; break;
-		case 'd': o->delimited = 1; break;
-		case 'f': o->folded = 1; break;
 		case 'm':
 			if (parse_us(t, "-m", optarg, &o->min_us))
 				return -EINVAL;
@@ -144,12 +138,6 @@ static int parse_args(struct tool_ctx *t, struct offcpu_opts *o, int argc,
 			if (parse_us(t, "-M", optarg, &o->max_us))
 				return -EINVAL;
 			break;
-		case OPT_STACK_STORAGE:
-			if (opt_count(t, "--stack-storage-size", "stacks",
-				      optarg, &o->storage))
-				return -EINVAL;
-			break;
-		case OPT_SVG: o->svg = optarg; break;
 		}
 	}
 	if (c < 0)
@@ -179,17 +167,16 @@ static void say_start(struct tool_ctx *t, const struct offcpu_opts *o)
 		snprintf(secs, sizeof(secs), " for %g secs.", o->duration);
 	else
 		snprintf(secs, sizeof(secs), "... Hit Ctrl-C to end.");
-	tool_tracing(t, o->folded || o->json ? stderr : stdout,
+	tool_tracing(t, o->so.folded || o->so.json ? stderr : stdout,
 		     "Tracing off-CPU time (us) of %s by %s stack%s\n", who,
-		     o->user_only ? "user" : o->kernel_only ? "kernel" :
-		     "user + kernel", secs);
+		     stackcount_which(&o->so), secs);
 }
 
 static int offcputime_main(int argc, char **argv)
 {
 	struct offcpu_opts o = { 0 };
 	struct offcpu_settings s = { 0 };
-	struct stackcount_opts so = { 0 };
+	struct stackcount_opts *so = &o.so;
 	struct stackcount sc = { 0 };
 	struct tool_ctx t;
 	struct tool_timer tm;
@@ -208,24 +195,18 @@ static int offcputime_main(int argc, char **argv)
 	s.stack_storage = o.storage;
 	if (offcpu_start(&t, &s, &counts_fd, &stacks_fd) < 0)
 		goto out;
-	so.kernel = !o.user_only;
-	so.user = !o.kernel_only;
-	so.folded = o.folded;
-	so.delimited = o.delimited;
-	so.json = o.json;
-	so.svg = o.svg;
-	so.title = "Off-CPU Time Flame Graph";
-	so.show_tgid = 0;
-	so.missed = "lost and could not be displayed";
-	so.unit = "us";
-	if (stackcount_init(&t, &sc, counts_fd, stacks_fd, &so) < 0)
+	so->title = "Off-CPU Time Flame Graph";
+	so->show_tgid = 0;
+	so->missed = "lost and could not be displayed";
+	so->unit = "us";
+	if (stackcount_init(&t, &sc, counts_fd, stacks_fd, so) < 0)
 		goto out;
 	say_start(&t, &o);
 	tool_timer_init(&tm, 1, o.duration);
 	while (tool_wait(&tm, NULL) != TOOL_TICK_LAST)
 		stackcount_poll(&sc);
 	tool_detach(&t);
-	ret = stackcount_print(&t, &sc, &so) < 0;
+	ret = stackcount_print(&t, &sc, so) < 0;
 out:
 	stackcount_free(&sc);
 	tool_cleanup(&t);

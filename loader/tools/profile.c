@@ -57,13 +57,13 @@ static const char usage[] =
 "  barebpf profile --svg cpu.svg 10           # a flame graph of 10 s\n";
 static const struct tool_usage help = { NULL, usage };
 
-enum { OPT_STACK_STORAGE = TOOL_OPT_FIRST_OWN, OPT_SVG, OPT_HASH_STORAGE };
+enum { OPT_HASH_STORAGE = STACKCOUNT_OPT_FIRST_OWN };
 
 struct profile_opts {
 	unsigned long pid, hz, storage, hash_storage;
 	double duration;
-	int user_only, kernel_only, delimited, idle, folded, json;
-	const char *svg;
+	int idle;
+	struct stackcount_opts so; /* -U -K -d -f -j --svg */
 };
 
 static int parse_args(struct tool_ctx *t, struct profile_opts *o, int argc,
@@ -72,39 +72,31 @@ static int parse_args(struct tool_ctx *t, struct profile_opts *o, int argc,
 	static const struct option longopts[] = {
 		TOOL_LONGOPTS,
 		TOOL_LONGOPT_PID,
-		{ "user-stacks-only", no_argument, NULL, 'U' },
-		{ "kernel-stacks-only", no_argument, NULL, 'K' },
+		STACKCOUNT_LONGOPTS,
 		{ "frequency", required_argument, NULL, 'F' },
-		{ "delimited", no_argument, NULL, 'd' },
 		{ "include-idle", no_argument, NULL, 'I' },
-		{ "folded", no_argument, NULL, 'f' },
-		{ "stack-storage-size", required_argument, NULL,
-		  OPT_STACK_STORAGE },
-		{ "svg", required_argument, NULL, OPT_SVG },
 		{ "hash-storage-size", required_argument, NULL,
 		  OPT_HASH_STORAGE },
 		{ 0 }
 	};
-	const struct tool_optv v = { .usage = &help, .json = &o->json,
+	const struct tool_optv v = { .usage = &help, .json = &o->so.json,
 		.duration = &o->duration, .pid = &o->pid };
-	int c;
+	int c, ret;
 
 	o->hz = 49;
-	while ((c = tool_getopt(t, argc, argv, "hp:UKF:dIfjv", longopts,
+	stackcount_opts_init(&o->so);
+	while ((c = tool_getopt(t, argc, argv,
+				"hp:F:Ij" STACKCOUNT_SHORTOPTS "v", longopts,
 				&v)) > 0) {
+		ret = stackcount_opt(t, c, &o->so, &o->storage);
+		if (ret < 0)
+			return ret;
+		if (ret)
+			continue;
 		switch (c) {
-		case 'U': o->user_only = 1; break;
-		case 'K': o->kernel_only = 1; break;
-		case 'd': o->delimited = 1; break;
 		case 'I': o->idle = 1; break;
-		case 'f': o->folded = 1; break;
 		case 'F':
 			if (opt_count(t, "-F", "Hertz", optarg, &o->hz))
-				return -EINVAL;
-			break;
-		case OPT_STACK_STORAGE:
-			if (opt_count(t, "--stack-storage-size", "stacks",
-				      optarg, &o->storage))
 				return -EINVAL;
 			break;
 		case OPT_HASH_STORAGE:
@@ -112,13 +104,12 @@ static int parse_args(struct tool_ctx *t, struct profile_opts *o, int argc,
 				      optarg, &o->hash_storage))
 				return -EINVAL;
 			break;
-		case OPT_SVG: o->svg = optarg; break;
 		}
 	}
 	if (c < 0)
 		return c;
-	if (o->user_only && o->kernel_only)
-		return tool_fail(t, -EINVAL, "-U and -K exclude each other");
+	if (stackcount_opts_check(t, &o->so) < 0)
+		return -EINVAL;
 	if (optind < argc &&
 	    opt_seconds(t, "duration", argv[optind++], &o->duration))
 		return -EINVAL;
@@ -139,17 +130,16 @@ static void say_start(struct tool_ctx *t, const struct profile_opts *o)
 		snprintf(secs, sizeof(secs), " for %g secs.", o->duration);
 	else
 		snprintf(secs, sizeof(secs), "... Hit Ctrl-C to end.");
-	tool_tracing(t, o->folded || o->json ? stderr : stdout,
+	tool_tracing(t, o->so.folded || o->so.json ? stderr : stdout,
 		     "Sampling at %lu Hertz of %s by %s stack%s\n", o->hz, who,
-		     o->user_only ? "user" : o->kernel_only ? "kernel" :
-		     "user + kernel", secs);
+		     stackcount_which(&o->so), secs);
 }
 
 static int profile_main(int argc, char **argv)
 {
 	struct profile_opts o = { 0 };
 	struct profile_settings s = { 0 };
-	struct stackcount_opts so = { 0 };
+	struct stackcount_opts *so = &o.so;
 	struct profile_run r = { 0 };
 	struct stackcount sc = { 0 };
 	struct tool_ctx t;
@@ -162,8 +152,8 @@ static int profile_main(int argc, char **argv)
 	tool_signals();
 	s.pid = o.pid;
 	s.hz = o.hz;
-	s.kstack = !o.user_only;
-	s.ustack = !o.kernel_only;
+	s.kstack = so->kernel;
+	s.ustack = so->user;
 	s.idle = o.idle;
 	s.stack_storage = o.storage;
 	s.hash_storage = o.hash_storage;
@@ -173,17 +163,11 @@ static int profile_main(int argc, char **argv)
 		fprintf(stderr, "sampling %d CPUs with the %s\n", r.nfds,
 			r.software ? "software cpu-clock (no hardware cycles "
 				     "counter here)" : "hardware cycles counter");
-	so.kernel = s.kstack;
-	so.user = s.ustack;
-	so.folded = o.folded;
-	so.delimited = o.delimited;
-	so.json = o.json;
-	so.svg = o.svg;
-	so.title = "Flame Graph";
-	so.show_tgid = 1;
-	so.missed = "could not be displayed";
-	so.unit = "samples";
-	if (stackcount_init(&t, &sc, r.counts_fd, r.stacks_fd, &so) < 0)
+	so->title = "Flame Graph";
+	so->show_tgid = 1;
+	so->missed = "could not be displayed";
+	so->unit = "samples";
+	if (stackcount_init(&t, &sc, r.counts_fd, r.stacks_fd, so) < 0)
 		goto out;
 	say_start(&t, &o);
 	tool_timer_init(&tm, 1, o.duration);
@@ -191,7 +175,7 @@ static int profile_main(int argc, char **argv)
 		stackcount_poll(&sc);
 	profile_stop(&r);
 	tool_report_drops(&t); /* not in the session: tool_detach cannot */
-	ret = stackcount_print(&t, &sc, &so) < 0;
+	ret = stackcount_print(&t, &sc, so) < 0;
 out:
 	profile_stop(&r);
 	stackcount_free(&sc);
