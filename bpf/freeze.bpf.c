@@ -137,7 +137,8 @@ static __always_inline int seen_in_wrapper(u32 tid, u64 q, u32 role, u64 now,
 	return 0;
 }
 
-/* The task's new freeze: who, from where, and the disk of its sysfs write. */
+/* The task's new freeze: who, from where, and the disk and file of its
+ * sysfs write. */
 static __always_inline void fill_state(struct freeze_state *s, void *ctx,
 				       u64 id, u64 now, u64 q)
 {
@@ -157,6 +158,7 @@ static __always_inline void fill_state(struct freeze_state *s, void *ctx,
 		/* 4.15 takes map values only from the stack */
 		__builtin_memcpy(&copy, name, sizeof(copy));
 		__builtin_memcpy(s->disk, copy.disk, sizeof(s->disk));
+		__builtin_memcpy(s->attr, copy.attr, sizeof(s->attr));
 		bpf_map_update_elem(&q_name, &q, &copy, BPF_ANY);
 	}
 }
@@ -317,6 +319,7 @@ static __always_inline void emit(void *ctx, struct freeze_state *st, u64 q,
 	ev.entry_ret = st->entry_ret;
 	__builtin_memcpy(ev.comm, st->comm, sizeof(ev.comm));
 	__builtin_memcpy(ev.disk, st->disk, sizeof(ev.disk));
+	__builtin_memcpy(ev.attr, st->attr, sizeof(ev.attr));
 	bpf_map_delete_elem(&fstate, &q);
 	count(FREEZE_STAT_EMITTED);
 	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &ev, sizeof(ev));
@@ -348,12 +351,21 @@ int freeze_end(struct pt_regs *ctx)
 	return 0;
 }
 
-/* queue_attr_store/queue_attr_show(struct kobject *kobj, ...): which disk */
+/*
+ * queue_attr_store/queue_attr_show(struct kobject *kobj, struct attribute
+ * *attr, ...): which disk, and which file. attr is the struct attribute
+ * inside the file's queue_sysfs_entry (to_queue: container_of), which has
+ * begun with `const char *name` since 2.6 (include/linux/sysfs.h, same in
+ * 4.15, 6.1, 6.12 and 7.x). From 6.11 queue_attr_store freezes the queue
+ * around every store method, so the stack no longer tells a scheduler
+ * switch from an nr_requests write: the name does.
+ */
 SEC("kprobe/queue_attr_store")
 int sysfs_enter(struct pt_regs *ctx)
 {
 	u32 tid = (u32)bpf_get_current_pid_tgid();
 	const char *kobj = (const char *)PT_REGS_PARM1(ctx);
+	const char *attr = (const char *)PT_REGS_PARM2(ctx);
 	const char *parent, *name;
 	struct freeze_sysfs s = {};
 
@@ -368,6 +380,11 @@ int sysfs_enter(struct pt_regs *ctx)
 	if (bpf_probe_read_str(s.disk, sizeof(s.disk), name) < 0 || !s.disk[0])
 		return 0;
 	s.disk[sizeof(s.disk) - 1] = 0;
+	/* a name that cannot be read leaves the file unnamed, not the disk */
+	name = attr ? (const char *)BB_KREAD_ULONG(attr) : 0;
+	if (name && bpf_probe_read_str(s.attr, sizeof(s.attr), name) < 0)
+		s.attr[0] = 0;
+	s.attr[sizeof(s.attr) - 1] = 0;
 	bpf_map_update_elem(&task_sysfs, &tid, &s, BPF_ANY);
 	return 0;
 }

@@ -5,6 +5,9 @@
 
 #define FREEZE_NAME_LEN 32 /* DISK_NAME_LEN */
 #define FREEZE_COMM_LEN 16 /* TASK_COMM_LEN */
+/* a queue/ attribute's name (atomic_write_unit_max_bytes: 27); a longer
+ * one is cut */
+#define FREEZE_ATTR_LEN 32
 
 /* fstate: one queue frozen now, by request_queue pointer */
 struct freeze_state {
@@ -18,6 +21,7 @@ struct freeze_state {
 	unsigned int pad;
 	char comm[FREEZE_COMM_LEN];
 	char disk[FREEZE_NAME_LEN];    /* from the sysfs write, or "" */
+	char attr[FREEZE_ATTR_LEN];    /* the queue/ file written, or "" */
 	unsigned long long entry_ret;  /* PT_REGS_ENTRY_RET at the freeze */
 };
 
@@ -47,13 +51,15 @@ struct freeze_event {
 	unsigned int nested;
 	char comm[FREEZE_COMM_LEN];
 	char disk[FREEZE_NAME_LEN];    /* "" unless a sysfs write froze it */
+	char attr[FREEZE_ATTR_LEN];    /* its queue/ file, e.g. "scheduler" */
 	unsigned long long entry_ret;  /* PT_REGS_ENTRY_RET at the freeze */
 };
 
-/* task_name: the disk whose queue/ sysfs file the task is writing or
- * reading now, by thread id */
+/* task_sysfs: the disk whose queue/ sysfs file the task is writing or
+ * reading now, and that file's name ("" in q_name), by thread id */
 struct freeze_sysfs {
 	char disk[FREEZE_NAME_LEN];
+	char attr[FREEZE_ATTR_LEN];
 } __attribute__((aligned(8))); /* copied as words, not bytes */
 
 /* qdev (with --correlate): a queue's disk as correlation learned it */

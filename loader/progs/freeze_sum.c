@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The freeze summary: freezes and frozen time per disk and per stack
- * (qfreeze.h; pure, tests/unit/test_freeze.c). */
+/* The freeze summary: freezes and frozen time per disk, per queue/ file
+ * and per stack (qfreeze.h; pure, tests/unit/test_freeze.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,10 +51,11 @@ static void agg_add(struct freeze_agg *a, uint64_t frozen_ns,
 		a->max_ns = frozen_ns;
 }
 
-int freeze_sum_add(struct freeze_sum *s, const char *disk, const uint64_t *ips,
-		   int nips, uint64_t frozen_ns, uint64_t drain_ns)
+int freeze_sum_add(struct freeze_sum *s, const char *disk, const char *attr,
+		   const uint64_t *ips, int nips, uint64_t frozen_ns,
+		   uint64_t drain_ns)
 {
-	struct freeze_agg *d, *k;
+	struct freeze_agg *d, *a, *k;
 
 	if (nips < 0)
 		nips = 0;
@@ -62,10 +63,15 @@ int freeze_sum_add(struct freeze_sum *s, const char *disk, const uint64_t *ips,
 		     NULL, 0);
 	if (!d)
 		return -ENOMEM;
+	a = agg_find(&s->attrs, &s->nattrs, attr && *attr ? attr : "-",
+		     NULL, 0);
+	if (!a)
+		return -ENOMEM;
 	k = agg_find(&s->stacks, &s->nstacks, NULL, ips, nips);
 	if (!k)
 		return -ENOMEM;
 	agg_add(d, frozen_ns, drain_ns);
+	agg_add(a, frozen_ns, drain_ns);
 	agg_add(k, frozen_ns, drain_ns);
 	s->count++;
 	s->frozen_ns += frozen_ns;
@@ -93,6 +99,8 @@ void freeze_sum_sort(struct freeze_sum *s)
 {
 	if (s->ndisks)
 		qsort(s->disks, s->ndisks, sizeof(*s->disks), cmp_agg);
+	if (s->nattrs)
+		qsort(s->attrs, s->nattrs, sizeof(*s->attrs), cmp_agg);
 	if (s->nstacks)
 		qsort(s->stacks, s->nstacks, sizeof(*s->stacks), cmp_agg);
 }
@@ -104,6 +112,7 @@ void freeze_sum_free(struct freeze_sum *s)
 	for (i = 0; i < s->nstacks; i++)
 		free(s->stacks[i].ips);
 	free(s->stacks);
+	free(s->attrs);
 	free(s->disks);
 	memset(s, 0, sizeof(*s));
 }
@@ -111,6 +120,23 @@ void freeze_sum_free(struct freeze_sum *s)
 static double ms(uint64_t ns)
 {
 	return ns / 1e6;
+}
+
+/* The lines per disk or per queue/ file, under their header. */
+static void print_table(FILE *f, const char *what,
+			const struct freeze_agg *v, int n)
+{
+	int i;
+
+	fprintf(f, "\n%-16s %8s %12s %10s %12s\n", what, "FREEZES",
+		"FROZEN(ms)", "MAX(ms)", "DRAIN(ms)");
+	for (i = 0; i < n; i++) {
+		const struct freeze_agg *a = &v[i];
+
+		out_col(f, a->disk, -16);
+		fprintf(f, " %8lu %12.3f %10.3f %12.3f\n", a->count,
+			ms(a->frozen_ns), ms(a->max_ns), ms(a->drain_ns));
+	}
 }
 
 void freeze_sum_print(FILE *f, const struct freeze_sum *s,
@@ -132,15 +158,8 @@ void freeze_sum_print(FILE *f, const struct freeze_sum *s,
 			s->unseen == 1 ? "" : "s");
 	if (!s->count)
 		return;
-	fprintf(f, "\n%-16s %8s %12s %10s %12s\n", "DISK", "FREEZES",
-		"FROZEN(ms)", "MAX(ms)", "DRAIN(ms)");
-	for (i = 0; i < s->ndisks; i++) {
-		const struct freeze_agg *a = &s->disks[i];
-
-		out_col(f, a->disk, -16);
-		fprintf(f, " %8lu %12.3f %10.3f %12.3f\n", a->count, ms(a->frozen_ns), ms(a->max_ns),
-			ms(a->drain_ns));
-	}
+	print_table(f, "DISK", s->disks, s->ndisks);
+	print_table(f, "ATTR", s->attrs, s->nattrs);
 	if (s->no_stacks)
 		return;
 	fprintf(f, "\n%8s %12s %10s  %s\n", "FREEZES", "FROZEN(ms)", "MAX(ms)",
@@ -160,6 +179,28 @@ void freeze_sum_print(FILE *f, const struct freeze_sum *s,
 	}
 }
 
+/* The objects per disk or per queue/ file (files: "-", no file, is null). */
+static void json_table(FILE *f, const char *key,
+		       const struct freeze_agg *v, int n, int files)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const struct freeze_agg *a = &v[i];
+
+		fprintf(f, "%s{\"%s\":", i ? "," : "", key);
+		if (!files || strcmp(a->disk, "-"))
+			json_str(f, a->disk);
+		else
+			fputs("null", f);
+		fprintf(f, ",\"freezes\":%lu,\"frozen_us\":%llu,\"max_us\":%llu,"
+			"\"drain_us\":%llu}", a->count,
+			(unsigned long long)(a->frozen_ns / 1000),
+			(unsigned long long)(a->max_ns / 1000),
+			(unsigned long long)(a->drain_ns / 1000));
+	}
+}
+
 void freeze_sum_json(FILE *f, const struct freeze_sum *s,
 		     const struct bb_ksyms *ks)
 {
@@ -169,17 +210,9 @@ void freeze_sum_json(FILE *f, const struct freeze_sum *s,
 		"\"unseen\":%lu,\"disks\":[", s->count,
 		(unsigned long long)(s->frozen_ns / 1000), s->healed,
 		s->unseen);
-	for (i = 0; i < s->ndisks; i++) {
-		const struct freeze_agg *a = &s->disks[i];
-
-		fprintf(f, "%s{\"disk\":", i ? "," : "");
-		json_str(f, a->disk);
-		fprintf(f, ",\"freezes\":%lu,\"frozen_us\":%llu,\"max_us\":%llu,"
-			"\"drain_us\":%llu}", a->count,
-			(unsigned long long)(a->frozen_ns / 1000),
-			(unsigned long long)(a->max_ns / 1000),
-			(unsigned long long)(a->drain_ns / 1000));
-	}
+	json_table(f, "disk", s->disks, s->ndisks, 0);
+	fprintf(f, "],\"attrs\":[");
+	json_table(f, "attr", s->attrs, s->nattrs, 1);
 	fprintf(f, "],\"stacks\":[");
 	for (i = 0; i < s->nstacks && !s->no_stacks; i++) {
 		const struct freeze_agg *a = &s->stacks[i];

@@ -15,9 +15,9 @@
 #include "tool.h"
 #include "kfuncs.h"
 
-/* One line of the summary: a disk, or a kernel stack. */
+/* One line of the summary: a disk, a queue/ file, or a kernel stack. */
 struct freeze_agg {
-	char disk[64];          /* for a disk line */
+	char disk[64];          /* for a disk or file line ("-": no file) */
 	uint64_t *ips;          /* for a stack line (malloc'ed), nips frames */
 	int nips;
 	unsigned long count;
@@ -25,8 +25,8 @@ struct freeze_agg {
 };
 
 struct freeze_sum {
-	struct freeze_agg *disks, *stacks;
-	int ndisks, nstacks;
+	struct freeze_agg *disks, *attrs, *stacks;
+	int ndisks, nattrs, nstacks;
 	int no_stacks;          /* --no-stack: no per-stack part */
 	unsigned long count;
 	uint64_t frozen_ns;
@@ -35,10 +35,12 @@ struct freeze_sum {
 	unsigned long healed, unseen;
 };
 
-/* Count one freeze of disk (name, "?" if unknown) with its stack (nips 0:
+/* Count one freeze of disk (name, "?" if unknown) from a write to its
+ * queue/ file attr (NULL or "": another cause) with its stack (nips 0:
  * none). Returns 0 or -ENOMEM. */
-int freeze_sum_add(struct freeze_sum *s, const char *disk, const uint64_t *ips,
-		   int nips, uint64_t frozen_ns, uint64_t drain_ns);
+int freeze_sum_add(struct freeze_sum *s, const char *disk, const char *attr,
+		   const uint64_t *ips, int nips, uint64_t frozen_ns,
+		   uint64_t drain_ns);
 /* Most frozen time first; ties by count, then name or stack. */
 void freeze_sum_sort(struct freeze_sum *s);
 void freeze_sum_free(struct freeze_sum *s);

@@ -20,7 +20,7 @@ static const char usage[] =
 "Trace blk-mq queue freezes: one line per freeze with the task that\n"
 "started it, the disk, how long the queue stayed frozen and how long the\n"
 "drain of the I/O in flight took, then the kernel stack of the freezing\n"
-"task. At exit, a summary per disk and per stack.\n"
+"task. At exit, a summary per disk, per queue/ file and per stack.\n"
 "\n"
 "While a queue is frozen every new bio waits in blk_queue_enter(): writes\n"
 "to /sys/block/*/queue/scheduler or nr_requests (udev rules re-applying\n"
@@ -34,7 +34,9 @@ static const char usage[] =
 "wait for in-flight I/O (blk_mq_freeze_queue_wait), '-' if it did not\n"
 "wait. DISK comes from the sysfs write that caused the freeze, else from\n"
 "reading each disk's queue/nr_requests once (the queue shows itself),\n"
-"else from --correlate; '?' when none of them knows.\n"
+"else from --correlate; '?' when none of them knows. ATTR is the file in\n"
+"/sys/block/DISK/queue/ whose write froze it (scheduler, nr_requests...),\n"
+"'-' for a freeze of another cause.\n"
 "Started during an incident, freeze reports the freezes it saw begin; the\n"
 "summary counts the unfreezes of earlier ones. A queue torn down frozen\n"
 "whose address a new queue gets, or whose unfreeze was missed, does not\n"
@@ -88,8 +90,8 @@ static const struct bb_ksyms *run_ksyms(struct freeze_run *r)
 
 /* The record, once: the columns, and the JSON keys. */
 enum {
-	F_TIME, F_COMM, F_PID, F_TID, F_DISK, F_FROZEN, F_JFROZEN, F_DRAIN,
-	F_JDRAIN, F_NESTED, F_N
+	F_TIME, F_COMM, F_PID, F_TID, F_DISK, F_ATTR, F_FROZEN, F_JFROZEN,
+	F_DRAIN, F_JDRAIN, F_NESTED, F_N
 };
 static const struct out_field fields[F_N] = {
 	[F_TIME] = { "TIME", "time", OUT_STR, -8, 0, 0, 0, 0, NULL },
@@ -97,6 +99,8 @@ static const struct out_field fields[F_N] = {
 	[F_PID] = { "PID", "pid", OUT_UINT, -7, 0, 0, 0, 0, NULL },
 	[F_TID] = { NULL, "tid", OUT_UINT, 0, 0, 0, 0, 0, NULL },
 	[F_DISK] = { "DISK", "disk", OUT_STR, -12, 0, 0, 0, 0, NULL },
+	/* the queue/ file whose write froze it; '-' (null): no such write */
+	[F_ATTR] = { "ATTR", "attr", OUT_STR, -12, 0, 0, 0, 0, "-" },
 	[F_FROZEN] = { "FROZEN(ms)", NULL, OUT_DBL, 12, 3, 0, 0, 0, NULL },
 	[F_JFROZEN] = { NULL, "frozen_us", OUT_UINT, 0, 0, 0, 0, 0, NULL },
 	/* '-' (null): not drained, or not seen */
@@ -113,15 +117,18 @@ void freeze_print_header(FILE *f)
 void freeze_print_record(FILE *f, const struct freeze_event *ev,
 			 const char *hms, const char *disk, int json)
 {
-	char comm[FREEZE_COMM_LEN + 1];
+	char comm[FREEZE_COMM_LEN + 1], attr[FREEZE_ATTR_LEN + 1];
 	struct out_val v[F_N] = { 0 };
 
 	snprintf(comm, sizeof(comm), "%.*s", FREEZE_COMM_LEN, ev->comm);
+	snprintf(attr, sizeof(attr), "%.*s", FREEZE_ATTR_LEN, ev->attr);
 	v[F_TIME].s = hms;
 	v[F_COMM].s = comm;
 	v[F_PID].u = ev->pid;
 	v[F_TID].u = ev->tid;
 	v[F_DISK].s = disk;
+	v[F_ATTR].s = attr;
+	v[F_ATTR].none = !attr[0];
 	v[F_FROZEN].d = ms(ev->frozen_ns);
 	v[F_JFROZEN].u = ev->frozen_ns / 1000;
 	v[F_DRAIN].d = ms(ev->drain_ns);
@@ -166,7 +173,7 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	struct freeze_run *r = ctx;
 	struct freeze_event ev;
 	uint64_t ips[BB_MAX_STACK];
-	char disk[64];
+	char disk[64], attr[FREEZE_ATTR_LEN + 1];
 	int nips;
 
 	(void)cpu;
@@ -181,7 +188,8 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 						   ips, BB_MAX_STACK),
 				   BB_MAX_STACK, ev.entry_ret);
 	freeze_stacks_maybe_clear(r, ev.stackid);
-	if (freeze_sum_add(&r->sum, disk, ips, nips, ev.frozen_ns,
+	snprintf(attr, sizeof(attr), "%.*s", FREEZE_ATTR_LEN, ev.attr);
+	if (freeze_sum_add(&r->sum, disk, attr, ips, nips, ev.frozen_ns,
 			   ev.drain_ns) < 0)
 		r->oom = 1;
 	print_event(r, &ev, disk, ips, nips);

@@ -125,11 +125,11 @@ static const uint64_t nrq[] = { 0xffffffff81100101ULL, 0xffffffff8130009aULL,
 static void fill(struct freeze_sum *s)
 {
 	memset(s, 0, sizeof(*s));
-	ck_assert_int_eq(freeze_sum_add(s, "nullb0", elv, 3, 17000000, 16000000), 0);
-	ck_assert_int_eq(freeze_sum_add(s, "nullb0", nrq, 3, 5000000, 4000000), 0);
-	ck_assert_int_eq(freeze_sum_add(s, "sda", nrq, 3, 30000000, 29000000), 0);
-	ck_assert_int_eq(freeze_sum_add(s, "", NULL, -14, 1000000, 0), 0);
-	ck_assert_int_eq(freeze_sum_add(s, "nullb0", elv, 3, 2000000, 1000000), 0);
+	ck_assert_int_eq(freeze_sum_add(s, "nullb0", "scheduler", elv, 3, 17000000, 16000000), 0);
+	ck_assert_int_eq(freeze_sum_add(s, "nullb0", "nr_requests", nrq, 3, 5000000, 4000000), 0);
+	ck_assert_int_eq(freeze_sum_add(s, "sda", "nr_requests", nrq, 3, 30000000, 29000000), 0);
+	ck_assert_int_eq(freeze_sum_add(s, "", NULL, NULL, -14, 1000000, 0), 0);
+	ck_assert_int_eq(freeze_sum_add(s, "nullb0", "scheduler", elv, 3, 2000000, 1000000), 0);
 }
 
 START_TEST(test_sum_aggregates)
@@ -150,6 +150,18 @@ START_TEST(test_sum_aggregates)
 	ck_assert_uint_eq(s.disks[1].max_ns, 17000000);
 	ck_assert_uint_eq(s.disks[1].drain_ns, 21000000);
 	ck_assert_str_eq(s.disks[2].disk, "?"); /* unknown disk */
+	/* per queue/ file, whatever the disk; "-": not a sysfs write */
+	ck_assert_int_eq(s.nattrs, 3);
+	ck_assert_str_eq(s.attrs[0].disk, "nr_requests");
+	ck_assert_uint_eq(s.attrs[0].count, 2);
+	ck_assert_uint_eq(s.attrs[0].frozen_ns, 35000000);
+	ck_assert_uint_eq(s.attrs[0].max_ns, 30000000);
+	ck_assert_uint_eq(s.attrs[0].drain_ns, 33000000);
+	ck_assert_str_eq(s.attrs[1].disk, "scheduler");
+	ck_assert_uint_eq(s.attrs[1].count, 2);
+	ck_assert_uint_eq(s.attrs[1].frozen_ns, 19000000);
+	ck_assert_str_eq(s.attrs[2].disk, "-");
+	ck_assert_uint_eq(s.attrs[2].count, 1);
 	ck_assert_int_eq(s.stacks[0].nips, 3);
 	ck_assert_uint_eq(s.stacks[0].ips[1], nrq[1]);
 	ck_assert_uint_eq(s.stacks[0].count, 2);
@@ -191,6 +203,10 @@ START_TEST(test_sum_text)
 		"DISK              FREEZES   FROZEN(ms)    MAX(ms)    DRAIN(ms)\n"
 		"nullb0                  2       22.000     17.000       20.000\n"
 		"\n"
+		"ATTR              FREEZES   FROZEN(ms)    MAX(ms)    DRAIN(ms)\n"
+		"scheduler               1       17.000     17.000       16.000\n"
+		"nr_requests             1        5.000      5.000        4.000\n"
+		"\n"
 		" FREEZES   FROZEN(ms)    MAX(ms)  STACK\n"
 		"       1       17.000     17.000  blk_mq_freeze_queue+0x1 [kernel]\n"
 		"                                  elv_iosched_store+0xe9 [kernel]\n"
@@ -200,8 +216,8 @@ START_TEST(test_sum_text)
 		"                                  queue_attr_store+0x5c [kernel]\n";
 
 	memset(&s, 0, sizeof(s));
-	freeze_sum_add(&s, "nullb0", nrq, 3, 5000000, 4000000);
-	freeze_sum_add(&s, "nullb0", elv, 3, 17000000, 16000000);
+	freeze_sum_add(&s, "nullb0", "nr_requests", nrq, 3, 5000000, 4000000);
+	freeze_sum_add(&s, "nullb0", "scheduler", elv, 3, 17000000, 16000000);
 	freeze_sum_sort(&s);
 	out = render(&s, 0);
 	ck_assert_str_eq(out, want);
@@ -238,8 +254,8 @@ START_TEST(test_sum_json)
 	char *out;
 
 	memset(&s, 0, sizeof(s));
-	freeze_sum_add(&s, "nullb0", elv, 2, 17000000, 16000000);
-	freeze_sum_add(&s, "a\"b", NULL, 0, 1500, 0);
+	freeze_sum_add(&s, "nullb0", "scheduler", elv, 2, 17000000, 16000000);
+	freeze_sum_add(&s, "a\"b", "", NULL, 0, 1500, 0);
 	freeze_sum_sort(&s);
 	s.healed = 3;
 	s.unseen = 1;
@@ -250,6 +266,10 @@ START_TEST(test_sum_json)
 		"{\"disk\":\"nullb0\",\"freezes\":1,\"frozen_us\":17000,"
 		"\"max_us\":17000,\"drain_us\":16000},"
 		"{\"disk\":\"a\\\"b\",\"freezes\":1,\"frozen_us\":1,"
+		"\"max_us\":1,\"drain_us\":0}],\"attrs\":["
+		"{\"attr\":\"scheduler\",\"freezes\":1,\"frozen_us\":17000,"
+		"\"max_us\":17000,\"drain_us\":16000},"
+		"{\"attr\":null,\"freezes\":1,\"frozen_us\":1,"
 		"\"max_us\":1,\"drain_us\":0}],\"stacks\":["
 		"{\"freezes\":1,\"frozen_us\":17000,\"max_us\":17000,"
 		"\"stack\":[\"blk_mq_freeze_queue+0x1\",\"elv_iosched_store+0xe9\"]},"

@@ -597,19 +597,26 @@ START_TEST(test_bio_escapes)
 }
 END_TEST
 
-/* ---- freeze, as print_event printed a record before its stack ---- */
+/* ---- freeze, as print_event printed a record before its stack (and
+ * the queue/ file after the disk, '-' or null for none) ---- */
 
 static void old_freeze(FILE *f, const struct freeze_event *ev,
 		       const char *hms, const char *disk, int json)
 {
-	char comm[FREEZE_COMM_LEN + 1];
+	char comm[FREEZE_COMM_LEN + 1], attr[FREEZE_ATTR_LEN + 1];
 
 	snprintf(comm, sizeof(comm), "%.*s", FREEZE_COMM_LEN, ev->comm);
+	snprintf(attr, sizeof(attr), "%.*s", FREEZE_ATTR_LEN, ev->attr);
 	if (json) {
 		fprintf(f, "{\"time\":\"%s\",\"comm\":", hms);
 		json_str(f, comm);
 		fprintf(f, ",\"pid\":%u,\"tid\":%u,\"disk\":", ev->pid, ev->tid);
 		json_str(f, disk);
+		fprintf(f, ",\"attr\":");
+		if (attr[0])
+			json_str(f, attr);
+		else
+			fprintf(f, "null");
 		fprintf(f, ",\"frozen_us\":%llu,\"drain_us\":",
 		       (unsigned long long)(ev->frozen_ns / 1000));
 		if (ev->drain_ns)
@@ -624,9 +631,9 @@ static void old_freeze(FILE *f, const struct freeze_event *ev,
 		if (ev->drain_ns)
 			snprintf(drain, sizeof(drain), "%.3f",
 				 ev->drain_ns / 1e6);
-		fprintf(f, "%-8s %-16s %-7u %-12s %12.3f %10s %6u", hms,
-		       comm, ev->pid, disk, ev->frozen_ns / 1e6, drain,
-		       ev->nested);
+		fprintf(f, "%-8s %-16s %-7u %-12s %-12s %12.3f %10s %6u", hms,
+		       comm, ev->pid, disk, attr[0] ? attr : "-",
+		       ev->frozen_ns / 1e6, drain, ev->nested);
 	}
 }
 
@@ -634,11 +641,13 @@ START_TEST(test_freeze_replay)
 {
 	static const char *const disks[] = { "sda", "nvme0n1", "?", "loop12",
 					     "mmcblk0boot0" };
+	static const char *const attrs[] = { "scheduler", "nr_requests", "",
+					     "wbt_lat_usec", "" };
 	struct freeze_event ev;
 	int i;
 
-	SAME(fprintf(f, "%-8s %-16s %-7s %-12s %12s %10s %6s\n", "TIME",
-		     "COMM", "PID", "DISK", "FROZEN(ms)", "DRAIN(ms)",
+	SAME(fprintf(f, "%-8s %-16s %-7s %-12s %-12s %12s %10s %6s\n", "TIME",
+		     "COMM", "PID", "DISK", "ATTR", "FROZEN(ms)", "DRAIN(ms)",
 		     "NESTED"), freeze_print_header(f));
 	for (i = 0; i < 2000; i++) {
 		const char *d = disks[rnd() % 5];
@@ -650,6 +659,11 @@ START_TEST(test_freeze_replay)
 		ev.tid = ev.pid + rnd() % 3;
 		ev.nested = rnd() % 4;
 		rnd_name(ev.comm, sizeof(ev.comm), rnd() % 4 == 0);
+		if (rnd() % 8)
+			snprintf(ev.attr, sizeof(ev.attr), "%s",
+				 attrs[rnd() % 5]);
+		else /* the longest the kernel can send, unterminated */
+			memset(ev.attr, 'a', sizeof(ev.attr));
 		SAME(old_freeze(f, &ev, "01:02:03", d, i & 1),
 		     freeze_print_record(f, &ev, "01:02:03", d, i & 1));
 	}

@@ -10,7 +10,7 @@ wait_exit 60 "--duration 4"
 diag "output: $(cat $W/out)"
 n=$(grep -c '"comm":' $W/out)
 [ "$n" = 0 ] || fail "$n freeze records without a freeze"
-grep -q '{"summary":{"freezes":0,"frozen_us":0,"healed":0,"unseen":0,"disks":\[\],"stacks":\[\]},"lost":0}' $W/out ||
+grep -q '{"summary":{"freezes":0,"frozen_us":0,"healed":0,"unseen":0,"disks":\[\],"attrs":\[\],"stacks":\[\]},"lost":0}' $W/out ||
 	fail "no empty summary line"
 no_probes_left "exit"
 pass

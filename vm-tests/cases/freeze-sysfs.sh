@@ -1,6 +1,7 @@
 # The article's story: a direct-I/O reader on nullb0 (17 ms per read) while
 # a script named qfreezer rewrites queue/scheduler and queue/nr_requests.
 # freeze -j must report each of its 4*C freezes, by qfreezer, on nullb0,
+# from its file (attr scheduler or nr_requests, each 2*C in the summary),
 # frozen about as long as the drain took, with stacks through
 # elv_iosched_store (scheduler) or queue_requests_store (nr_requests), or,
 # where queue_attr_store freezes around every store method (6.12), through
@@ -31,6 +32,12 @@ o=$(grep -vc '"comm":"qfreezer"' $W/rec)
 [ "$o" = 0 ] || fail "$o freezes by other tasks"
 d=$(grep -c '"disk":"nullb0"' $W/rec)
 [ "$d" = $((4 * C)) ] || fail "$d of $((4 * C)) freezes on nullb0"
+# each record names the queue/ file written (also where queue_attr_store
+# freezes for every file and the stacks look alike)
+as=$(grep -c '"disk":"nullb0","attr":"scheduler","frozen_us":' $W/rec)
+an=$(grep -c '"disk":"nullb0","attr":"nr_requests","frozen_us":' $W/rec)
+[ "$as" = $((2 * C)) ] && [ "$an" = $((2 * C)) ] ||
+	fail "$as records with attr scheduler and $an with nr_requests, expected $((2 * C)) each"
 e=$(grep -c 'elv_iosched_store+0x' $W/rec)
 r=$(grep -c 'queue_requests_store+0x' $W/rec)
 a=$(grep -c 'queue_attr_store+0x' $W/rec)
@@ -40,6 +47,11 @@ if [ "$STORE_FREEZES" = 1 ]; then
 else
 	[ "$e" = $((2 * C)) ] || fail "$e stacks through elv_iosched_store, expected $((2 * C))"
 	[ "$r" = $((2 * C)) ] || fail "$r stacks through queue_requests_store, expected $((2 * C))"
+	# and the name agrees with the store method in the stack
+	es=$(grep '"attr":"scheduler"' $W/rec | grep -c 'elv_iosched_store+0x')
+	rn=$(grep '"attr":"nr_requests"' $W/rec | grep -c 'queue_requests_store+0x')
+	[ "$es$rn" = $((2 * C))$((2 * C)) ] ||
+		fail "$es scheduler records through elv_iosched_store, $rn nr_requests records through queue_requests_store, expected $((2 * C)) each"
 fi
 # frozen >= drain, and the rest (the switch itself) small next to the
 # 17 ms drain: in the median freeze (a busy host stalls the guest in a
@@ -54,5 +66,7 @@ long=$(awk '$2 >= 1000' $W/times | wc -l)
 [ "$long" -ge 1 ] || fail "no drain took 1 ms or more with a 17 ms read in flight"
 grep -q '"summary":{"freezes":'$((4 * C)) $W/out || fail "summary does not count $((4 * C)) freezes"
 grep -q '"disks":\[{"disk":"nullb0","freezes":'$((4 * C)) $W/out || fail "summary has no nullb0 line with $((4 * C)) freezes"
+grep -q '"attrs":\[.*{"attr":"scheduler","freezes":'$((2 * C))',' $W/out || fail "summary has no scheduler line with $((2 * C)) freezes"
+grep -q '"attrs":\[.*{"attr":"nr_requests","freezes":'$((2 * C))',' $W/out || fail "summary has no nr_requests line with $((2 * C)) freezes"
 grep -q '"lost":0}' $W/out || fail "records lost"
 pass
