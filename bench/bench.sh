@@ -12,6 +12,7 @@
 #   BENCH_ROUNDS (3)   alternating rounds of the fio and getppid figures
 #   BENCH_FIO_SECS (3) seconds per fio run
 #   BENCH_CALLS (1000000) getppid() calls per streaming run
+#   BENCH_COST (1)     0: no "ns per run" rows (the kernel's own accounting)
 set -u
 export LC_ALL=C
 B=$(readlink -f "$1")
@@ -34,7 +35,9 @@ BT_READY=Tracing
 
 W=$(mktemp -d /dev/shm/bbbench.XXXXXX)
 LOOP=
+STATS_WAS=
 cleanup() {
+	[ -n "$STATS_WAS" ] && sysctl -qw kernel.bpf_stats_enabled="$STATS_WAS"
 	[ -n "$LOOP" ] && losetup -d "$LOOP"
 	rm -rf "$W"
 }
@@ -42,6 +45,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 cc -O2 -o "$W/benchrun" "$HERE/benchrun.c" || die "cannot build benchrun"
 cc -O2 -o "$W/getppid" "$HERE/getppid.c" || die "cannot build getppid"
+cc -O2 -o "$W/progstats" "$HERE/progstats.c" || die "cannot build progstats"
 BASE=
 if [ -n "${BENCH_BASE:-}" ]; then
 	echo "bench: building barebpf $BENCH_BASE for comparison..." >&2
@@ -162,6 +166,48 @@ for i in $(seq "$ROUNDS"); do
 	[ -n "$BT" ] && stream "$W/sout" "$BT" $BTL "$HERE/getppid.bt" >>"$W/pp.bpftrace"
 done
 
+# ---- the kernel's own accounting: ns per run of each BPF program ----
+# With kernel.bpf_stats_enabled=1 (5.1+) the kernel times every run of a
+# BPF program (run_time_ns, run_cnt): the cost of the programs alone, which
+# the IOPS share above cannot tell apart from the host's noise. Each tool
+# runs under the same load as above (fio; the getppid loop for trace), and
+# progstats reads the figures of the programs that the tool's process holds
+# just before it is stopped. Appends "NAME RUN_TIME_NS RUN_CNT" lines (one
+# per program and run, in load order) to $W/cost.TOOL.LABEL.
+cost_run() { # TOOL LABEL CMD...
+	local tool=$1 label=$2 pid child; shift 2
+	ready "$W/cout" "$@" || return
+	child=$(pgrep -P "$pid" | head -n1)
+	if [ "$tool" = trace ]; then
+		"$W/getppid" "$CALLS" >/dev/null
+	else
+		fio_iops >/dev/null
+	fi
+	[ -n "$child" ] && "$W/progstats" "$child" | awk '{print $2, $3, $4}' >>"$W/cost.$tool.$label"
+	touch "$W/done"
+	wait "$pid"
+}
+cost_collect() {
+	local tool i k
+	STATS_WAS=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null) || {
+		echo "bench: no kernel.bpf_stats_enabled (5.1+): no ns per run rows" >&2; return; }
+	sysctl -qw kernel.bpf_stats_enabled=1 || { STATS_WAS=; return; }
+	echo "bench: ns per run of each BPF program, by the kernel ($ROUNDS rounds, the loads above)..." >&2
+	for tool in biolatency biosnoop trace; do
+		for i in $(seq "$ROUNDS"); do
+			for ((k = 0; k < ${#TOOLS[@]}; k += 2)); do
+				# shellcheck disable=SC2086
+				cost_run $tool "${TOOLS[k]}" "${TOOLS[k+1]}" ${CMD[$tool]}
+			done
+			# shellcheck disable=SC2086
+			[ -n "$BT" ] && cost_run $tool bpftrace "$BT" $BTL "${CMD[bt_$tool]}"
+		done
+	done
+	sysctl -qw kernel.bpf_stats_enabled="$STATS_WAS"
+	STATS_WAS=
+}
+[ "${BENCH_COST:-1}" = 1 ] && cost_collect
+
 # ---- the table ----
 col() { # KEY FIELD(1 start, 2 exit, 3 rss): median over the runs
 	[ -s "$W/$1.start" ] && awk -v f="$2" '{print $f}' "$W/$1.start" | median || echo -
@@ -250,3 +296,38 @@ row "getppid() loop: traced rate (untraced: $(median <"$W/pp.none")/s)" \
 	"$(ratio "$(pp_rate barebpf)" "$(pp_rate bpftrace)") (barebpf / bpftrace)" \
 	"\`bench/getppid $CALLS\` under \`trace -j t:syscalls:sys_enter_getppid\` / \`bpftrace bench/getppid.bt\`, output on a pipe, $ROUNDS rounds" \
 	"${cells[@]}"
+# the ns per run rows: per program, all rounds' run_time_ns over all their
+# runs; "per event" adds up the programs that run for every event (run at
+# least a tenth as often as the busiest one: not BEGIN, END, or a program
+# of a rarer path)
+cost_cell() { # TOOL LABEL: "name N ns, ...; per event N ns"
+	[ -s "$W/cost.$1.$2" ] || { echo -; return; }
+	awk '!($1 in t) {o[n++] = $1} {t[$1] += $2; c[$1] += $3}
+		END {
+			for (i = 0; i < n; i++) if (c[o[i]] > m) m = c[o[i]]
+			for (i = 0; i < n; i++) {
+				k = o[i]
+				if (!c[k]) { s = s sep k " not run"; sep = ", "; continue }
+				s = s sep sprintf("%s %.0f ns", k, t[k] / c[k]); sep = ", "
+				if (c[k] * 10 >= m) e += t[k] / c[k]
+			}
+			printf "%s; per event %.0f ns", s, e
+		}' "$W/cost.$1.$2"
+}
+cost_event() { # TOOL LABEL: the per event figure alone
+	cost_cell "$1" "$2" | sed -n 's/.*; per event \([0-9]*\) ns$/\1/p'
+}
+cost_rows() {
+	local tool l cells load
+	for tool in biolatency biosnoop trace; do
+		[ -n "$(ls "$W"/cost.$tool.* 2>/dev/null)" ] || continue
+		cells=()
+		for l in "${LABELS[@]}"; do cells+=("$(cell "$l" "$(cost_cell $tool "$l")")"); done
+		load="the fio runs above"
+		[ $tool = trace ] && load="\`bench/getppid $CALLS\`"
+		row "$tool: ns per run of each BPF program (kernel.bpf_stats_enabled)" \
+			"$(ratio "$(cost_event $tool bpftrace)" "$(cost_event $tool barebpf)")" \
+			"run_time_ns / run_cnt of the programs the tool's process holds, under $load, $ROUNDS rounds" "${cells[@]}"
+	done
+}
+cost_rows
