@@ -204,6 +204,7 @@ static void qenter_render(struct exporter *e, struct collector *c, FILE *f)
 struct freeze_disk {
 	char disk[64];
 	char comm[FREEZE_COMM_LEN + 1];
+	char attr[FREEZE_ATTR_LEN + 1]; /* "": not a queue/ file write */
 	uint64_t count, frozen_ns;
 };
 
@@ -248,6 +249,7 @@ static void freeze_on_event(void *ctx, int cpu, const void *data,
 	d->count++;
 	d->frozen_ns += ev.frozen_ns;
 	snprintf(d->comm, sizeof(d->comm), "%.*s", FREEZE_COMM_LEN, ev.comm);
+	snprintf(d->attr, sizeof(d->attr), "%.*s", FREEZE_ATTR_LEN, ev.attr);
 }
 
 static int freeze_collect(struct exporter *e, struct collector *c)
@@ -302,12 +304,14 @@ static void freeze_render(struct exporter *e, struct collector *c, FILE *f)
 			    p->d[i].frozen_ns / 1e9);
 	}
 	prom_family(f, "barebpf_queue_last_freezer_info", "gauge",
-		    "The task (comm) that froze each disk's queue last.");
+		    "The task (comm) that froze each disk's queue last, and "
+		    "the queue/ file it wrote (attr; empty: another cause).");
 	for (i = 0; i < p->nd; i++) {
-		struct prom_label l[2] = { { "disk", p->d[i].disk },
-					   { "comm", p->d[i].comm } };
+		struct prom_label l[3] = { { "disk", p->d[i].disk },
+					   { "comm", p->d[i].comm },
+					   { "attr", p->d[i].attr } };
 
-		prom_sample_u64(f, "barebpf_queue_last_freezer_info", l, 2, 1);
+		prom_sample_u64(f, "barebpf_queue_last_freezer_info", l, 3, 1);
 	}
 }
 

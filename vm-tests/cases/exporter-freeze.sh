@@ -2,9 +2,9 @@
 # on nullb0 and qfreezer rewrites its scheduler and nr_requests (4 freezes
 # a round), a scrape over loopback (busybox wget) must count exactly those
 # freezes in barebpf_queue_freezes_total{disk="nullb0"}, name qfreezer as
-# the last freezer, show the readers' bios waiting to enter the frozen
-# queue and their latency; --textfile holds the same and is removed at
-# exit; no probe is left.
+# the last freezer with the file of its last write (nr_requests), show the
+# readers' bios waiting to enter the frozen queue and their latency;
+# --textfile holds the same and is removed at exit; no probe is left.
 . /vmtest/lib.sh
 need_tracefs
 C=2
@@ -37,7 +37,7 @@ grep '^barebpf_queue' $W/m | grep -v _bucket >$W/q
 diag "$(tr '\n' ';' <$W/q)"
 n=$(awk -F' ' '/^barebpf_queue_freezes_total\{disk="nullb0"\}/ { print $2 }' $W/m)
 [ "$n" = $((${b0:-0} + 4 * C)) ] || fail "barebpf_queue_freezes_total{disk=\"nullb0\"} is '$n' after $((4 * C)) freezes (before: '${b0:-0}')"
-grep -q '^barebpf_queue_last_freezer_info{disk="nullb0",comm="qfreezer"} 1$' $W/m || fail "qfreezer is not the last freezer of nullb0"
+grep -q '^barebpf_queue_last_freezer_info{disk="nullb0",comm="qfreezer",attr="nr_requests"} 1$' $W/m || fail "qfreezer, writing nr_requests, is not the last freezer of nullb0"
 f=$(awk -F' ' '/^barebpf_queue_frozen_seconds_total\{disk="nullb0"\}/ { print ($2 > 0) }' $W/m)
 [ "$f" = 1 ] || fail "no frozen time on nullb0"
 w=$(awk -F' ' '/^barebpf_queue_enter_wait_seconds_count\{disk="nullb0"\}/ { print $2 }' $W/m)
