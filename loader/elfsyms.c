@@ -4,6 +4,10 @@
  * offset -> link-time address (PT_LOAD) -> function + offset (.symtab,
  * else .dynsym). usym.c finds the file and offset of an address.
  *
+ * Both classes: ELF64 and ELF32 (the programs on a 32-bit ARM board), little
+ * endian. An ELF32 header, program header, section header or symbol is
+ * widened to its Elf64 form as it is read, so the rest reads one form.
+ *
  * The files are whatever a traced process maps, so nothing in them is
  * trusted: every offset, size, count and index is checked against the file
  * size before use (and before anything is allocated for it), and the file
@@ -54,7 +58,13 @@ struct es_src {
 	const unsigned char *buf;
 	int fd;
 	uint64_t size;
+	int is32; /* ELFCLASS32: its headers and symbols are widened */
 };
+
+/* The sizes of the file's own structures, by class. */
+#define ES_PHSZ(s) ((s)->is32 ? sizeof(Elf32_Phdr) : sizeof(Elf64_Phdr))
+#define ES_SHSZ(s) ((s)->is32 ? sizeof(Elf32_Shdr) : sizeof(Elf64_Shdr))
+#define ES_SYMSZ(s) ((s)->is32 ? sizeof(Elf32_Sym) : sizeof(Elf64_Sym))
 
 static int src_read(const struct es_src *s, uint64_t off, void *dst,
 		    uint64_t len)
@@ -101,6 +111,65 @@ void elfsyms_free(struct bb_elfsyms *e)
 	free(e);
 }
 
+/* The ELF header, of either class, as an Elf64_Ehdr; sets s->is32. */
+static int read_ehdr(struct es_src *s, Elf64_Ehdr *eh)
+{
+	Elf32_Ehdr e32;
+	int ret;
+
+	ret = src_read(s, 0, eh->e_ident, EI_NIDENT);
+	if (ret < 0)
+		return ret;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_DATA] != ELFDATA2LSB)
+		return -ENOEXEC;
+	if (eh->e_ident[EI_CLASS] == ELFCLASS64)
+		return src_read(s, 0, eh, sizeof(*eh));
+	if (eh->e_ident[EI_CLASS] != ELFCLASS32)
+		return -ENOEXEC;
+	s->is32 = 1;
+	ret = src_read(s, 0, &e32, sizeof(e32));
+	if (ret < 0)
+		return ret;
+	eh->e_type = e32.e_type;
+	eh->e_machine = e32.e_machine;
+	eh->e_version = e32.e_version;
+	eh->e_entry = e32.e_entry;
+	eh->e_phoff = e32.e_phoff;
+	eh->e_shoff = e32.e_shoff;
+	eh->e_flags = e32.e_flags;
+	eh->e_ehsize = e32.e_ehsize;
+	eh->e_phentsize = e32.e_phentsize;
+	eh->e_phnum = e32.e_phnum;
+	eh->e_shentsize = e32.e_shentsize;
+	eh->e_shnum = e32.e_shnum;
+	eh->e_shstrndx = e32.e_shstrndx;
+	return 0;
+}
+
+static int read_phdr(const struct es_src *s, const Elf64_Ehdr *eh, size_t i,
+		     Elf64_Phdr *ph)
+{
+	Elf32_Phdr p32;
+	int ret;
+
+	if (!s->is32)
+		return src_read(s, eh->e_phoff + i * sizeof(*ph), ph,
+				sizeof(*ph));
+	ret = src_read(s, eh->e_phoff + i * sizeof(p32), &p32, sizeof(p32));
+	if (ret < 0)
+		return ret;
+	ph->p_type = p32.p_type;
+	ph->p_flags = p32.p_flags;
+	ph->p_offset = p32.p_offset;
+	ph->p_vaddr = p32.p_vaddr;
+	ph->p_paddr = p32.p_paddr;
+	ph->p_filesz = p32.p_filesz;
+	ph->p_memsz = p32.p_memsz;
+	ph->p_align = p32.p_align;
+	return 0;
+}
+
 static int read_segments(struct bb_elfsyms *e, const struct es_src *s,
 			 const Elf64_Ehdr *eh)
 {
@@ -110,14 +179,14 @@ static int read_segments(struct bb_elfsyms *e, const struct es_src *s,
 
 	if (!eh->e_phnum)
 		return 0;
-	if (eh->e_phentsize != sizeof(ph) || eh->e_phnum > ES_MAX_PHDRS ||
-	    !table_fits(s, eh->e_phoff, eh->e_phnum, sizeof(ph)))
+	if (eh->e_phentsize != ES_PHSZ(s) || eh->e_phnum > ES_MAX_PHDRS ||
+	    !table_fits(s, eh->e_phoff, eh->e_phnum, ES_PHSZ(s)))
 		return -EBADMSG;
 	e->segs = calloc(eh->e_phnum, sizeof(*e->segs));
 	if (!e->segs)
 		return -ENOMEM;
 	for (i = 0; i < eh->e_phnum; i++) {
-		ret = src_read(s, eh->e_phoff + i * sizeof(ph), &ph, sizeof(ph));
+		ret = read_phdr(s, eh, i, &ph);
 		if (ret < 0)
 			return ret;
 		if (ph.p_type != PT_LOAD || !ph.p_filesz)
@@ -136,8 +205,46 @@ static int read_segments(struct bb_elfsyms *e, const struct es_src *s,
 static int read_shdr(const struct es_src *s, const Elf64_Ehdr *eh,
 		     uint32_t i, Elf64_Shdr *sh)
 {
-	return src_read(s, eh->e_shoff + (uint64_t)i * sizeof(*sh), sh,
-			sizeof(*sh));
+	Elf32_Shdr s32;
+	int ret;
+
+	if (!s->is32)
+		return src_read(s, eh->e_shoff + (uint64_t)i * sizeof(*sh), sh,
+				sizeof(*sh));
+	ret = src_read(s, eh->e_shoff + (uint64_t)i * sizeof(s32), &s32,
+		       sizeof(s32));
+	if (ret < 0)
+		return ret;
+	sh->sh_name = s32.sh_name;
+	sh->sh_type = s32.sh_type;
+	sh->sh_flags = s32.sh_flags;
+	sh->sh_addr = s32.sh_addr;
+	sh->sh_offset = s32.sh_offset;
+	sh->sh_size = s32.sh_size;
+	sh->sh_link = s32.sh_link;
+	sh->sh_info = s32.sh_info;
+	sh->sh_addralign = s32.sh_addralign;
+	sh->sh_entsize = s32.sh_entsize;
+	return 0;
+}
+
+/* Symbol i of a chunk read raw from the file, as an Elf64_Sym. */
+static void sym_at(const struct es_src *s, const void *raw, size_t i,
+		   Elf64_Sym *sym)
+{
+	Elf32_Sym s32;
+
+	if (!s->is32) {
+		memcpy(sym, (const Elf64_Sym *)raw + i, sizeof(*sym));
+		return;
+	}
+	memcpy(&s32, (const Elf32_Sym *)raw + i, sizeof(s32));
+	sym->st_name = s32.st_name;
+	sym->st_info = s32.st_info;
+	sym->st_other = s32.st_other;
+	sym->st_shndx = s32.st_shndx;
+	sym->st_value = s32.st_value;
+	sym->st_size = s32.st_size;
 }
 
 /* The symbol table to use: .symtab, else .dynsym; 0 if neither. */
@@ -219,18 +326,19 @@ static void merge_aliases(struct bb_elfsyms *e)
 static int read_symbols(struct bb_elfsyms *e, const struct es_src *s,
 			const Elf64_Ehdr *eh, const Elf64_Shdr *symtab)
 {
-	Elf64_Sym chunk[ES_CHUNK];
+	Elf64_Sym chunk[ES_CHUNK], symbuf; /* room for either class */
+	const Elf64_Sym *sym = &symbuf;
+	const uint64_t symsz = ES_SYMSZ(s);
 	Elf64_Shdr strsh;
 	uint64_t nsyms, i, names_end;
 	int ret;
 
-	if (symtab->sh_entsize != sizeof(Elf64_Sym) ||
-	    symtab->sh_size % sizeof(Elf64_Sym) ||
+	if (symtab->sh_entsize != symsz || symtab->sh_size % symsz ||
 	    symtab->sh_link >= eh->e_shnum)
 		return -EBADMSG;
-	nsyms = symtab->sh_size / sizeof(Elf64_Sym);
+	nsyms = symtab->sh_size / symsz;
 	if (nsyms > ES_MAX_SYMS ||
-	    !table_fits(s, symtab->sh_offset, nsyms, sizeof(Elf64_Sym)))
+	    !table_fits(s, symtab->sh_offset, nsyms, symsz))
 		return -EBADMSG;
 	ret = read_shdr(s, eh, symtab->sh_link, &strsh);
 	if (ret < 0)
@@ -253,23 +361,25 @@ static int read_symbols(struct bb_elfsyms *e, const struct es_src *s,
 	if (!e->syms)
 		return -ENOMEM;
 	for (i = 0; i < nsyms; i++) {
-		const Elf64_Sym *sym = &chunk[i % ES_CHUNK];
-
 		if (i % ES_CHUNK == 0) {
 			uint64_t n = nsyms - i < ES_CHUNK ? nsyms - i : ES_CHUNK;
 
-			ret = src_read(s, symtab->sh_offset + i * sizeof(*sym),
-				       chunk, n * sizeof(*sym));
+			ret = src_read(s, symtab->sh_offset + i * symsz,
+				       chunk, n * symsz);
 			if (ret < 0)
 				return ret;
 		}
+		sym_at(s, chunk, i % ES_CHUNK, &symbuf);
 		if (ELF64_ST_TYPE(sym->st_info) != STT_FUNC &&
 		    ELF64_ST_TYPE(sym->st_info) != STT_GNU_IFUNC)
 			continue;
 		if (sym->st_shndx == SHN_UNDEF || !sym->st_value ||
 		    sym->st_name >= names_end || !e->strtab[sym->st_name])
 			continue;
-		e->syms[e->nsyms].value = sym->st_value;
+		/* ARM: bit 0 of a function's address says Thumb code, it is
+		 * not part of where the function starts */
+		e->syms[e->nsyms].value = eh->e_machine == EM_ARM ?
+			sym->st_value & ~1ULL : sym->st_value;
 		e->syms[e->nsyms].size = sym->st_size;
 		e->syms[e->nsyms].name = sym->st_name;
 		e->syms[e->nsyms].rank = sym_rank(sym->st_info);
@@ -283,7 +393,7 @@ static int read_symbols(struct bb_elfsyms *e, const struct es_src *s,
 	return 0;
 }
 
-static int parse(struct bb_elfsyms **ep, const struct es_src *s)
+static int parse(struct bb_elfsyms **ep, struct es_src *s)
 {
 	struct bb_elfsyms *e;
 	Elf64_Ehdr eh;
@@ -291,13 +401,10 @@ static int parse(struct bb_elfsyms **ep, const struct es_src *s)
 	int ret;
 
 	*ep = NULL;
-	ret = src_read(s, 0, &eh, sizeof(eh));
+	ret = read_ehdr(s, &eh);
 	if (ret < 0)
 		return ret == -EBADMSG ? -ENOEXEC : ret;
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB ||
-	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN))
+	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
 		return -ENOEXEC;
 	e = calloc(1, sizeof(*e));
 	if (!e)
@@ -309,8 +416,8 @@ static int parse(struct bb_elfsyms **ep, const struct es_src *s)
 	/* No section headers (stripped with sstrip, or e_shnum in section 0
 	 * when there are more than 65279): no symbols, not an error. */
 	if (eh.e_shnum && eh.e_shoff) {
-		if (eh.e_shentsize != sizeof(Elf64_Shdr) ||
-		    !table_fits(s, eh.e_shoff, eh.e_shnum, sizeof(Elf64_Shdr)))
+		if (eh.e_shentsize != ES_SHSZ(s) ||
+		    !table_fits(s, eh.e_shoff, eh.e_shnum, ES_SHSZ(s)))
 			ret = -EBADMSG;
 		else
 			ret = find_symtab(s, &eh, &symtab);
@@ -329,7 +436,7 @@ err:
 
 int elfsyms_parse(struct bb_elfsyms **ep, const void *buf, size_t len)
 {
-	struct es_src s = { buf, -1, len };
+	struct es_src s = { buf, -1, len, 0 };
 
 	return parse(ep, &s);
 }
@@ -343,7 +450,7 @@ int elfsyms_parse(struct bb_elfsyms **ep, const void *buf, size_t len)
  */
 int elfsyms_load(struct bb_elfsyms **ep, const char *path)
 {
-	struct es_src s = { NULL, -1, 0 };
+	struct es_src s = { NULL, -1, 0, 0 };
 	struct stat st;
 	int ret;
 

@@ -51,6 +51,12 @@ C
 gcc -Os -nostdlib -static -o "$c/elfsyms/static_symtab" "$tmp/t.c"
 gcc -Os -nostdlib -shared -fPIC -o "$c/elfsyms/shared.so" "$tmp/t.c"
 cp /usr/bin/true "$c/elfsyms/true_stripped_pie"
+# ELF32: the same as a 32-bit ARM board's programs (Thumb code), static
+# with .symtab and a shared object with both tables.
+arm-linux-gnueabihf-gcc -Os -mthumb -nostdlib -static \
+	-o "$c/elfsyms/arm32_static_symtab" "$tmp/t.c"
+arm-linux-gnueabihf-gcc -Os -mthumb -nostdlib -shared -fPIC \
+	-o "$c/elfsyms/arm32_shared.so" "$tmp/t.c"
 
 # /proc/kallsyms: its start and its end (module symbols, "[module]").
 head -n 120 /proc/kallsyms >"$c/kallsyms/head"

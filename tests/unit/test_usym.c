@@ -218,6 +218,7 @@ END_TEST
 static const char *const real_files[] = {
 	"/proc/self/exe", /* PIE with .symtab (the tests are built with -g) */
 	NULL,             /* the C library: .dynsym (found at run time) */
+	NULL,             /* an ELF32 ARM program, Thumb code (built here) */
 };
 
 static const char *libc_path(void)
@@ -241,15 +242,52 @@ static const char *libc_path(void)
 	return path[0] ? path : NULL;
 }
 
+/*
+ * A 32-bit ARM program as Debian's armhf compiler makes them (Thumb-2:
+ * every function's symbol has bit 0 set), without a C library: the cross
+ * compiler of the armv7 build (scripts/deps.sh), if this host has it.
+ */
+static const char *arm32_path(void)
+{
+	static const char src[] =
+		"#define F(n) __attribute__((noinline)) int f##n(int x) "
+		"{ asm volatile(\"\" : \"+r\"(x)); return x * n + 1; }\n"
+		"F(1) F(2) F(3) F(4) F(5) F(6) F(7) F(8) F(9) F(10) F(11)\n"
+		"void _start(void) { volatile int c = 0; for (;;) "
+		"c = f1(c) + f2(c) + f3(c) + f4(c) + f5(c) + f6(c) + f7(c) + "
+		"f8(c) + f9(c) + f10(c) + f11(c); }\n";
+	static char path[4096];
+	char cmd[8400];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/usym-arm32.c", BB_BUILD_DIR);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(src, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "arm-linux-gnueabihf-gcc -O1 -mthumb "
+		 "-nostdlib -static -o %s/usym-arm32 %s 2>/dev/null",
+		 BB_BUILD_DIR, path);
+	if (system(cmd) != 0) {
+		printf("usym: no arm-linux-gnueabihf-gcc, no ELF32 ARM file "
+		       "compared with libelf\n");
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "%s/usym-arm32", BB_BUILD_DIR);
+	return path;
+}
+
 START_TEST(test_matches_libelf)
 {
-	const char *path = real_files[_i] ? real_files[_i] : libc_path();
+	const char *path = real_files[_i] ? real_files[_i] :
+			   _i == 1 ? libc_path() : arm32_path();
+	GElf_Ehdr ehdr;
 	struct bb_elfsyms *es;
 	Elf_Scn *scn = NULL, *symscn = NULL;
 	GElf_Shdr sh;
 	Elf_Data *d;
 	Elf *e;
-	size_t j, n, checked = 0;
+	size_t j, n, checked = 0, thumb = 0;
 	int fd;
 
 	if (!path)
@@ -260,6 +298,7 @@ START_TEST(test_matches_libelf)
 	ck_assert_int_ge(fd, 0);
 	e = elf_begin(fd, ELF_C_READ, NULL);
 	ck_assert_ptr_nonnull(e);
+	ck_assert_ptr_nonnull(gelf_getehdr(e, &ehdr));
 	/* the same choice: .symtab, else .dynsym */
 	while ((scn = elf_nextscn(e, scn))) {
 		ck_assert_ptr_nonnull(gelf_getshdr(scn, &sh));
@@ -286,6 +325,11 @@ START_TEST(test_matches_libelf)
 			continue;
 		name = elf_strptr(e, sh.sh_link, s.st_name);
 		ck_assert_ptr_nonnull(name);
+		/* ARM's Thumb bit: the function starts one byte lower */
+		if (ehdr.e_machine == EM_ARM && (s.st_value & 1)) {
+			s.st_value--;
+			thumb++;
+		}
 		found = elfsyms_find(es, s.st_value + s.st_size / 2, &off);
 		ck_assert_msg(found, "%s: nothing at %s+%#llx", path, name,
 			      (unsigned long long)(s.st_size / 2));
@@ -300,6 +344,8 @@ START_TEST(test_matches_libelf)
 		checked++;
 	}
 	ck_assert_uint_ge(checked, 10);
+	if (ehdr.e_machine == EM_ARM) /* the case this file is here for */
+		ck_assert_uint_ge(thumb, 10);
 	elf_end(e);
 	close(fd);
 	elfsyms_free(es);
@@ -404,6 +450,79 @@ static void syn_build(unsigned char *img, int type, uint64_t text_vaddr)
 	sh[4].sh_size = sizeof(shstr);
 }
 
+/*
+ * The same file as ELF32 (a 32-bit ARM board's programs): each structure
+ * narrowed in place to its Elf32 form, the tables where they were; the
+ * program headers move to just after the smaller ELF header.
+ */
+static void syn_narrow(unsigned char *img)
+{
+	Elf64_Ehdr eh = *(Elf64_Ehdr *)img;
+	Elf64_Phdr ph = *(Elf64_Phdr *)(img + sizeof(eh));
+	Elf32_Ehdr *e32 = (Elf32_Ehdr *)img;
+	Elf32_Phdr *p32 = (Elf32_Phdr *)(img + sizeof(*e32));
+	unsigned i;
+
+	memset(img, 0, sizeof(eh) + sizeof(ph));
+	memcpy(e32->e_ident, eh.e_ident, EI_NIDENT);
+	e32->e_ident[EI_CLASS] = ELFCLASS32;
+	e32->e_type = eh.e_type;
+	e32->e_machine = EM_386;
+	e32->e_version = eh.e_version;
+	e32->e_phoff = sizeof(*e32);
+	e32->e_phentsize = sizeof(*p32);
+	e32->e_phnum = eh.e_phnum;
+	e32->e_shoff = eh.e_shoff;
+	e32->e_shentsize = sizeof(Elf32_Shdr);
+	e32->e_shnum = eh.e_shnum;
+	e32->e_shstrndx = eh.e_shstrndx;
+	p32->p_type = ph.p_type;
+	p32->p_flags = ph.p_flags;
+	p32->p_offset = ph.p_offset;
+	p32->p_vaddr = ph.p_vaddr;
+	p32->p_filesz = ph.p_filesz;
+	p32->p_memsz = ph.p_memsz;
+	/* front to back: each narrower entry ends before the next wide one */
+	for (i = 0; i < eh.e_shnum; i++) {
+		Elf64_Shdr sh = ((Elf64_Shdr *)(img + SYN_SH))[i];
+		Elf32_Shdr *s32 = (Elf32_Shdr *)(img + SYN_SH) + i;
+
+		memset(s32, 0, sizeof(*s32));
+		s32->sh_name = sh.sh_name;
+		s32->sh_type = sh.sh_type;
+		s32->sh_flags = sh.sh_flags;
+		s32->sh_addr = sh.sh_addr;
+		s32->sh_offset = sh.sh_offset;
+		s32->sh_size = sh.sh_type == SHT_SYMTAB ?
+			sh.sh_size / sizeof(Elf64_Sym) * sizeof(Elf32_Sym) :
+			sh.sh_size;
+		s32->sh_link = sh.sh_link;
+		s32->sh_info = sh.sh_info;
+		s32->sh_entsize = sh.sh_type == SHT_SYMTAB ? sizeof(Elf32_Sym) : 0;
+	}
+	for (i = 0; i < 8; i++) {
+		Elf64_Sym sym = ((Elf64_Sym *)(img + SYN_SYMS))[i];
+		Elf32_Sym *s32 = (Elf32_Sym *)(img + SYN_SYMS) + i;
+
+		s32->st_name = sym.st_name;
+		s32->st_value = sym.st_value;
+		s32->st_size = sym.st_size;
+		s32->st_info = sym.st_info;
+		s32->st_other = sym.st_other;
+		s32->st_shndx = sym.st_shndx;
+	}
+	memset(img + SYN_SYMS + 8 * sizeof(Elf32_Sym), 0,
+	       8 * (sizeof(Elf64_Sym) - sizeof(Elf32_Sym)));
+}
+
+static void syn_build_class(unsigned char *img, int type, uint64_t text_vaddr,
+			    int is32)
+{
+	syn_build(img, type, text_vaddr);
+	if (is32)
+		syn_narrow(img);
+}
+
 static void check_syn(const struct bb_elfsyms *es, uint64_t text)
 {
 	uint64_t off, va;
@@ -427,19 +546,54 @@ static void check_syn(const struct bb_elfsyms *es, uint64_t text)
 	ck_assert_ptr_null(elfsyms_find(es, text - 1, &off));
 }
 
+/* _i: 0 ELF64, 1 ELF32 */
 START_TEST(test_synthetic_exec_and_dyn)
 {
 	static unsigned char img[SYN_SIZE];
 	struct bb_elfsyms *es;
 
-	syn_build(img, ET_EXEC, 0x401000);
+	syn_build_class(img, ET_EXEC, 0x401000, _i);
 	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), 0);
 	check_syn(es, 0x401000);
 	elfsyms_free(es);
 	/* p_vaddr - p_offset = 0x1000: what a PIE's second segment has */
-	syn_build(img, ET_DYN, 0x2000);
+	syn_build_class(img, ET_DYN, 0x2000, _i);
 	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), 0);
 	check_syn(es, 0x2000);
+	elfsyms_free(es);
+}
+END_TEST
+
+/*
+ * ARM: a Thumb function's symbol has bit 0 set (func_a at text+1); the
+ * function starts at text, so text+0x10 is func_a+0x10. Other machines
+ * keep the value as it is (an odd st_value starts there).
+ */
+START_TEST(test_elf32_arm_thumb)
+{
+	static unsigned char img[SYN_SIZE];
+	Elf32_Sym *sym = (Elf32_Sym *)(img + SYN_SYMS);
+	struct bb_elfsyms *es;
+	uint64_t off;
+
+	syn_build_class(img, ET_DYN, 0x2000, 1);
+	sym[1].st_value |= 1; /* local_a */
+	sym[2].st_value |= 1; /* func_a */
+	sym[3].st_value |= 1; /* func_b */
+	((Elf32_Ehdr *)img)->e_machine = EM_ARM;
+	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), 0);
+	ck_assert_str_eq(elfsyms_find(es, 0x2000, &off), "func_a");
+	ck_assert_uint_eq(off, 0);
+	ck_assert_str_eq(elfsyms_find(es, 0x2010, &off), "func_a");
+	ck_assert_uint_eq(off, 0x10);
+	ck_assert_str_eq(elfsyms_find(es, 0x2020, &off), "func_b");
+	ck_assert_uint_eq(off, 0);
+	elfsyms_free(es);
+	((Elf32_Ehdr *)img)->e_machine = EM_386;
+	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), 0);
+	ck_assert_ptr_null(elfsyms_find(es, 0x2000, &off));
+	ck_assert_str_eq(elfsyms_find(es, 0x2010, &off), "func_a");
+	ck_assert_uint_eq(off, 0xf);
 	elfsyms_free(es);
 }
 END_TEST
@@ -482,20 +636,22 @@ static int exec_tmpfile(char *buf, size_t len)
 START_TEST(test_synthetic_mapped)
 {
 	static unsigned char img[SYN_SIZE];
-	static const struct { int type; uint64_t vaddr; } kinds[] = {
-		{ ET_EXEC, 0x401000 }, { ET_DYN, 0x2000 },
+	static const struct { int type; uint64_t vaddr; int is32; } kinds[] = {
+		{ ET_EXEC, 0x401000, 0 }, { ET_DYN, 0x2000, 0 },
+		{ ET_EXEC, 0x401000, 1 }, { ET_DYN, 0x2000, 1 },
 	};
 	char path[4096];
 	size_t k;
 
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		struct bb_usyms *u;
 		struct bb_usym s;
 		unsigned char *map;
 		int fd = exec_tmpfile(path, sizeof(path));
 
 		ck_assert_msg(fd >= 0, "no directory allows PROT_EXEC mappings");
-		syn_build(img, kinds[k].type, kinds[k].vaddr);
+		syn_build_class(img, kinds[k].type, kinds[k].vaddr,
+				kinds[k].is32);
 		ck_assert_int_eq(pwrite(fd, img, sizeof(img), 0), sizeof(img));
 		map = mmap(NULL, 0x1000, PROT_READ | PROT_EXEC, MAP_PRIVATE,
 			   fd, SYN_TEXT);
@@ -534,7 +690,20 @@ START_TEST(test_not_elf)
 	syn_build(img, ET_REL, 0);
 	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), -ENOEXEC);
 	syn_build(img, ET_EXEC, 0x401000);
+	eh->e_ident[EI_CLASS] = ELFCLASSNONE;
+	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), -ENOEXEC);
+	eh->e_ident[EI_CLASS] = 3;
+	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), -ENOEXEC);
+	/* ELF64 tables under an ELF32 header: read as ELF32, its fields say
+	 * no program or section headers; nothing found, nothing guessed */
 	eh->e_ident[EI_CLASS] = ELFCLASS32;
+	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), 0);
+	ck_assert_uint_eq(elfsyms_count(es), 0);
+	ck_assert_ptr_null(elfsyms_find(es, 0x401010, NULL));
+	elfsyms_free(es);
+	syn_build_class(img, ET_EXEC, 0x401000, 1);
+	ck_assert_int_eq(elfsyms_parse(&es, img, 51), -ENOEXEC); /* cut */
+	img[EI_DATA] = ELFDATA2MSB;
 	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), -ENOEXEC);
 	syn_build(img, ET_EXEC, 0x401000);
 	eh->e_ident[EI_DATA] = ELFDATA2MSB;
@@ -606,14 +775,14 @@ START_TEST(test_damaged_fields)
 }
 END_TEST
 
-/* Every truncation of the synthetic file, and of this binary's headers. */
+/* Every truncation of the synthetic file (_i: 0 ELF64, 1 ELF32). */
 START_TEST(test_truncated)
 {
 	static unsigned char img[SYN_SIZE];
 	struct bb_elfsyms *es;
 	size_t len;
 
-	syn_build(img, ET_EXEC, 0x401000);
+	syn_build_class(img, ET_EXEC, 0x401000, _i);
 	for (len = 0; len < sizeof(img); len++) {
 		if (elfsyms_parse(&es, img, len) == 0) {
 			elfsyms_find(es, 0x401010, NULL);
@@ -640,7 +809,8 @@ START_TEST(test_flipped)
 	int round, k, ok = 0;
 
 	for (round = 0; round < 20000; round++) {
-		syn_build(img, round & 1 ? ET_EXEC : ET_DYN, 0x401000);
+		syn_build_class(img, round & 1 ? ET_EXEC : ET_DYN, 0x401000,
+				_i);
 		for (k = 0; k < 1 + (int)(rng() % 4); k++) {
 			/* mostly the headers and tables of page 0 */
 			size_t at = rng() % (round % 3 ? 0x700 : SYN_SIZE);
@@ -730,8 +900,9 @@ static Suite *usym_suite(void)
 	tcase_add_test(tc, test_self_functions);
 	tcase_add_test(tc, test_exited_process);
 	tcase_add_test(tc, test_no_such_process);
-	tcase_add_loop_test(tc, test_matches_libelf, 0, 2);
-	tcase_add_test(tc, test_synthetic_exec_and_dyn);
+	tcase_add_loop_test(tc, test_matches_libelf, 0, 3);
+	tcase_add_loop_test(tc, test_synthetic_exec_and_dyn, 0, 2);
+	tcase_add_test(tc, test_elf32_arm_thumb);
 	tcase_add_test(tc, test_synthetic_mapped);
 	tcase_add_test(tc, test_not_elf);
 	tcase_add_test(tc, test_no_sections);
@@ -739,8 +910,8 @@ static Suite *usym_suite(void)
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(fz, 60);
 	tcase_add_test(fz, test_damaged_fields);
-	tcase_add_test(fz, test_truncated);
-	tcase_add_test(fz, test_flipped);
+	tcase_add_loop_test(fz, test_truncated, 0, 2);
+	tcase_add_loop_test(fz, test_flipped, 0, 2);
 	tcase_add_test(fz, test_real_damaged);
 	suite_add_tcase(s, fz);
 	return s;
