@@ -23,6 +23,15 @@ const char *elfsyms_find(const struct bb_elfsyms *e, uint64_t vaddr,
 			 uint64_t *off);
 void elfsyms_free(struct bb_elfsyms *e);
 
+/*
+ * Pure (xz.c): decode an .xz stream (one stream; LZMA2 alone; check none,
+ * CRC32 or CRC64, verified) into a new buffer of at most max bytes (*out,
+ * free() it). -EBADMSG: damaged; -EOPNOTSUPP: another filter or check;
+ * -EFBIG: more than max; -ENOMEM.
+ */
+int xz_decode(const void *src, size_t len, size_t max, uint8_t **out,
+	      size_t *outlen);
+
 /* One line of /proc/PID/maps. */
 struct bb_maps_line {
 	uint64_t start, end, offset, dev, inode;

@@ -268,11 +268,8 @@ static const char *arm32_path(void)
 	snprintf(cmd, sizeof(cmd), "arm-linux-gnueabihf-gcc -O1 -mthumb "
 		 "-nostdlib -static -o %s/usym-arm32 %s 2>/dev/null",
 		 BB_BUILD_DIR, path);
-	if (system(cmd) != 0) {
-		printf("usym: no arm-linux-gnueabihf-gcc, no ELF32 ARM file "
-		       "compared with libelf\n");
+	if (system(cmd) != 0)
 		return NULL;
-	}
 	snprintf(path, sizeof(path), "%s/usym-arm32", BB_BUILD_DIR);
 	return path;
 }
@@ -290,6 +287,8 @@ START_TEST(test_matches_libelf)
 	size_t j, n, checked = 0, thumb = 0;
 	int fd;
 
+	if (!path && _i == 2)
+		bbtest_skip("no arm-linux-gnueabihf-gcc: no ELF32 ARM program");
 	if (!path)
 		return; /* a static C library: nothing more to compare */
 	ck_assert_int_eq(elfsyms_load(&es, path), 0);
