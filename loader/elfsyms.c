@@ -4,9 +4,8 @@
  * offset -> link-time address (PT_LOAD) -> function + offset (.symtab,
  * else .dynsym). usym.c finds the file and offset of an address.
  *
- * Both classes: ELF64 and ELF32 (the programs on a 32-bit ARM board), little
- * endian. An ELF32 header, program header, section header or symbol is
- * widened to its Elf64 form as it is read, so the rest reads one form.
+ * Both classes, ELF64 and ELF32 (the programs on a 32-bit ARM board), read
+ * through uelf.c, which widens every ELF32 structure to its Elf64 form.
  *
  * The files are whatever a traced process maps, so nothing in them is
  * trusted: every offset, size, count and index is checked against the file
@@ -24,6 +23,7 @@
 #include <unistd.h>
 #include <elf.h>
 #include "barebpf.h"
+#include "uelf.h"
 
 /* Bounds on what a sane file has; more is treated as damage. */
 #define ES_MAX_PHDRS 4096
@@ -53,54 +53,6 @@ struct bb_elfsyms {
 	int type; /* ET_EXEC or ET_DYN */
 };
 
-/* Where the ELF bytes come from: a buffer (tests) or a file. */
-struct es_src {
-	const unsigned char *buf;
-	int fd;
-	uint64_t size;
-	int is32; /* ELFCLASS32: its headers and symbols are widened */
-};
-
-/* The sizes of the file's own structures, by class. */
-#define ES_PHSZ(s) ((s)->is32 ? sizeof(Elf32_Phdr) : sizeof(Elf64_Phdr))
-#define ES_SHSZ(s) ((s)->is32 ? sizeof(Elf32_Shdr) : sizeof(Elf64_Shdr))
-#define ES_SYMSZ(s) ((s)->is32 ? sizeof(Elf32_Sym) : sizeof(Elf64_Sym))
-
-static int src_read(const struct es_src *s, uint64_t off, void *dst,
-		    uint64_t len)
-{
-	unsigned char *d = dst;
-
-	if (off > s->size || len > s->size - off)
-		return -EBADMSG;
-	if (s->buf) {
-		memcpy(d, s->buf + off, len);
-		return 0;
-	}
-	while (len) {
-		ssize_t n = pread(s->fd, d, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0) /* shrank since fstat */
-			return -EBADMSG;
-		d += n;
-		off += n;
-		len -= n;
-	}
-	return 0;
-}
-
-/* n entries of size each from off lie inside the source: checked once, so
- * that off + i * size cannot wrap around afterwards. */
-static int table_fits(const struct es_src *s, uint64_t off, uint64_t n,
-		      uint64_t size)
-{
-	return off <= s->size && n <= (s->size - off) / size;
-}
-
 void elfsyms_free(struct bb_elfsyms *e)
 {
 	if (!e)
@@ -109,65 +61,6 @@ void elfsyms_free(struct bb_elfsyms *e)
 	free(e->syms);
 	free(e->strtab);
 	free(e);
-}
-
-/* The ELF header, of either class, as an Elf64_Ehdr; sets s->is32. */
-static int read_ehdr(struct es_src *s, Elf64_Ehdr *eh)
-{
-	Elf32_Ehdr e32;
-	int ret;
-
-	ret = src_read(s, 0, eh->e_ident, EI_NIDENT);
-	if (ret < 0)
-		return ret;
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_ident[EI_DATA] != ELFDATA2LSB)
-		return -ENOEXEC;
-	if (eh->e_ident[EI_CLASS] == ELFCLASS64)
-		return src_read(s, 0, eh, sizeof(*eh));
-	if (eh->e_ident[EI_CLASS] != ELFCLASS32)
-		return -ENOEXEC;
-	s->is32 = 1;
-	ret = src_read(s, 0, &e32, sizeof(e32));
-	if (ret < 0)
-		return ret;
-	eh->e_type = e32.e_type;
-	eh->e_machine = e32.e_machine;
-	eh->e_version = e32.e_version;
-	eh->e_entry = e32.e_entry;
-	eh->e_phoff = e32.e_phoff;
-	eh->e_shoff = e32.e_shoff;
-	eh->e_flags = e32.e_flags;
-	eh->e_ehsize = e32.e_ehsize;
-	eh->e_phentsize = e32.e_phentsize;
-	eh->e_phnum = e32.e_phnum;
-	eh->e_shentsize = e32.e_shentsize;
-	eh->e_shnum = e32.e_shnum;
-	eh->e_shstrndx = e32.e_shstrndx;
-	return 0;
-}
-
-static int read_phdr(const struct es_src *s, const Elf64_Ehdr *eh, size_t i,
-		     Elf64_Phdr *ph)
-{
-	Elf32_Phdr p32;
-	int ret;
-
-	if (!s->is32)
-		return src_read(s, eh->e_phoff + i * sizeof(*ph), ph,
-				sizeof(*ph));
-	ret = src_read(s, eh->e_phoff + i * sizeof(p32), &p32, sizeof(p32));
-	if (ret < 0)
-		return ret;
-	ph->p_type = p32.p_type;
-	ph->p_flags = p32.p_flags;
-	ph->p_offset = p32.p_offset;
-	ph->p_vaddr = p32.p_vaddr;
-	ph->p_paddr = p32.p_paddr;
-	ph->p_filesz = p32.p_filesz;
-	ph->p_memsz = p32.p_memsz;
-	ph->p_align = p32.p_align;
-	return 0;
 }
 
 static int read_segments(struct bb_elfsyms *e, const struct es_src *s,
@@ -180,13 +73,13 @@ static int read_segments(struct bb_elfsyms *e, const struct es_src *s,
 	if (!eh->e_phnum)
 		return 0;
 	if (eh->e_phentsize != ES_PHSZ(s) || eh->e_phnum > ES_MAX_PHDRS ||
-	    !table_fits(s, eh->e_phoff, eh->e_phnum, ES_PHSZ(s)))
+	    !es_fits(s, eh->e_phoff, eh->e_phnum, ES_PHSZ(s)))
 		return -EBADMSG;
 	e->segs = calloc(eh->e_phnum, sizeof(*e->segs));
 	if (!e->segs)
 		return -ENOMEM;
 	for (i = 0; i < eh->e_phnum; i++) {
-		ret = read_phdr(s, eh, i, &ph);
+		ret = es_phdr(s, eh, i, &ph);
 		if (ret < 0)
 			return ret;
 		if (ph.p_type != PT_LOAD || !ph.p_filesz)
@@ -202,51 +95,6 @@ static int read_segments(struct bb_elfsyms *e, const struct es_src *s,
 	return 0;
 }
 
-static int read_shdr(const struct es_src *s, const Elf64_Ehdr *eh,
-		     uint32_t i, Elf64_Shdr *sh)
-{
-	Elf32_Shdr s32;
-	int ret;
-
-	if (!s->is32)
-		return src_read(s, eh->e_shoff + (uint64_t)i * sizeof(*sh), sh,
-				sizeof(*sh));
-	ret = src_read(s, eh->e_shoff + (uint64_t)i * sizeof(s32), &s32,
-		       sizeof(s32));
-	if (ret < 0)
-		return ret;
-	sh->sh_name = s32.sh_name;
-	sh->sh_type = s32.sh_type;
-	sh->sh_flags = s32.sh_flags;
-	sh->sh_addr = s32.sh_addr;
-	sh->sh_offset = s32.sh_offset;
-	sh->sh_size = s32.sh_size;
-	sh->sh_link = s32.sh_link;
-	sh->sh_info = s32.sh_info;
-	sh->sh_addralign = s32.sh_addralign;
-	sh->sh_entsize = s32.sh_entsize;
-	return 0;
-}
-
-/* Symbol i of a chunk read raw from the file, as an Elf64_Sym. */
-static void sym_at(const struct es_src *s, const void *raw, size_t i,
-		   Elf64_Sym *sym)
-{
-	Elf32_Sym s32;
-
-	if (!s->is32) {
-		memcpy(sym, (const Elf64_Sym *)raw + i, sizeof(*sym));
-		return;
-	}
-	memcpy(&s32, (const Elf32_Sym *)raw + i, sizeof(s32));
-	sym->st_name = s32.st_name;
-	sym->st_info = s32.st_info;
-	sym->st_other = s32.st_other;
-	sym->st_shndx = s32.st_shndx;
-	sym->st_value = s32.st_value;
-	sym->st_size = s32.st_size;
-}
-
 /* The symbol table to use: .symtab, else .dynsym; 0 if neither. */
 static int find_symtab(const struct es_src *s, const Elf64_Ehdr *eh,
 		       Elf64_Shdr *out)
@@ -256,7 +104,7 @@ static int find_symtab(const struct es_src *s, const Elf64_Ehdr *eh,
 	int found = 0, ret;
 
 	for (i = 0; i < eh->e_shnum; i++) {
-		ret = read_shdr(s, eh, i, &sh);
+		ret = es_shdr(s, eh, i, &sh);
 		if (ret < 0)
 			return ret;
 		if (sh.sh_type == SHT_SYMTAB) {
@@ -338,19 +186,19 @@ static int read_symbols(struct bb_elfsyms *e, const struct es_src *s,
 		return -EBADMSG;
 	nsyms = symtab->sh_size / symsz;
 	if (nsyms > ES_MAX_SYMS ||
-	    !table_fits(s, symtab->sh_offset, nsyms, symsz))
+	    !es_fits(s, symtab->sh_offset, nsyms, symsz))
 		return -EBADMSG;
-	ret = read_shdr(s, eh, symtab->sh_link, &strsh);
+	ret = es_shdr(s, eh, symtab->sh_link, &strsh);
 	if (ret < 0)
 		return ret;
 	/* the claimed size against the file, before allocating it */
 	if (strsh.sh_type != SHT_STRTAB || strsh.sh_size > ES_MAX_STRTAB ||
-	    !strsh.sh_size || !table_fits(s, strsh.sh_offset, strsh.sh_size, 1))
+	    !strsh.sh_size || !es_fits(s, strsh.sh_offset, strsh.sh_size, 1))
 		return -EBADMSG;
 	e->strtab = malloc(strsh.sh_size);
 	if (!e->strtab)
 		return -ENOMEM;
-	ret = src_read(s, strsh.sh_offset, e->strtab, strsh.sh_size);
+	ret = es_read(s, strsh.sh_offset, e->strtab, strsh.sh_size);
 	if (ret < 0)
 		return ret;
 	/* [0, names_end): ends with the table's last NUL (0: none) */
@@ -364,12 +212,12 @@ static int read_symbols(struct bb_elfsyms *e, const struct es_src *s,
 		if (i % ES_CHUNK == 0) {
 			uint64_t n = nsyms - i < ES_CHUNK ? nsyms - i : ES_CHUNK;
 
-			ret = src_read(s, symtab->sh_offset + i * symsz,
+			ret = es_read(s, symtab->sh_offset + i * symsz,
 				       chunk, n * symsz);
 			if (ret < 0)
 				return ret;
 		}
-		sym_at(s, chunk, i % ES_CHUNK, &symbuf);
+		es_symbol(s, chunk, i % ES_CHUNK, &symbuf);
 		if (ELF64_ST_TYPE(sym->st_info) != STT_FUNC &&
 		    ELF64_ST_TYPE(sym->st_info) != STT_GNU_IFUNC)
 			continue;
@@ -401,7 +249,7 @@ static int parse(struct bb_elfsyms **ep, struct es_src *s)
 	int ret;
 
 	*ep = NULL;
-	ret = read_ehdr(s, &eh);
+	ret = es_ehdr(s, &eh);
 	if (ret < 0)
 		return ret == -EBADMSG ? -ENOEXEC : ret;
 	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
@@ -417,7 +265,7 @@ static int parse(struct bb_elfsyms **ep, struct es_src *s)
 	 * when there are more than 65279): no symbols, not an error. */
 	if (eh.e_shnum && eh.e_shoff) {
 		if (eh.e_shentsize != ES_SHSZ(s) ||
-		    !table_fits(s, eh.e_shoff, eh.e_shnum, ES_SHSZ(s)))
+		    !es_fits(s, eh.e_shoff, eh.e_shnum, ES_SHSZ(s)))
 			ret = -EBADMSG;
 		else
 			ret = find_symtab(s, &eh, &symtab);
