@@ -546,7 +546,9 @@ static int block(struct lzma *z, struct xz_in *in, struct xz_out *o,
 			return -EBADMSG;
 	if (csz > in->len - in->pos)
 		return -EBADMSG;
-	ret = block_check(in, check, o->buf + out0, o->len - out0);
+	/* an empty block (nothing decoded, no buffer yet) has its check too */
+	ret = block_check(in, check, o->buf ? o->buf + out0 : o->buf,
+			  o->len - out0);
 	in->pos += csz;
 	return ret;
 }
