@@ -31,6 +31,9 @@
 #define ES_MAX_STRTAB (256u << 20)
 #define ES_MAX_SYMS (16u << 20)
 #define ES_CHUNK 512 /* symbols read per pread */
+/* MiniDebugInfo: its compressed section, and the ELF it holds */
+#define ES_MAX_DEBUGDATA (16u << 20)
+#define ES_MAX_MINIDEBUG (64u << 20)
 
 struct es_seg {
 	uint64_t offset, filesz, vaddr;
@@ -49,7 +52,8 @@ struct bb_elfsyms {
 	struct es_sym *syms; /* one per address: aliases merged */
 	size_t nsyms;
 	size_t nfuncs;       /* function symbols read, aliases included */
-	char *strtab;        /* the file's */
+	char *strtab;        /* the file's (.dynstr then MiniDebugInfo's) */
+	size_t strsize;
 	int type; /* ET_EXEC or ET_DYN */
 };
 
@@ -95,28 +99,49 @@ static int read_segments(struct bb_elfsyms *e, const struct es_src *s,
 	return 0;
 }
 
-/* The symbol table to use: .symtab, else .dynsym; 0 if neither. */
-static int find_symtab(const struct es_src *s, const Elf64_Ehdr *eh,
-		       Elf64_Shdr *out)
+/* The tables a file has: the first of each kind (sh_type 0: none). */
+struct es_tables {
+	Elf64_Shdr symtab, dynsym, debugdata;
+};
+
+/* Is section sh named .gnu_debugdata? Read from the section names
+ * (e_shstrndx), within them. */
+static int is_debugdata(const struct es_src *s, const Elf64_Ehdr *eh,
+			const Elf64_Shdr *sh)
+{
+	static const char name[] = ".gnu_debugdata";
+	char buf[sizeof(name)];
+	Elf64_Shdr names;
+
+	if (sh->sh_type != SHT_PROGBITS || eh->e_shstrndx >= eh->e_shnum ||
+	    es_shdr(s, eh, eh->e_shstrndx, &names) < 0 ||
+	    names.sh_size < sizeof(name) ||
+	    sh->sh_name > names.sh_size - sizeof(name) ||
+	    es_read(s, names.sh_offset + sh->sh_name, buf, sizeof(buf)) < 0)
+		return 0;
+	return !memcmp(buf, name, sizeof(name));
+}
+
+static int find_tables(const struct es_src *s, const Elf64_Ehdr *eh,
+		       struct es_tables *t)
 {
 	Elf64_Shdr sh;
 	uint32_t i;
-	int found = 0, ret;
+	int ret;
 
+	memset(t, 0, sizeof(*t));
 	for (i = 0; i < eh->e_shnum; i++) {
 		ret = es_shdr(s, eh, i, &sh);
 		if (ret < 0)
 			return ret;
-		if (sh.sh_type == SHT_SYMTAB) {
-			*out = sh;
-			return 1;
-		}
-		if (sh.sh_type == SHT_DYNSYM && !found) {
-			*out = sh;
-			found = 1;
-		}
+		if (sh.sh_type == SHT_SYMTAB && !t->symtab.sh_type)
+			t->symtab = sh;
+		if (sh.sh_type == SHT_DYNSYM && !t->dynsym.sh_type)
+			t->dynsym = sh;
+		if (!t->debugdata.sh_type && is_debugdata(s, eh, &sh))
+			t->debugdata = sh;
 	}
-	return found;
+	return 0;
 }
 
 /* Global before weak before local, so that `getppid` beats `__getppid`
@@ -165,11 +190,11 @@ static void merge_aliases(struct bb_elfsyms *e)
 }
 
 /*
- * The function symbols of `symtab`, named by offsets into its string
- * table, which is read whole (it is bounded by the file). A name must end
- * inside the table: it does if it starts before the table's last NUL
- * (found once; a search per name made many names sharing one long string
- * quadratic).
+ * The function symbols of `symtab`, added to those read (sorted later),
+ * named by offsets into its string table, which is read whole (it is
+ * bounded by the file) after those read. A name must end inside the
+ * table: it does if it starts before the table's last NUL (found once; a
+ * search per name made many names sharing one long string quadratic).
  */
 static int read_symbols(struct bb_elfsyms *e, const struct es_src *s,
 			const Elf64_Ehdr *eh, const Elf64_Shdr *symtab)
@@ -178,7 +203,9 @@ static int read_symbols(struct bb_elfsyms *e, const struct es_src *s,
 	const Elf64_Sym *sym = &symbuf;
 	const uint64_t symsz = ES_SYMSZ(s);
 	Elf64_Shdr strsh;
-	uint64_t nsyms, i, names_end;
+	uint64_t nsyms, i, names_end, base = e->strsize;
+	struct es_sym *syms;
+	char *str;
 	int ret;
 
 	if (symtab->sh_entsize != symsz || symtab->sh_size % symsz ||
@@ -192,22 +219,27 @@ static int read_symbols(struct bb_elfsyms *e, const struct es_src *s,
 	if (ret < 0)
 		return ret;
 	/* the claimed size against the file, before allocating it */
-	if (strsh.sh_type != SHT_STRTAB || strsh.sh_size > ES_MAX_STRTAB ||
-	    !strsh.sh_size || !es_fits(s, strsh.sh_offset, strsh.sh_size, 1))
+	if (strsh.sh_type != SHT_STRTAB ||
+	    strsh.sh_size > ES_MAX_STRTAB - base || !strsh.sh_size ||
+	    !es_fits(s, strsh.sh_offset, strsh.sh_size, 1))
 		return -EBADMSG;
-	e->strtab = malloc(strsh.sh_size);
-	if (!e->strtab)
+	str = realloc(e->strtab, base + strsh.sh_size);
+	if (!str)
 		return -ENOMEM;
-	ret = es_read(s, strsh.sh_offset, e->strtab, strsh.sh_size);
+	e->strtab = str;
+	str += base;
+	ret = es_read(s, strsh.sh_offset, str, strsh.sh_size);
 	if (ret < 0)
 		return ret;
+	e->strsize = base + strsh.sh_size;
 	/* [0, names_end): ends with the table's last NUL (0: none) */
-	for (names_end = strsh.sh_size; names_end && e->strtab[names_end - 1];
+	for (names_end = strsh.sh_size; names_end && str[names_end - 1];
 	     names_end--)
 		;
-	e->syms = calloc(nsyms ? nsyms : 1, sizeof(*e->syms));
-	if (!e->syms)
+	syms = realloc(e->syms, (e->nsyms + nsyms + 1) * sizeof(*e->syms));
+	if (!syms)
 		return -ENOMEM;
+	e->syms = syms;
 	for (i = 0; i < nsyms; i++) {
 		if (i % ES_CHUNK == 0) {
 			uint64_t n = nsyms - i < ES_CHUNK ? nsyms - i : ES_CHUNK;
@@ -222,18 +254,85 @@ static int read_symbols(struct bb_elfsyms *e, const struct es_src *s,
 		    ELF64_ST_TYPE(sym->st_info) != STT_GNU_IFUNC)
 			continue;
 		if (sym->st_shndx == SHN_UNDEF || !sym->st_value ||
-		    sym->st_name >= names_end || !e->strtab[sym->st_name])
+		    sym->st_name >= names_end || !str[sym->st_name])
 			continue;
 		/* ARM: bit 0 of a function's address says Thumb code, it is
 		 * not part of where the function starts */
 		e->syms[e->nsyms].value = eh->e_machine == EM_ARM ?
 			sym->st_value & ~1ULL : sym->st_value;
 		e->syms[e->nsyms].size = sym->st_size;
-		e->syms[e->nsyms].name = sym->st_name;
+		e->syms[e->nsyms].name = (uint32_t)(base + sym->st_name);
 		e->syms[e->nsyms].rank = sym_rank(sym->st_info);
 		e->syms[e->nsyms].order = (uint32_t)i;
 		e->nsyms++;
 	}
+	return 0;
+}
+
+/*
+ * MiniDebugInfo: .gnu_debugdata, an xz-compressed ELF (xz.c) whose .symtab
+ * holds the functions stripping took out of .symtab (the others are in
+ * .dynsym, read already). Its symbols are added to those; a section that
+ * does not decode, or holds no usable table, adds none (the .dynsym names
+ * stay), and a table that fails halfway is taken back whole.
+ */
+static int read_minidebug(struct bb_elfsyms *e, const struct es_src *s,
+			  const Elf64_Shdr *sh)
+{
+	struct es_src in = { NULL, -1, 0, 0 };
+	struct es_tables t;
+	Elf64_Ehdr eh;
+	uint8_t *packed, *elf;
+	size_t len, nsyms = e->nsyms;
+	int ret;
+
+	if (!sh->sh_size || sh->sh_size > ES_MAX_DEBUGDATA ||
+	    !es_fits(s, sh->sh_offset, sh->sh_size, 1))
+		return -EBADMSG;
+	packed = malloc(sh->sh_size);
+	if (!packed)
+		return -ENOMEM;
+	ret = es_read(s, sh->sh_offset, packed, sh->sh_size);
+	if (ret == 0)
+		ret = xz_decode(packed, sh->sh_size, ES_MAX_MINIDEBUG, &elf, &len);
+	free(packed);
+	if (ret < 0)
+		return ret;
+	in.buf = elf;
+	in.size = len;
+	ret = es_ehdr(&in, &eh);
+	if (ret == 0 && (!eh.e_shnum || eh.e_shentsize != ES_SHSZ(&in) ||
+			 !es_fits(&in, eh.e_shoff, eh.e_shnum, ES_SHSZ(&in))))
+		ret = -EBADMSG;
+	if (ret == 0)
+		ret = find_tables(&in, &eh, &t);
+	if (ret == 0 && t.symtab.sh_type)
+		ret = read_symbols(e, &in, &eh, &t.symtab);
+	if (ret < 0)
+		e->nsyms = nsyms;
+	free(elf);
+	return ret;
+}
+
+/* .symtab; else .dynsym and MiniDebugInfo's .symtab, together. */
+static int read_tables(struct bb_elfsyms *e, const struct es_src *s,
+		       const Elf64_Ehdr *eh)
+{
+	struct es_tables t;
+	int ret;
+
+	ret = find_tables(s, eh, &t);
+	if (ret == 0 && t.symtab.sh_type) {
+		ret = read_symbols(e, s, eh, &t.symtab);
+	} else if (ret == 0) {
+		if (t.dynsym.sh_type)
+			ret = read_symbols(e, s, eh, &t.dynsym);
+		if (ret == 0 && t.debugdata.sh_type &&
+		    read_minidebug(e, s, &t.debugdata) == -ENOMEM)
+			ret = -ENOMEM;
+	}
+	if (ret < 0)
+		return ret;
 	e->nfuncs = e->nsyms;
 	if (e->nsyms)
 		qsort(e->syms, e->nsyms, sizeof(*e->syms), cmp_sym);
@@ -245,7 +344,6 @@ static int parse(struct bb_elfsyms **ep, struct es_src *s)
 {
 	struct bb_elfsyms *e;
 	Elf64_Ehdr eh;
-	Elf64_Shdr symtab;
 	int ret;
 
 	*ep = NULL;
@@ -268,9 +366,7 @@ static int parse(struct bb_elfsyms **ep, struct es_src *s)
 		    !es_fits(s, eh.e_shoff, eh.e_shnum, ES_SHSZ(s)))
 			ret = -EBADMSG;
 		else
-			ret = find_symtab(s, &eh, &symtab);
-		if (ret > 0)
-			ret = read_symbols(e, s, &eh, &symtab);
+			ret = read_tables(e, s, &eh);
 		if (ret < 0)
 			goto err;
 	}

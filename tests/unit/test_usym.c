@@ -677,6 +677,180 @@ START_TEST(test_synthetic_mapped)
 }
 END_TEST
 
+/* ---- MiniDebugInfo (.gnu_debugdata) ---- */
+
+/*
+ * A program stripped as Fedora's find-debuginfo does it: the functions
+ * .dynsym lacks kept in a .symtab-only ELF (objcopy --only-keep-debug,
+ * then -S --keep-symbols), compressed with xz (each check it may have)
+ * and added as .gnu_debugdata, the program itself stripped. Made here with
+ * cc, nm, objcopy, strip and xz: DIR/full (unstripped), DIR/bare (stripped,
+ * nothing added) and DIR/mdi-CHECK.
+ */
+static const char mdi_script[] =
+	"set -e; cd \"$1\"\n"
+	"cat >p.c <<'C'\n"
+	"__attribute__((noinline)) static int mdi_local(int x)\n"
+	"{ __asm__ volatile(\"\" : \"+r\"(x)); return x + 1; }\n"
+	"__attribute__((noinline)) int mdi_global(int x)\n"
+	"{ return mdi_local(x) * 2; }\n"
+	"int main(int c, char **v) { (void)v; return mdi_global(c); }\n"
+	"C\n"
+	"cc -O1 -o full p.c\n"
+	"nm -D full --format=posix --defined-only | awk '{ print $1 }' "
+	"| sort >dynsyms\n"
+	"nm full --format=posix --defined-only | awk '$2 ~ /^[TtD]$/ "
+	"{ print $1 }' | sort >funcsyms\n"
+	"comm -13 dynsyms funcsyms >keep\n"
+	"objcopy --only-keep-debug full debug\n"
+	"objcopy -S --remove-section .gdb_index --remove-section .comment "
+	"--keep-symbols=keep debug mini\n"
+	"cp full bare\n"
+	"strip --strip-all -R .comment bare\n"
+	"for c in crc64 crc32 none; do\n"
+	"  xz --format=xz --check=$c -c mini >mini.$c.xz\n"
+	"  cp bare mdi-$c\n"
+	"  objcopy --add-section .gnu_debugdata=mini.$c.xz mdi-$c\n"
+	"done\n";
+
+static char mdi_dir[4096];
+
+static const char *mdi_path(const char *name)
+{
+	static char path[4200];
+
+	snprintf(path, sizeof(path), "%s/%s", mdi_dir, name);
+	return path;
+}
+
+static void mdi_build(void)
+{
+	char cmd[4400];
+	FILE *f;
+
+	snprintf(mdi_dir, sizeof(mdi_dir), "%s/usym-mdi-XXXXXX", BB_BUILD_DIR);
+	ck_assert_ptr_nonnull(mkdtemp(mdi_dir));
+	f = fopen(mdi_path("make.sh"), "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(mdi_script, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "sh %s %s", mdi_path("make.sh"), mdi_dir);
+	ck_assert_msg(system(cmd) == 0, "%s failed (cc, binutils, xz-utils?)",
+		      cmd);
+}
+
+static void mdi_clean(void)
+{
+	char cmd[4400];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", mdi_dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Where `name` is in the unstripped program, by libelf. */
+static uint64_t full_addr(const char *name)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	uint64_t addr = 0;
+	Elf *e;
+	int fd = open(mdi_path("full"), O_RDONLY);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_uint_ne(elf_version(EV_CURRENT), EV_NONE);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	ck_assert_ptr_nonnull(e);
+	while ((scn = elf_nextscn(e, scn))) {
+		Elf_Data *d = elf_getdata(scn, NULL);
+		size_t j;
+
+		gelf_getshdr(scn, &sh);
+		if (sh.sh_type != SHT_SYMTAB)
+			continue;
+		for (j = 0; j < sh.sh_size / sh.sh_entsize; j++) {
+			GElf_Sym sym;
+
+			gelf_getsym(d, j, &sym);
+			if (!strcmp(elf_strptr(e, sh.sh_link, sym.st_name), name))
+				addr = sym.st_value;
+		}
+	}
+	elf_end(e);
+	close(fd);
+	ck_assert_msg(addr, "no %s in the unstripped program", name);
+	return addr;
+}
+
+START_TEST(test_minidebuginfo)
+{
+	static const char *const checks[] = { "mdi-crc64", "mdi-crc32",
+					      "mdi-none" };
+	uint64_t local = full_addr("mdi_local"), global = full_addr("mdi_global");
+	uint64_t main_at = full_addr("main"), off;
+	struct bb_elfsyms *es;
+	size_t i;
+
+	/* stripped, nothing added: none of the three */
+	ck_assert_int_eq(elfsyms_load(&es, mdi_path("bare")), 0);
+	ck_assert_ptr_null(elfsyms_find(es, local, &off));
+	ck_assert_ptr_null(elfsyms_find(es, main_at, &off));
+	elfsyms_free(es);
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(elfsyms_load(&es, mdi_path(checks[i])), 0);
+		ck_assert_ptr_nonnull(elfsyms_find(es, local + 1, &off));
+		ck_assert_str_eq(elfsyms_find(es, local + 1, &off), "mdi_local");
+		ck_assert_uint_eq(off, 1);
+		ck_assert_str_eq(elfsyms_find(es, global, &off), "mdi_global");
+		ck_assert_uint_eq(off, 0);
+		ck_assert_str_eq(elfsyms_find(es, main_at, &off), "main");
+		elfsyms_free(es);
+	}
+}
+END_TEST
+
+/* A damaged .gnu_debugdata (its check fails) adds no name, and the file
+ * still reads (its .dynsym); so does one that is not xz at all. */
+START_TEST(test_minidebuginfo_damaged)
+{
+	uint64_t local = full_addr("mdi_local"), off;
+	struct bb_elfsyms *es;
+	unsigned char *img, *packed;
+	char *buf, *raw;
+	size_t plen, at;
+	int len, round;
+
+	len = bb_read_file(mdi_path("mdi-crc64"), &buf);
+	ck_assert_int_gt(len, 0);
+	plen = bb_read_file(mdi_path("mini.crc64.xz"), &raw);
+	ck_assert_int_gt((int)plen, 24);
+	packed = (unsigned char *)raw;
+	img = (unsigned char *)buf;
+	/* where objcopy put the section: its bytes, found in the file */
+	for (at = 0; at + plen <= (size_t)len; at++)
+		if (!memcmp(img + at, packed, plen))
+			break;
+	ck_assert_uint_le(at + plen, (size_t)len);
+	ck_assert_int_eq(elfsyms_parse(&es, img, len), 0);
+	ck_assert_str_eq(elfsyms_find(es, local, &off), "mdi_local");
+	elfsyms_free(es);
+	for (round = 0; round < 40; round++) {
+		size_t k = at + 12 + (size_t)round * (plen - 24) / 40;
+
+		img[k] ^= 0x10;
+		ck_assert_int_eq(elfsyms_parse(&es, img, len), 0);
+		ck_assert_ptr_null(elfsyms_find(es, local, &off));
+		elfsyms_free(es);
+		img[k] ^= 0x10;
+	}
+	memset(img + at, 'x', plen);
+	ck_assert_int_eq(elfsyms_parse(&es, img, len), 0);
+	ck_assert_ptr_null(elfsyms_find(es, local, &off));
+	elfsyms_free(es);
+	free(buf);
+	free(raw);
+}
+END_TEST
+
 START_TEST(test_not_elf)
 {
 	static unsigned char img[SYN_SIZE];
@@ -891,7 +1065,7 @@ static Suite *usym_suite(void)
 {
 	Suite *s = suite_create("usym");
 	TCase *tc = tcase_create("core");
-	TCase *fz = tcase_create("damaged");
+	TCase *fz = tcase_create("damaged"), *md;
 
 	tcase_add_test(tc, test_maps_line_file);
 	tcase_add_test(tc, test_maps_line_kinds);
@@ -913,6 +1087,11 @@ static Suite *usym_suite(void)
 	tcase_add_loop_test(fz, test_flipped, 0, 2);
 	tcase_add_test(fz, test_real_damaged);
 	suite_add_tcase(s, fz);
+	md = tcase_create("minidebuginfo");
+	tcase_add_unchecked_fixture(md, mdi_build, mdi_clean);
+	tcase_add_test(md, test_minidebuginfo);
+	tcase_add_test(md, test_minidebuginfo_damaged);
+	suite_add_tcase(s, md);
 	return s;
 }
 
