@@ -55,6 +55,8 @@ struct bb_elfsyms {
 	char *strtab;        /* the file's (.dynstr then MiniDebugInfo's) */
 	size_t strsize;
 	int type; /* ET_EXEC or ET_DYN */
+	uint8_t build_id[BB_BUILD_ID_MAX];
+	size_t build_id_len; /* 0: none */
 };
 
 void elfsyms_free(struct bb_elfsyms *e)
@@ -86,6 +88,10 @@ static int read_segments(struct bb_elfsyms *e, const struct es_src *s,
 		ret = es_phdr(s, eh, i, &ph);
 		if (ret < 0)
 			return ret;
+		if (ph.p_type == PT_NOTE && !e->build_id_len)
+			e->build_id_len = es_build_id(s, ph.p_offset, ph.p_filesz,
+						      ph.p_align, e->build_id,
+						      sizeof(e->build_id));
 		if (ph.p_type != PT_LOAD || !ph.p_filesz)
 			continue;
 		if (ph.p_offset > UINT64_MAX - ph.p_filesz ||
@@ -421,6 +427,12 @@ int elfsyms_load(struct bb_elfsyms **ep, const char *path)
 size_t elfsyms_count(const struct bb_elfsyms *e)
 {
 	return e->nfuncs;
+}
+
+size_t elfsyms_build_id(const struct bb_elfsyms *e, const uint8_t **id)
+{
+	*id = e->build_id;
+	return e->build_id_len;
 }
 
 int elfsyms_vaddr(const struct bb_elfsyms *e, uint64_t foff, uint64_t *vaddr)

@@ -146,3 +146,37 @@ void es_symbol(const struct es_src *s, const void *raw, size_t i,
 	sym->st_value = s32.st_value;
 	sym->st_size = s32.st_size;
 }
+
+/*
+ * The GNU build id (NT_GNU_BUILD_ID, owner "GNU") among the notes at
+ * [off, off + len): its length, copied to id (at most max bytes; a longer
+ * one counts as none), or 0. Notes are padded to 4 bytes, or to 8 in a
+ * segment aligned to 8 (.note.gnu.property).
+ */
+size_t es_build_id(const struct es_src *s, uint64_t off, uint64_t len,
+		   unsigned align, uint8_t *id, size_t max)
+{
+	uint64_t pad = align == 8 ? 8 : 4;
+
+	while (len >= 12) {
+		uint32_t h[3];
+		uint64_t nsz, dsz;
+		char owner[4];
+
+		if (es_read(s, off, h, sizeof(h)) < 0)
+			return 0;
+		nsz = ((uint64_t)h[0] + pad - 1) / pad * pad;
+		dsz = ((uint64_t)h[1] + pad - 1) / pad * pad;
+		if (nsz > len - 12 || dsz > len - 12 - nsz)
+			return 0;
+		if (h[2] == NT_GNU_BUILD_ID && h[0] == 4 && h[1] &&
+		    h[1] <= max &&
+		    es_read(s, off + 12, owner, 4) == 0 &&
+		    !memcmp(owner, "GNU", 4) &&
+		    es_read(s, off + 12 + nsz, id, h[1]) == 0)
+			return h[1];
+		off += 12 + nsz + dsz;
+		len -= 12 + nsz + dsz;
+	}
+	return 0;
+}

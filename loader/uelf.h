@@ -39,5 +39,9 @@ int es_shdr(const struct es_src *s, const Elf64_Ehdr *eh, uint32_t i,
 /* Symbol i of a chunk read raw from the file, as an Elf64_Sym. */
 void es_symbol(const struct es_src *s, const void *raw, size_t i,
 	    Elf64_Sym *sym);
+/* The GNU build id among the notes at [off, off + len) (a PT_NOTE of
+ * alignment align): its length, copied to id (at most max), or 0. */
+size_t es_build_id(const struct es_src *s, uint64_t off, uint64_t len,
+		   unsigned align, uint8_t *id, size_t max);
 
 #endif

@@ -851,6 +851,190 @@ START_TEST(test_minidebuginfo_damaged)
 }
 END_TEST
 
+/* ---- build ids ---- */
+
+/* The GNU build id of a file by libelf (its SHT_NOTE sections); length. */
+static size_t libelf_build_id(const char *path, uint8_t *id)
+{
+	Elf_Scn *scn = NULL;
+	size_t n = 0;
+	Elf *e;
+	int fd = open(path, O_RDONLY);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_uint_ne(elf_version(EV_CURRENT), EV_NONE);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	ck_assert_ptr_nonnull(e);
+	while ((scn = elf_nextscn(e, scn)) && !n) {
+		Elf_Data *d = elf_getdata(scn, NULL);
+		size_t off = 0, name, desc;
+		GElf_Shdr sh;
+		GElf_Nhdr nh;
+
+		gelf_getshdr(scn, &sh);
+		if (sh.sh_type != SHT_NOTE || !d)
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &name, &desc)) > 0)
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((char *)d->d_buf + name, "GNU", 4)) {
+				n = nh.n_descsz;
+				memcpy(id, (char *)d->d_buf + desc, n);
+				break;
+			}
+	}
+	elf_end(e);
+	close(fd);
+	return n;
+}
+
+/* The program's and the ELF32 ARM one's, as libelf reads them; none in
+ * the synthetic file (it has no PT_NOTE). */
+START_TEST(test_build_id)
+{
+	const char *paths[] = { mdi_path("full"), arm32_path() };
+	const uint8_t *id;
+	uint8_t want[64];
+	struct bb_elfsyms *es;
+	static unsigned char img[SYN_SIZE];
+	size_t i, n;
+
+	for (i = 0; i < 2; i++) {
+		if (!paths[i])
+			continue; /* no cross compiler (said by matches_libelf) */
+		n = libelf_build_id(paths[i], want);
+		ck_assert_uint_eq(n, 20); /* ld's default, sha1 */
+		ck_assert_int_eq(elfsyms_load(&es, paths[i]), 0);
+		ck_assert_uint_eq(elfsyms_build_id(es, &id), n);
+		ck_assert(!memcmp(id, want, n));
+		elfsyms_free(es);
+	}
+	syn_build(img, ET_DYN, 0x2000);
+	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), 0);
+	ck_assert_uint_eq(elfsyms_build_id(es, &id), 0);
+	elfsyms_free(es);
+}
+END_TEST
+
+/* The file offset of a function of the unstripped program (its PT_LOAD). */
+static uint64_t full_foff(const char *name)
+{
+	uint64_t va = full_addr(name), foff = 0;
+	GElf_Phdr ph;
+	size_t i, n;
+	Elf *e;
+	int fd = open(mdi_path("full"), O_RDONLY);
+
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	ck_assert_int_eq(elf_getphdrnum(e, &n), 0);
+	for (i = 0; i < n; i++)
+		if (gelf_getphdr(e, i, &ph) && ph.p_type == PT_LOAD &&
+		    va >= ph.p_vaddr && va - ph.p_vaddr < ph.p_filesz)
+			foff = va - ph.p_vaddr + ph.p_offset;
+	elf_end(e);
+	close(fd);
+	ck_assert_uint_ne(foff, 0);
+	return foff;
+}
+
+static void put_debug(const char *root, const uint8_t *id, const char *from)
+{
+	char cmd[9000], hex[80];
+	size_t i;
+
+	for (i = 1; i < 20; i++)
+		snprintf(hex + 2 * (i - 1), 3, "%02x", id[i]);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/.build-id/%02x && "
+		 "cp %s %s/.build-id/%02x/%s.debug", root, id[0], from, root,
+		 id[0], hex);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/*
+ * By build id and file offset, without a pid: this process's own program
+ * once its maps were read (its file read then, or only now); a program
+ * never seen, from a debug directory: named if the file there is whole,
+ * [unknown] if it is a --only-keep-debug file (its PT_LOADs hold no
+ * bytes, offsets cannot be placed), -ENOENT if there is none.
+ */
+START_TEST(test_find_build_id)
+{
+	uint64_t a = (uint64_t)(uintptr_t)&usym_test_target, foff = 0;
+	struct bb_maps_line m;
+	struct bb_elfsyms *es;
+	struct bb_usyms *u;
+	struct bb_usym s;
+	const uint8_t *bid;
+	uint8_t id[20], other[20];
+	char line[4300], root[4200];
+	size_t len;
+	FILE *f;
+	int round;
+
+	ck_assert_int_eq(elfsyms_load(&es, "/proc/self/exe"), 0);
+	len = elfsyms_build_id(es, &bid);
+	ck_assert_uint_eq(len, 20);
+	memcpy(id, bid, len);
+	elfsyms_free(es);
+	f = fopen("/proc/self/maps", "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (usym_parse_maps_line(line, &m) == 0 && a >= m.start &&
+		    a < m.end)
+			foff = a - m.start + m.offset;
+	}
+	fclose(f);
+	ck_assert_uint_ne(foff, 0);
+	snprintf(root, sizeof(root), "%s/root", mdi_dir);
+	for (round = 0; round < 2; round++) {
+		ck_assert_int_eq(usyms_new(&u), 0);
+		usyms_set_debug_root(u, root);
+		ck_assert_int_eq(usyms_add_pid(u, getpid()), 0);
+		if (round) /* its file read by a lookup, before */
+			ck_assert_int_eq(usyms_find(u, getpid(), a, &s), 0);
+		ck_assert_int_eq(usyms_find_build_id(u, id, 20, foff + 3, &s), 0);
+		ck_assert_ptr_nonnull(s.name);
+		ck_assert_str_eq(s.name, "usym_test_target");
+		ck_assert_uint_eq(s.off, 3);
+		ck_assert_str_eq(s.module, self_base());
+		usyms_free(u);
+	}
+	/* a program no process showed: the debug directory */
+	ck_assert_uint_eq(libelf_build_id(mdi_path("full"), other), 20);
+	ck_assert_int_eq(usyms_new(&u), 0);
+	usyms_set_debug_root(u, root);
+	ck_assert_int_eq(usyms_find_build_id(u, other, 20,
+					     full_foff("mdi_local"), &s),
+			 -ENOENT);
+	ck_assert_ptr_null(s.name);
+	usyms_free(u);
+	put_debug(root, other, mdi_path("full"));
+	ck_assert_int_eq(usyms_new(&u), 0);
+	usyms_set_debug_root(u, root);
+	ck_assert_int_eq(usyms_find_build_id(u, other, 20,
+					     full_foff("mdi_local") + 1, &s), 0);
+	ck_assert_str_eq(s.name, "mdi_local");
+	ck_assert_uint_eq(s.off, 1);
+	usyms_free(u);
+	put_debug(root, other, mdi_path("debug"));
+	ck_assert_int_eq(usyms_new(&u), 0);
+	usyms_set_debug_root(u, root);
+	ck_assert_int_eq(usyms_find_build_id(u, other, 20,
+					     full_foff("mdi_local"), &s), 0);
+	ck_assert_ptr_null(s.name);
+	usyms_free(u);
+	/* a build id of nothing */
+	other[5] ^= 1;
+	ck_assert_int_eq(usyms_new(&u), 0);
+	usyms_set_debug_root(u, root);
+	ck_assert_int_eq(usyms_find_build_id(u, other, 20, 0x1000, &s),
+			 -ENOENT);
+	ck_assert_int_eq(usyms_find_build_id(u, other, 0, 0x1000, &s),
+			 -EINVAL);
+	usyms_free(u);
+}
+END_TEST
+
 START_TEST(test_not_elf)
 {
 	static unsigned char img[SYN_SIZE];
@@ -1091,6 +1275,8 @@ static Suite *usym_suite(void)
 	tcase_add_unchecked_fixture(md, mdi_build, mdi_clean);
 	tcase_add_test(md, test_minidebuginfo);
 	tcase_add_test(md, test_minidebuginfo_damaged);
+	tcase_add_test(md, test_build_id);
+	tcase_add_test(md, test_find_build_id);
 	suite_add_tcase(s, md);
 	return s;
 }
