@@ -58,6 +58,29 @@ arm-linux-gnueabihf-gcc -Os -mthumb -nostdlib -static \
 	-o "$c/elfsyms/arm32_static_symtab" "$tmp/t.c"
 arm-linux-gnueabihf-gcc -Os -mthumb -nostdlib -shared -fPIC \
 	-o "$c/elfsyms/arm32_shared.so" "$tmp/t.c"
+# MiniDebugInfo: stripped, the functions .dynsym lacks in .gnu_debugdata
+# (an xz-compressed ELF with .symtab), as Fedora's find-debuginfo does it;
+# both classes. mdi SRC OUT [TOOL-PREFIX]
+mdi() {
+	d=$(mktemp -d) p=${3:-}
+	${p}gcc -Os -nostdlib -shared -fPIC -o "$d/full" "$1"
+	${p}nm -D "$d/full" --format=posix --defined-only | awk '{ print $1 }' |
+		sort >"$d/dyn"
+	${p}nm "$d/full" --format=posix --defined-only |
+		awk '$2 ~ /^[TtD]$/ { print $1 }' | sort >"$d/funcs"
+	comm -13 "$d/dyn" "$d/funcs" >"$d/keep"
+	${p}objcopy --only-keep-debug "$d/full" "$d/debug"
+	${p}objcopy -S --remove-section .comment --keep-symbols="$d/keep" \
+		"$d/debug" "$d/mini"
+	xz --format=xz --check=crc64 -c "$d/mini" >"$d/mini.xz"
+	cp "$d/full" "$2"
+	${p}strip --strip-all -R .comment "$2"
+	${p}objcopy --add-section .gnu_debugdata="$d/mini.xz" "$2"
+	rm -rf "$d"
+}
+sed 's/^static int local_fn/__attribute__((noinline)) &/' "$tmp/t.c" >"$tmp/m.c"
+mdi "$tmp/m.c" "$c/elfsyms/minidebuginfo.so"
+mdi "$tmp/m.c" "$c/elfsyms/arm32_minidebuginfo.so" arm-linux-gnueabihf-
 
 # .xz streams as MiniDebugInfo has them, for xz_decode: text and code with
 # each check; without a check (so that changed LZMA2 data reaches the end
