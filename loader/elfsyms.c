@@ -4,6 +4,9 @@
  * offset -> link-time address (PT_LOAD) -> function + offset (.symtab,
  * else .dynsym). usym.c finds the file and offset of an address.
  *
+ * Both classes, ELF64 and ELF32 (the programs on a 32-bit ARM board), read
+ * through uelf.c, which widens every ELF32 structure to its Elf64 form.
+ *
  * The files are whatever a traced process maps, so nothing in them is
  * trusted: every offset, size, count and index is checked against the file
  * size before use (and before anything is allocated for it), and the file
@@ -20,6 +23,7 @@
 #include <unistd.h>
 #include <elf.h>
 #include "barebpf.h"
+#include "uelf.h"
 
 /* Bounds on what a sane file has; more is treated as damage. */
 #define ES_MAX_PHDRS 4096
@@ -27,6 +31,9 @@
 #define ES_MAX_STRTAB (256u << 20)
 #define ES_MAX_SYMS (16u << 20)
 #define ES_CHUNK 512 /* symbols read per pread */
+/* MiniDebugInfo: its compressed section, and the ELF it holds */
+#define ES_MAX_DEBUGDATA (16u << 20)
+#define ES_MAX_MINIDEBUG (64u << 20)
 
 struct es_seg {
 	uint64_t offset, filesz, vaddr;
@@ -45,51 +52,12 @@ struct bb_elfsyms {
 	struct es_sym *syms; /* one per address: aliases merged */
 	size_t nsyms;
 	size_t nfuncs;       /* function symbols read, aliases included */
-	char *strtab;        /* the file's */
+	char *strtab;        /* the file's (.dynstr then MiniDebugInfo's) */
+	size_t strsize;
 	int type; /* ET_EXEC or ET_DYN */
+	uint8_t build_id[BB_BUILD_ID_MAX];
+	size_t build_id_len; /* 0: none */
 };
-
-/* Where the ELF bytes come from: a buffer (tests) or a file. */
-struct es_src {
-	const unsigned char *buf;
-	int fd;
-	uint64_t size;
-};
-
-static int src_read(const struct es_src *s, uint64_t off, void *dst,
-		    uint64_t len)
-{
-	unsigned char *d = dst;
-
-	if (off > s->size || len > s->size - off)
-		return -EBADMSG;
-	if (s->buf) {
-		memcpy(d, s->buf + off, len);
-		return 0;
-	}
-	while (len) {
-		ssize_t n = pread(s->fd, d, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0) /* shrank since fstat */
-			return -EBADMSG;
-		d += n;
-		off += n;
-		len -= n;
-	}
-	return 0;
-}
-
-/* n entries of size each from off lie inside the source: checked once, so
- * that off + i * size cannot wrap around afterwards. */
-static int table_fits(const struct es_src *s, uint64_t off, uint64_t n,
-		      uint64_t size)
-{
-	return off <= s->size && n <= (s->size - off) / size;
-}
 
 void elfsyms_free(struct bb_elfsyms *e)
 {
@@ -110,16 +78,20 @@ static int read_segments(struct bb_elfsyms *e, const struct es_src *s,
 
 	if (!eh->e_phnum)
 		return 0;
-	if (eh->e_phentsize != sizeof(ph) || eh->e_phnum > ES_MAX_PHDRS ||
-	    !table_fits(s, eh->e_phoff, eh->e_phnum, sizeof(ph)))
+	if (eh->e_phentsize != ES_PHSZ(s) || eh->e_phnum > ES_MAX_PHDRS ||
+	    !es_fits(s, eh->e_phoff, eh->e_phnum, ES_PHSZ(s)))
 		return -EBADMSG;
 	e->segs = calloc(eh->e_phnum, sizeof(*e->segs));
 	if (!e->segs)
 		return -ENOMEM;
 	for (i = 0; i < eh->e_phnum; i++) {
-		ret = src_read(s, eh->e_phoff + i * sizeof(ph), &ph, sizeof(ph));
+		ret = es_phdr(s, eh, i, &ph);
 		if (ret < 0)
 			return ret;
+		if (ph.p_type == PT_NOTE && !e->build_id_len)
+			e->build_id_len = es_build_id(s, ph.p_offset, ph.p_filesz,
+						      ph.p_align, e->build_id,
+						      sizeof(e->build_id));
 		if (ph.p_type != PT_LOAD || !ph.p_filesz)
 			continue;
 		if (ph.p_offset > UINT64_MAX - ph.p_filesz ||
@@ -133,35 +105,49 @@ static int read_segments(struct bb_elfsyms *e, const struct es_src *s,
 	return 0;
 }
 
-static int read_shdr(const struct es_src *s, const Elf64_Ehdr *eh,
-		     uint32_t i, Elf64_Shdr *sh)
+/* The tables a file has: the first of each kind (sh_type 0: none). */
+struct es_tables {
+	Elf64_Shdr symtab, dynsym, debugdata;
+};
+
+/* Is section sh named .gnu_debugdata? Read from the section names
+ * (e_shstrndx), within them. */
+static int is_debugdata(const struct es_src *s, const Elf64_Ehdr *eh,
+			const Elf64_Shdr *sh)
 {
-	return src_read(s, eh->e_shoff + (uint64_t)i * sizeof(*sh), sh,
-			sizeof(*sh));
+	static const char name[] = ".gnu_debugdata";
+	char buf[sizeof(name)];
+	Elf64_Shdr names;
+
+	if (sh->sh_type != SHT_PROGBITS || eh->e_shstrndx >= eh->e_shnum ||
+	    es_shdr(s, eh, eh->e_shstrndx, &names) < 0 ||
+	    names.sh_size < sizeof(name) ||
+	    sh->sh_name > names.sh_size - sizeof(name) ||
+	    es_read(s, names.sh_offset + sh->sh_name, buf, sizeof(buf)) < 0)
+		return 0;
+	return !memcmp(buf, name, sizeof(name));
 }
 
-/* The symbol table to use: .symtab, else .dynsym; 0 if neither. */
-static int find_symtab(const struct es_src *s, const Elf64_Ehdr *eh,
-		       Elf64_Shdr *out)
+static int find_tables(const struct es_src *s, const Elf64_Ehdr *eh,
+		       struct es_tables *t)
 {
 	Elf64_Shdr sh;
 	uint32_t i;
-	int found = 0, ret;
+	int ret;
 
+	memset(t, 0, sizeof(*t));
 	for (i = 0; i < eh->e_shnum; i++) {
-		ret = read_shdr(s, eh, i, &sh);
+		ret = es_shdr(s, eh, i, &sh);
 		if (ret < 0)
 			return ret;
-		if (sh.sh_type == SHT_SYMTAB) {
-			*out = sh;
-			return 1;
-		}
-		if (sh.sh_type == SHT_DYNSYM && !found) {
-			*out = sh;
-			found = 1;
-		}
+		if (sh.sh_type == SHT_SYMTAB && !t->symtab.sh_type)
+			t->symtab = sh;
+		if (sh.sh_type == SHT_DYNSYM && !t->dynsym.sh_type)
+			t->dynsym = sh;
+		if (!t->debugdata.sh_type && is_debugdata(s, eh, &sh))
+			t->debugdata = sh;
 	}
-	return found;
+	return 0;
 }
 
 /* Global before weak before local, so that `getppid` beats `__getppid`
@@ -210,72 +196,149 @@ static void merge_aliases(struct bb_elfsyms *e)
 }
 
 /*
- * The function symbols of `symtab`, named by offsets into its string
- * table, which is read whole (it is bounded by the file). A name must end
- * inside the table: it does if it starts before the table's last NUL
- * (found once; a search per name made many names sharing one long string
- * quadratic).
+ * The function symbols of `symtab`, added to those read (sorted later),
+ * named by offsets into its string table, which is read whole (it is
+ * bounded by the file) after those read. A name must end inside the
+ * table: it does if it starts before the table's last NUL (found once; a
+ * search per name made many names sharing one long string quadratic).
  */
 static int read_symbols(struct bb_elfsyms *e, const struct es_src *s,
 			const Elf64_Ehdr *eh, const Elf64_Shdr *symtab)
 {
-	Elf64_Sym chunk[ES_CHUNK];
+	Elf64_Sym chunk[ES_CHUNK], symbuf; /* room for either class */
+	const Elf64_Sym *sym = &symbuf;
+	const uint64_t symsz = ES_SYMSZ(s);
 	Elf64_Shdr strsh;
-	uint64_t nsyms, i, names_end;
+	uint64_t nsyms, i, names_end, base = e->strsize;
+	struct es_sym *syms;
+	char *str;
 	int ret;
 
-	if (symtab->sh_entsize != sizeof(Elf64_Sym) ||
-	    symtab->sh_size % sizeof(Elf64_Sym) ||
+	if (symtab->sh_entsize != symsz || symtab->sh_size % symsz ||
 	    symtab->sh_link >= eh->e_shnum)
 		return -EBADMSG;
-	nsyms = symtab->sh_size / sizeof(Elf64_Sym);
+	nsyms = symtab->sh_size / symsz;
 	if (nsyms > ES_MAX_SYMS ||
-	    !table_fits(s, symtab->sh_offset, nsyms, sizeof(Elf64_Sym)))
+	    !es_fits(s, symtab->sh_offset, nsyms, symsz))
 		return -EBADMSG;
-	ret = read_shdr(s, eh, symtab->sh_link, &strsh);
+	ret = es_shdr(s, eh, symtab->sh_link, &strsh);
 	if (ret < 0)
 		return ret;
 	/* the claimed size against the file, before allocating it */
-	if (strsh.sh_type != SHT_STRTAB || strsh.sh_size > ES_MAX_STRTAB ||
-	    !strsh.sh_size || !table_fits(s, strsh.sh_offset, strsh.sh_size, 1))
+	if (strsh.sh_type != SHT_STRTAB ||
+	    strsh.sh_size > ES_MAX_STRTAB - base || !strsh.sh_size ||
+	    !es_fits(s, strsh.sh_offset, strsh.sh_size, 1))
 		return -EBADMSG;
-	e->strtab = malloc(strsh.sh_size);
-	if (!e->strtab)
+	str = realloc(e->strtab, base + strsh.sh_size);
+	if (!str)
 		return -ENOMEM;
-	ret = src_read(s, strsh.sh_offset, e->strtab, strsh.sh_size);
+	e->strtab = str;
+	str += base;
+	ret = es_read(s, strsh.sh_offset, str, strsh.sh_size);
 	if (ret < 0)
 		return ret;
+	e->strsize = base + strsh.sh_size;
 	/* [0, names_end): ends with the table's last NUL (0: none) */
-	for (names_end = strsh.sh_size; names_end && e->strtab[names_end - 1];
+	for (names_end = strsh.sh_size; names_end && str[names_end - 1];
 	     names_end--)
 		;
-	e->syms = calloc(nsyms ? nsyms : 1, sizeof(*e->syms));
-	if (!e->syms)
+	syms = realloc(e->syms, (e->nsyms + nsyms + 1) * sizeof(*e->syms));
+	if (!syms)
 		return -ENOMEM;
+	e->syms = syms;
 	for (i = 0; i < nsyms; i++) {
-		const Elf64_Sym *sym = &chunk[i % ES_CHUNK];
-
 		if (i % ES_CHUNK == 0) {
 			uint64_t n = nsyms - i < ES_CHUNK ? nsyms - i : ES_CHUNK;
 
-			ret = src_read(s, symtab->sh_offset + i * sizeof(*sym),
-				       chunk, n * sizeof(*sym));
+			ret = es_read(s, symtab->sh_offset + i * symsz,
+				       chunk, n * symsz);
 			if (ret < 0)
 				return ret;
 		}
+		es_symbol(s, chunk, i % ES_CHUNK, &symbuf);
 		if (ELF64_ST_TYPE(sym->st_info) != STT_FUNC &&
 		    ELF64_ST_TYPE(sym->st_info) != STT_GNU_IFUNC)
 			continue;
 		if (sym->st_shndx == SHN_UNDEF || !sym->st_value ||
-		    sym->st_name >= names_end || !e->strtab[sym->st_name])
+		    sym->st_name >= names_end || !str[sym->st_name])
 			continue;
-		e->syms[e->nsyms].value = sym->st_value;
+		/* ARM: bit 0 of a function's address says Thumb code, it is
+		 * not part of where the function starts */
+		e->syms[e->nsyms].value = eh->e_machine == EM_ARM ?
+			sym->st_value & ~1ULL : sym->st_value;
 		e->syms[e->nsyms].size = sym->st_size;
-		e->syms[e->nsyms].name = sym->st_name;
+		e->syms[e->nsyms].name = (uint32_t)(base + sym->st_name);
 		e->syms[e->nsyms].rank = sym_rank(sym->st_info);
 		e->syms[e->nsyms].order = (uint32_t)i;
 		e->nsyms++;
 	}
+	return 0;
+}
+
+/*
+ * MiniDebugInfo: .gnu_debugdata, an xz-compressed ELF (xz.c) whose .symtab
+ * holds the functions stripping took out of .symtab (the others are in
+ * .dynsym, read already). Its symbols are added to those; a section that
+ * does not decode, or holds no usable table, adds none (the .dynsym names
+ * stay), and a table that fails halfway is taken back whole.
+ */
+static int read_minidebug(struct bb_elfsyms *e, const struct es_src *s,
+			  const Elf64_Shdr *sh)
+{
+	struct es_src in = { NULL, -1, 0, 0 };
+	struct es_tables t;
+	Elf64_Ehdr eh;
+	uint8_t *packed, *elf;
+	size_t len, nsyms = e->nsyms;
+	int ret;
+
+	if (!sh->sh_size || sh->sh_size > ES_MAX_DEBUGDATA ||
+	    !es_fits(s, sh->sh_offset, sh->sh_size, 1))
+		return -EBADMSG;
+	packed = malloc(sh->sh_size);
+	if (!packed)
+		return -ENOMEM;
+	ret = es_read(s, sh->sh_offset, packed, sh->sh_size);
+	if (ret == 0)
+		ret = xz_decode(packed, sh->sh_size, ES_MAX_MINIDEBUG, &elf, &len);
+	free(packed);
+	if (ret < 0)
+		return ret;
+	in.buf = elf;
+	in.size = len;
+	ret = es_ehdr(&in, &eh);
+	if (ret == 0 && (!eh.e_shnum || eh.e_shentsize != ES_SHSZ(&in) ||
+			 !es_fits(&in, eh.e_shoff, eh.e_shnum, ES_SHSZ(&in))))
+		ret = -EBADMSG;
+	if (ret == 0)
+		ret = find_tables(&in, &eh, &t);
+	if (ret == 0 && t.symtab.sh_type)
+		ret = read_symbols(e, &in, &eh, &t.symtab);
+	if (ret < 0)
+		e->nsyms = nsyms;
+	free(elf);
+	return ret;
+}
+
+/* .symtab; else .dynsym and MiniDebugInfo's .symtab, together. */
+static int read_tables(struct bb_elfsyms *e, const struct es_src *s,
+		       const Elf64_Ehdr *eh)
+{
+	struct es_tables t;
+	int ret;
+
+	ret = find_tables(s, eh, &t);
+	if (ret == 0 && t.symtab.sh_type) {
+		ret = read_symbols(e, s, eh, &t.symtab);
+	} else if (ret == 0) {
+		if (t.dynsym.sh_type)
+			ret = read_symbols(e, s, eh, &t.dynsym);
+		if (ret == 0 && t.debugdata.sh_type &&
+		    read_minidebug(e, s, &t.debugdata) == -ENOMEM)
+			ret = -ENOMEM;
+	}
+	if (ret < 0)
+		return ret;
 	e->nfuncs = e->nsyms;
 	if (e->nsyms)
 		qsort(e->syms, e->nsyms, sizeof(*e->syms), cmp_sym);
@@ -283,21 +346,17 @@ static int read_symbols(struct bb_elfsyms *e, const struct es_src *s,
 	return 0;
 }
 
-static int parse(struct bb_elfsyms **ep, const struct es_src *s)
+static int parse(struct bb_elfsyms **ep, struct es_src *s)
 {
 	struct bb_elfsyms *e;
 	Elf64_Ehdr eh;
-	Elf64_Shdr symtab;
 	int ret;
 
 	*ep = NULL;
-	ret = src_read(s, 0, &eh, sizeof(eh));
+	ret = es_ehdr(s, &eh);
 	if (ret < 0)
 		return ret == -EBADMSG ? -ENOEXEC : ret;
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB ||
-	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN))
+	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
 		return -ENOEXEC;
 	e = calloc(1, sizeof(*e));
 	if (!e)
@@ -309,13 +368,11 @@ static int parse(struct bb_elfsyms **ep, const struct es_src *s)
 	/* No section headers (stripped with sstrip, or e_shnum in section 0
 	 * when there are more than 65279): no symbols, not an error. */
 	if (eh.e_shnum && eh.e_shoff) {
-		if (eh.e_shentsize != sizeof(Elf64_Shdr) ||
-		    !table_fits(s, eh.e_shoff, eh.e_shnum, sizeof(Elf64_Shdr)))
+		if (eh.e_shentsize != ES_SHSZ(s) ||
+		    !es_fits(s, eh.e_shoff, eh.e_shnum, ES_SHSZ(s)))
 			ret = -EBADMSG;
 		else
-			ret = find_symtab(s, &eh, &symtab);
-		if (ret > 0)
-			ret = read_symbols(e, s, &eh, &symtab);
+			ret = read_tables(e, s, &eh);
 		if (ret < 0)
 			goto err;
 	}
@@ -329,7 +386,7 @@ err:
 
 int elfsyms_parse(struct bb_elfsyms **ep, const void *buf, size_t len)
 {
-	struct es_src s = { buf, -1, len };
+	struct es_src s = { buf, -1, len, 0 };
 
 	return parse(ep, &s);
 }
@@ -343,7 +400,7 @@ int elfsyms_parse(struct bb_elfsyms **ep, const void *buf, size_t len)
  */
 int elfsyms_load(struct bb_elfsyms **ep, const char *path)
 {
-	struct es_src s = { NULL, -1, 0 };
+	struct es_src s = { NULL, -1, 0, 0 };
 	struct stat st;
 	int ret;
 
@@ -370,6 +427,12 @@ int elfsyms_load(struct bb_elfsyms **ep, const char *path)
 size_t elfsyms_count(const struct bb_elfsyms *e)
 {
 	return e->nfuncs;
+}
+
+size_t elfsyms_build_id(const struct bb_elfsyms *e, const uint8_t **id)
+{
+	*id = e->build_id;
+	return e->build_id_len;
 }
 
 int elfsyms_vaddr(const struct bb_elfsyms *e, uint64_t foff, uint64_t *vaddr)

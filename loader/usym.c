@@ -101,6 +101,9 @@ struct ufile {
 	const char *base;          /* its last component, for "[libc.so.6]" */
 	struct bb_elfsyms *syms;   /* NULL: not (yet) read, or unreadable */
 	int tried;
+	/* a file of the debug directory: the build id it was looked up by */
+	uint8_t bid[BB_BUILD_ID_MAX];
+	size_t bidlen;
 	struct ufile *next;
 };
 
@@ -136,6 +139,7 @@ struct bb_usyms {
 	struct uproc *procs; /* the newest first */
 	int nprocs;
 	struct ufile *files;
+	const char *debug_root; /* NULL: /usr/lib/debug */
 };
 
 int usyms_new(struct bb_usyms **up)
@@ -455,5 +459,85 @@ int usyms_find(struct bb_usyms *u, int pid, uint64_t addr, struct bb_usym *s)
 			  &vaddr) < 0)
 		return 0;
 	s->name = elfsyms_find(m->file->syms, vaddr, &s->off);
+	return 0;
+}
+
+/* ---- by build id (no pid, no maps) ---- */
+
+void usyms_set_debug_root(struct bb_usyms *u, const char *dir)
+{
+	u->debug_root = dir;
+}
+
+static int bid_is(const struct bb_elfsyms *e, const uint8_t *id, size_t len)
+{
+	const uint8_t *have;
+
+	return e && elfsyms_build_id(e, &have) == len && !memcmp(have, id, len);
+}
+
+/* DEBUG_ROOT/.build-id/xx/rest.debug, read once per build id (a file that
+ * is not there, or has another id, is remembered without symbols). */
+static struct ufile *debug_file(struct bb_usyms *u, const uint8_t *id,
+				size_t len)
+{
+	char path[4200];
+	struct ufile *f;
+	size_t i, n;
+
+	for (f = u->files; f; f = f->next)
+		if (f->bidlen == len && !memcmp(f->bid, id, len))
+			return f;
+	n = snprintf(path, sizeof(path), "%s/.build-id/%02x/",
+		     u->debug_root ? u->debug_root : "/usr/lib/debug", id[0]);
+	for (i = 1; i < len && n < sizeof(path) - 16; i++)
+		n += snprintf(path + n, sizeof(path) - n, "%02x", id[i]);
+	snprintf(path + n, sizeof(path) - n, ".debug");
+	f = calloc(1, sizeof(*f));
+	if (!f || !(f->path = strdup(path))) {
+		free(f);
+		return NULL;
+	}
+	f->base = strrchr(f->path, '/') + 1;
+	memcpy(f->bid, id, len);
+	f->bidlen = len;
+	f->tried = 1;
+	if (elfsyms_load(&f->syms, path) == 0 && !bid_is(f->syms, id, len)) {
+		elfsyms_free(f->syms);
+		f->syms = NULL;
+	}
+	f->next = u->files;
+	u->files = f;
+	return f;
+}
+
+int usyms_find_build_id(struct bb_usyms *u, const uint8_t *id, size_t len,
+			uint64_t foff, struct bb_usym *s)
+{
+	struct ufile *f;
+	uint64_t vaddr;
+
+	memset(s, 0, sizeof(*s));
+	if (!len || len > BB_BUILD_ID_MAX)
+		return -EINVAL;
+	/* the files of the processes seen, read now if they were not: by
+	 * their paths, as no process is there to open them through */
+	for (f = u->files; f; f = f->next) {
+		if (!f->tried && !f->bidlen) {
+			f->tried = 1;
+			elfsyms_load(&f->syms, f->path);
+		}
+		if (!f->bidlen && bid_is(f->syms, id, len))
+			break;
+	}
+	if (!f)
+		f = debug_file(u, id, len);
+	if (!f)
+		return -ENOMEM;
+	if (!f->syms)
+		return -ENOENT;
+	s->module = f->base;
+	if (elfsyms_vaddr(f->syms, foff, &vaddr) == 0)
+		s->name = elfsyms_find(f->syms, vaddr, &s->off);
 	return 0;
 }

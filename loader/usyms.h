@@ -16,12 +16,25 @@ struct bb_elfsyms;
 int elfsyms_parse(struct bb_elfsyms **ep, const void *buf, size_t len);
 int elfsyms_load(struct bb_elfsyms **ep, const char *path);
 size_t elfsyms_count(const struct bb_elfsyms *e);
+/* Its GNU build id (NT_GNU_BUILD_ID in a PT_NOTE): the length (0: none)
+ * and the bytes in *id. 20 bytes (SHA-1) as a rule; at most this: */
+#define BB_BUILD_ID_MAX 32
+size_t elfsyms_build_id(const struct bb_elfsyms *e, const uint8_t **id);
 /* File offset -> link-time address, through the PT_LOAD that holds it. */
 int elfsyms_vaddr(const struct bb_elfsyms *e, uint64_t foff, uint64_t *vaddr);
 /* The function containing a link-time address (offset in *off), or NULL. */
 const char *elfsyms_find(const struct bb_elfsyms *e, uint64_t vaddr,
 			 uint64_t *off);
 void elfsyms_free(struct bb_elfsyms *e);
+
+/*
+ * Pure (xz.c): decode an .xz stream (one stream; LZMA2 alone; check none,
+ * CRC32 or CRC64, verified) into a new buffer of at most max bytes (*out,
+ * free() it). -EBADMSG: damaged; -EOPNOTSUPP: another filter or check;
+ * -EFBIG: more than max; -ENOMEM.
+ */
+int xz_decode(const void *src, size_t len, size_t max, uint8_t **out,
+	      size_t *outlen);
 
 /* One line of /proc/PID/maps. */
 struct bb_maps_line {
@@ -53,6 +66,18 @@ int usyms_add_pid(struct bb_usyms *u, int pid);
 int usym_parse_stat_start(const char *stat, unsigned long long *start);
 /* Symbolize addr of pid (reading its maps if not done yet). */
 int usyms_find(struct bb_usyms *u, int pid, uint64_t addr, struct bb_usym *s);
+/*
+ * Symbolize a file offset in the file of a build id (what stack maps made
+ * with BPF_F_USER_BUILD_ID give: no pid, no address), for a process whose
+ * maps were never read: among the files read so far (any process's), else
+ * DEBUG_ROOT/.build-id/xx/rest.debug (DEBUG_ROOT: /usr/lib/debug, or what
+ * usyms_set_debug_root gave) if it has the same build id and its PT_LOADs
+ * still hold their bytes (a --only-keep-debug file does not: [unknown],
+ * not a guess). -ENOENT: no such file; s->name NULL: no symbol there.
+ */
+int usyms_find_build_id(struct bb_usyms *u, const uint8_t *id, size_t len,
+			uint64_t foff, struct bb_usym *s);
+void usyms_set_debug_root(struct bb_usyms *u, const char *dir);
 void usyms_free(struct bb_usyms *u);
 
 #endif

@@ -262,7 +262,7 @@ mkdir -p "$CACHE" "$LOGS"
 
 # Per architecture: a copy of the binary (a rebuild meanwhile does not mix
 # binaries), its tool names, busybox, and the BPF objects of the `run` cases.
-declare -A TOOLS=() BUSYBOX=() BPFWHY=()
+declare -A TOOLS=() BUSYBOX=() BPFWHY=() SPINWHY=()
 CLANG=${CLANG:-clang}
 # The tools' names: from the binary when it runs here, else from the tool
 # definitions in the sources (as the Makefile makes its links).
@@ -300,6 +300,26 @@ build_bpfobjs() { # build_bpfobjs ARCH
 	else
 		BPFWHY[$arch]="tests/tools/oldform.c does not build: $(head -n 1 "$WORK/cc.log")"
 	fi
+}
+
+# guest/spin.c, the program profile's cases name the functions of: built
+# without a C library by the guest architecture's cross compiler (all of
+# them in scripts/deps.sh); an ELF32 on armv7, as that board's programs.
+spin_cc() {
+	case $1 in
+	x86_64) echo "${HOST_CC:-cc}" ;;
+	aarch64) echo aarch64-linux-gnu-gcc ;;
+	armv7) echo arm-linux-gnueabihf-gcc ;;
+	riscv64) echo riscv64-linux-gnu-gcc ;;
+	esac
+}
+build_spin() { # build_spin ARCH
+	local cc
+	cc=$(spin_cc "$1")
+	SPINWHY[$1]=
+	"$cc" -O1 -fno-omit-frame-pointer -ffreestanding -nostdlib -static \
+		-o "$WORK/$1/spin" "$HERE/guest/spin.c" 2>"$WORK/spin-$1.log" ||
+		SPINWHY[$1]="guest/spin.c does not build with $cc: $(head -n 1 "$WORK/spin-$1.log")"
 }
 
 PASSED=0 FAILED=0 SKIPPED=0
@@ -544,6 +564,7 @@ build_initramfs() { # build_initramfs LABEL ARCH OUT
 	for c in "${CASES[@]}"; do cp "$HERE/$SUITE/$c.sh" "$d/vmtest/cases/"; done
 	[ -n "$KMODS" ] && cp "$KMODS"/*.ko "$d/vmtest/modules/"
 	if [ -z "${BPFWHY[$2]}" ]; then cp "$WORK/$2/bpf"/*.o "$d/vmtest/bpf/"; else echo "${BPFWHY[$2]}" >"$d/vmtest/bpf/why"; fi
+	if [ -z "${SPINWHY[$2]}" ]; then cp "$WORK/$2/spin" "$d/vmtest/spin"; else echo "${SPINWHY[$2]}" >"$d/vmtest/spin.why"; fi
 	cat >"$d/vmtest/config" <<-EOF
 		LABEL=$1
 		N=$N
@@ -751,6 +772,7 @@ main() {
 		TOOLS[$arch]=$(tool_names "$WORK/$arch/barebpf" | tr '\n' ' ')
 		[ -n "${TOOLS[$arch]}" ] || echo "=== warning: no tool names for the $arch binary: no tool symlinks"
 		build_bpfobjs "$arch"
+		build_spin "$arch"
 	done
 
 	# Fetch every kernel first (seconds each), then boot JOBS at a time; each

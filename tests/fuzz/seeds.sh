@@ -11,7 +11,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm -rf "$c"
 mkdir -p "$c/obj" "$c/elfsyms" "$c/kallsyms" "$c/tpformat" "$c/kver" \
-	"$c/perfbuf" "$c/procfs" "$c/kprobe" "$c/btf" "$c/lz" "$c/tracespec"
+	"$c/perfbuf" "$c/procfs" "$c/kprobe" "$c/btf" "$c/lz" "$c/tracespec" \
+	"$c/xz"
 
 # BPF objects: every embedded one, the test ones (bad ones too: they reach
 # the error paths), and a small generated one with overlapping maps.
@@ -51,6 +52,50 @@ C
 gcc -Os -nostdlib -static -o "$c/elfsyms/static_symtab" "$tmp/t.c"
 gcc -Os -nostdlib -shared -fPIC -o "$c/elfsyms/shared.so" "$tmp/t.c"
 cp /usr/bin/true "$c/elfsyms/true_stripped_pie"
+# ELF32: the same as a 32-bit ARM board's programs (Thumb code), static
+# with .symtab and a shared object with both tables.
+arm-linux-gnueabihf-gcc -Os -mthumb -nostdlib -static \
+	-o "$c/elfsyms/arm32_static_symtab" "$tmp/t.c"
+arm-linux-gnueabihf-gcc -Os -mthumb -nostdlib -shared -fPIC \
+	-o "$c/elfsyms/arm32_shared.so" "$tmp/t.c"
+# MiniDebugInfo: stripped, the functions .dynsym lacks in .gnu_debugdata
+# (an xz-compressed ELF with .symtab), as Fedora's find-debuginfo does it;
+# both classes. mdi SRC OUT [TOOL-PREFIX]
+mdi() {
+	d=$(mktemp -d) p=${3:-}
+	${p}gcc -Os -nostdlib -shared -fPIC -o "$d/full" "$1"
+	${p}nm -D "$d/full" --format=posix --defined-only | awk '{ print $1 }' |
+		sort >"$d/dyn"
+	${p}nm "$d/full" --format=posix --defined-only |
+		awk '$2 ~ /^[TtD]$/ { print $1 }' | sort >"$d/funcs"
+	comm -13 "$d/dyn" "$d/funcs" >"$d/keep"
+	${p}objcopy --only-keep-debug "$d/full" "$d/debug"
+	${p}objcopy -S --remove-section .comment --keep-symbols="$d/keep" \
+		"$d/debug" "$d/mini"
+	xz --format=xz --check=crc64 -c "$d/mini" >"$d/mini.xz"
+	cp "$d/full" "$2"
+	${p}strip --strip-all -R .comment "$2"
+	${p}objcopy --add-section .gnu_debugdata="$d/mini.xz" "$2"
+	rm -rf "$d"
+}
+sed 's/^static int local_fn/__attribute__((noinline)) &/' "$tmp/t.c" >"$tmp/m.c"
+mdi "$tmp/m.c" "$c/elfsyms/minidebuginfo.so"
+mdi "$tmp/m.c" "$c/elfsyms/arm32_minidebuginfo.so" arm-linux-gnueabihf-
+
+# .xz streams as MiniDebugInfo has them, for xz_decode: text and code with
+# each check; without a check (so that changed LZMA2 data reaches the end
+# of its block), other lc/lp/pb, several blocks, stored chunks.
+head -c 3000 loader/elfsyms.c >"$tmp/text"
+head -c 3000 /usr/bin/true >"$tmp/bin"
+xz --format=xz --check=crc64 -6 -c "$tmp/text" >"$c/xz/text_crc64.xz"
+xz --format=xz --check=crc32 -0 -c "$tmp/bin" >"$c/xz/bin_crc32.xz"
+xz --format=xz --check=none -9e -c "$tmp/text" >"$c/xz/text_none.xz"
+xz --format=xz --check=none --lzma2=preset=6,lc=1,lp=2,pb=1 -c "$tmp/bin" \
+	>"$c/xz/bin_none_lclppb.xz"
+xz --format=xz --check=none --block-size=1000 -c "$tmp/text" \
+	>"$c/xz/text_none_blocks.xz"
+head -c 2000 /dev/urandom | xz --format=xz --check=none -c \
+	>"$c/xz/random_stored.xz"
 
 # /proc/kallsyms: its start and its end (module symbols, "[module]").
 head -n 120 /proc/kallsyms >"$c/kallsyms/head"

@@ -8,7 +8,9 @@
  *  - offcputime -f -p PID of a process napping 20 x 100 ms, then reading
  *    a pipe written every 100 ms 10 times, counts about 2.0 s of nanosleep
  *    stacks and 1.0 s of pipe-read stacks (within 20 % of what the
- *    process measured of each part).
+ *    process measured of each part);
+ *  - profile names the functions of the load stripped with MiniDebugInfo
+ *    added, as Fedora's packages are.
  */
 #include <errno.h>
 #include <signal.h>
@@ -99,6 +101,67 @@ START_TEST(test_profile_ratio)
 	ck_assert_msg(svg_names(svg, "spin_three", "spin_one"),
 		      "%s: not XML, or without both functions", svg);
 	unlink(svg);
+}
+END_TEST
+
+/*
+ * The load stripped as Fedora's find-debuginfo strips a package: no
+ * .symtab, its functions only in .gnu_debugdata (MiniDebugInfo, an
+ * xz-compressed ELF with the .symtab that .dynsym lacks). profile names
+ * spin_three and spin_one from there (without it: [unknown]).
+ */
+START_TEST(test_profile_minidebuginfo)
+{
+	static char out[1 << 20], err[4096];
+	static const char script[] =
+		"set -e; f=$1; d=$f.d; rm -rf $d; mkdir $d\n"
+		"nm -D $f --format=posix --defined-only | awk '{ print $1 }' "
+		"| sort >$d/dyn\n"
+		"nm $f --format=posix --defined-only | awk '$2 ~ /^[TtD]$/ "
+		"{ print $1 }' | sort >$d/funcs\n"
+		"comm -13 $d/dyn $d/funcs >$d/keep\n"
+		"objcopy --only-keep-debug $f $d/debug\n"
+		"objcopy -S --remove-section .gdb_index --remove-section "
+		".comment --keep-symbols=$d/keep $d/debug $d/mini\n"
+		"xz --format=xz --check=crc64 -c $d/mini >$d/mini.xz\n"
+		"cp $f $f-mdi\n"
+		"strip --strip-all -R .comment $f-mdi\n"
+		"objcopy --add-section .gnu_debugdata=$d/mini.xz $f-mdi\n"
+		"rm -rf $d\n";
+	char pid[16], cmd[2048];
+	char *const load[] = { STACKLOAD "-mdi", "burn", "4", NULL };
+	struct proc l, p;
+	unsigned long long three, one;
+
+	{
+		char path[] = BB_BUILD_DIR "/tests/mdi.sh";
+		FILE *f = fopen(path, "w");
+
+		ck_assert_ptr_nonnull(f);
+		fputs(script, f);
+		fclose(f);
+		snprintf(cmd, sizeof(cmd), "sh %s %s", path, STACKLOAD);
+	}
+	ck_assert_msg(system(cmd) == 0, "%s failed (binutils, xz-utils?)", cmd);
+	ck_assert_int_ne(system("readelf -S " STACKLOAD "-mdi | "
+				"grep -q '\\.symtab'"), 0);
+	spawn(&l, load);
+	snprintf(pid, sizeof(pid), "%d", (int)l.pid);
+	{
+		char *const argv[] = { (char *)barebpf(), "profile", "-F",
+				       "197", "-f", "-p", pid, "2", NULL };
+
+		spawn(&p, argv);
+		read_until(p.out, out, sizeof(out), NULL, 20000);
+		read_until(p.err, err, sizeof(err), NULL, 2000);
+		ck_assert_msg(wait_exit(p.pid) == 0, "profile failed: %s", err);
+	}
+	kill(l.pid, SIGKILL);
+	wait_exit(l.pid);
+	three = folded_sum(out, ";spin_three");
+	one = folded_sum(out, ";spin_one");
+	ck_assert_msg(one > 10 && three > 30, "spin_three %llu, spin_one %llu "
+		      "samples:\n%.2000s", three, one, out);
 }
 END_TEST
 
@@ -272,6 +335,7 @@ static Suite *profile_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_profile_ratio);
+	tcase_add_test(tc, test_profile_minidebuginfo);
 	tcase_add_test(tc, test_profile_svg_browser);
 	tcase_add_test(tc, test_offcputime_naps);
 	tcase_add_test(tc, test_profile_full_map);

@@ -218,6 +218,7 @@ END_TEST
 static const char *const real_files[] = {
 	"/proc/self/exe", /* PIE with .symtab (the tests are built with -g) */
 	NULL,             /* the C library: .dynsym (found at run time) */
+	NULL,             /* an ELF32 ARM program, Thumb code (built here) */
 };
 
 static const char *libc_path(void)
@@ -241,17 +242,53 @@ static const char *libc_path(void)
 	return path[0] ? path : NULL;
 }
 
+/*
+ * A 32-bit ARM program as Debian's armhf compiler makes them (Thumb-2:
+ * every function's symbol has bit 0 set), without a C library: the cross
+ * compiler of the armv7 build (scripts/deps.sh), if this host has it.
+ */
+static const char *arm32_path(void)
+{
+	static const char src[] =
+		"#define F(n) __attribute__((noinline)) int f##n(int x) "
+		"{ asm volatile(\"\" : \"+r\"(x)); return x * n + 1; }\n"
+		"F(1) F(2) F(3) F(4) F(5) F(6) F(7) F(8) F(9) F(10) F(11)\n"
+		"void _start(void) { volatile int c = 0; for (;;) "
+		"c = f1(c) + f2(c) + f3(c) + f4(c) + f5(c) + f6(c) + f7(c) + "
+		"f8(c) + f9(c) + f10(c) + f11(c); }\n";
+	static char path[4096];
+	char cmd[8400];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/usym-arm32.c", BB_BUILD_DIR);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(src, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "arm-linux-gnueabihf-gcc -O1 -mthumb "
+		 "-nostdlib -static -o %s/usym-arm32 %s 2>/dev/null",
+		 BB_BUILD_DIR, path);
+	if (system(cmd) != 0)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/usym-arm32", BB_BUILD_DIR);
+	return path;
+}
+
 START_TEST(test_matches_libelf)
 {
-	const char *path = real_files[_i] ? real_files[_i] : libc_path();
+	const char *path = real_files[_i] ? real_files[_i] :
+			   _i == 1 ? libc_path() : arm32_path();
+	GElf_Ehdr ehdr;
 	struct bb_elfsyms *es;
 	Elf_Scn *scn = NULL, *symscn = NULL;
 	GElf_Shdr sh;
 	Elf_Data *d;
 	Elf *e;
-	size_t j, n, checked = 0;
+	size_t j, n, checked = 0, thumb = 0;
 	int fd;
 
+	if (!path && _i == 2)
+		bbtest_skip("no arm-linux-gnueabihf-gcc: no ELF32 ARM program");
 	if (!path)
 		return; /* a static C library: nothing more to compare */
 	ck_assert_int_eq(elfsyms_load(&es, path), 0);
@@ -260,6 +297,7 @@ START_TEST(test_matches_libelf)
 	ck_assert_int_ge(fd, 0);
 	e = elf_begin(fd, ELF_C_READ, NULL);
 	ck_assert_ptr_nonnull(e);
+	ck_assert_ptr_nonnull(gelf_getehdr(e, &ehdr));
 	/* the same choice: .symtab, else .dynsym */
 	while ((scn = elf_nextscn(e, scn))) {
 		ck_assert_ptr_nonnull(gelf_getshdr(scn, &sh));
@@ -286,6 +324,11 @@ START_TEST(test_matches_libelf)
 			continue;
 		name = elf_strptr(e, sh.sh_link, s.st_name);
 		ck_assert_ptr_nonnull(name);
+		/* ARM's Thumb bit: the function starts one byte lower */
+		if (ehdr.e_machine == EM_ARM && (s.st_value & 1)) {
+			s.st_value--;
+			thumb++;
+		}
 		found = elfsyms_find(es, s.st_value + s.st_size / 2, &off);
 		ck_assert_msg(found, "%s: nothing at %s+%#llx", path, name,
 			      (unsigned long long)(s.st_size / 2));
@@ -300,6 +343,8 @@ START_TEST(test_matches_libelf)
 		checked++;
 	}
 	ck_assert_uint_ge(checked, 10);
+	if (ehdr.e_machine == EM_ARM) /* the case this file is here for */
+		ck_assert_uint_ge(thumb, 10);
 	elf_end(e);
 	close(fd);
 	elfsyms_free(es);
@@ -404,6 +449,79 @@ static void syn_build(unsigned char *img, int type, uint64_t text_vaddr)
 	sh[4].sh_size = sizeof(shstr);
 }
 
+/*
+ * The same file as ELF32 (a 32-bit ARM board's programs): each structure
+ * narrowed in place to its Elf32 form, the tables where they were; the
+ * program headers move to just after the smaller ELF header.
+ */
+static void syn_narrow(unsigned char *img)
+{
+	Elf64_Ehdr eh = *(Elf64_Ehdr *)img;
+	Elf64_Phdr ph = *(Elf64_Phdr *)(img + sizeof(eh));
+	Elf32_Ehdr *e32 = (Elf32_Ehdr *)img;
+	Elf32_Phdr *p32 = (Elf32_Phdr *)(img + sizeof(*e32));
+	unsigned i;
+
+	memset(img, 0, sizeof(eh) + sizeof(ph));
+	memcpy(e32->e_ident, eh.e_ident, EI_NIDENT);
+	e32->e_ident[EI_CLASS] = ELFCLASS32;
+	e32->e_type = eh.e_type;
+	e32->e_machine = EM_386;
+	e32->e_version = eh.e_version;
+	e32->e_phoff = sizeof(*e32);
+	e32->e_phentsize = sizeof(*p32);
+	e32->e_phnum = eh.e_phnum;
+	e32->e_shoff = eh.e_shoff;
+	e32->e_shentsize = sizeof(Elf32_Shdr);
+	e32->e_shnum = eh.e_shnum;
+	e32->e_shstrndx = eh.e_shstrndx;
+	p32->p_type = ph.p_type;
+	p32->p_flags = ph.p_flags;
+	p32->p_offset = ph.p_offset;
+	p32->p_vaddr = ph.p_vaddr;
+	p32->p_filesz = ph.p_filesz;
+	p32->p_memsz = ph.p_memsz;
+	/* front to back: each narrower entry ends before the next wide one */
+	for (i = 0; i < eh.e_shnum; i++) {
+		Elf64_Shdr sh = ((Elf64_Shdr *)(img + SYN_SH))[i];
+		Elf32_Shdr *s32 = (Elf32_Shdr *)(img + SYN_SH) + i;
+
+		memset(s32, 0, sizeof(*s32));
+		s32->sh_name = sh.sh_name;
+		s32->sh_type = sh.sh_type;
+		s32->sh_flags = sh.sh_flags;
+		s32->sh_addr = sh.sh_addr;
+		s32->sh_offset = sh.sh_offset;
+		s32->sh_size = sh.sh_type == SHT_SYMTAB ?
+			sh.sh_size / sizeof(Elf64_Sym) * sizeof(Elf32_Sym) :
+			sh.sh_size;
+		s32->sh_link = sh.sh_link;
+		s32->sh_info = sh.sh_info;
+		s32->sh_entsize = sh.sh_type == SHT_SYMTAB ? sizeof(Elf32_Sym) : 0;
+	}
+	for (i = 0; i < 8; i++) {
+		Elf64_Sym sym = ((Elf64_Sym *)(img + SYN_SYMS))[i];
+		Elf32_Sym *s32 = (Elf32_Sym *)(img + SYN_SYMS) + i;
+
+		s32->st_name = sym.st_name;
+		s32->st_value = sym.st_value;
+		s32->st_size = sym.st_size;
+		s32->st_info = sym.st_info;
+		s32->st_other = sym.st_other;
+		s32->st_shndx = sym.st_shndx;
+	}
+	memset(img + SYN_SYMS + 8 * sizeof(Elf32_Sym), 0,
+	       8 * (sizeof(Elf64_Sym) - sizeof(Elf32_Sym)));
+}
+
+static void syn_build_class(unsigned char *img, int type, uint64_t text_vaddr,
+			    int is32)
+{
+	syn_build(img, type, text_vaddr);
+	if (is32)
+		syn_narrow(img);
+}
+
 static void check_syn(const struct bb_elfsyms *es, uint64_t text)
 {
 	uint64_t off, va;
@@ -427,19 +545,54 @@ static void check_syn(const struct bb_elfsyms *es, uint64_t text)
 	ck_assert_ptr_null(elfsyms_find(es, text - 1, &off));
 }
 
+/* _i: 0 ELF64, 1 ELF32 */
 START_TEST(test_synthetic_exec_and_dyn)
 {
 	static unsigned char img[SYN_SIZE];
 	struct bb_elfsyms *es;
 
-	syn_build(img, ET_EXEC, 0x401000);
+	syn_build_class(img, ET_EXEC, 0x401000, _i);
 	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), 0);
 	check_syn(es, 0x401000);
 	elfsyms_free(es);
 	/* p_vaddr - p_offset = 0x1000: what a PIE's second segment has */
-	syn_build(img, ET_DYN, 0x2000);
+	syn_build_class(img, ET_DYN, 0x2000, _i);
 	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), 0);
 	check_syn(es, 0x2000);
+	elfsyms_free(es);
+}
+END_TEST
+
+/*
+ * ARM: a Thumb function's symbol has bit 0 set (func_a at text+1); the
+ * function starts at text, so text+0x10 is func_a+0x10. Other machines
+ * keep the value as it is (an odd st_value starts there).
+ */
+START_TEST(test_elf32_arm_thumb)
+{
+	static unsigned char img[SYN_SIZE];
+	Elf32_Sym *sym = (Elf32_Sym *)(img + SYN_SYMS);
+	struct bb_elfsyms *es;
+	uint64_t off;
+
+	syn_build_class(img, ET_DYN, 0x2000, 1);
+	sym[1].st_value |= 1; /* local_a */
+	sym[2].st_value |= 1; /* func_a */
+	sym[3].st_value |= 1; /* func_b */
+	((Elf32_Ehdr *)img)->e_machine = EM_ARM;
+	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), 0);
+	ck_assert_str_eq(elfsyms_find(es, 0x2000, &off), "func_a");
+	ck_assert_uint_eq(off, 0);
+	ck_assert_str_eq(elfsyms_find(es, 0x2010, &off), "func_a");
+	ck_assert_uint_eq(off, 0x10);
+	ck_assert_str_eq(elfsyms_find(es, 0x2020, &off), "func_b");
+	ck_assert_uint_eq(off, 0);
+	elfsyms_free(es);
+	((Elf32_Ehdr *)img)->e_machine = EM_386;
+	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), 0);
+	ck_assert_ptr_null(elfsyms_find(es, 0x2000, &off));
+	ck_assert_str_eq(elfsyms_find(es, 0x2010, &off), "func_a");
+	ck_assert_uint_eq(off, 0xf);
 	elfsyms_free(es);
 }
 END_TEST
@@ -482,20 +635,22 @@ static int exec_tmpfile(char *buf, size_t len)
 START_TEST(test_synthetic_mapped)
 {
 	static unsigned char img[SYN_SIZE];
-	static const struct { int type; uint64_t vaddr; } kinds[] = {
-		{ ET_EXEC, 0x401000 }, { ET_DYN, 0x2000 },
+	static const struct { int type; uint64_t vaddr; int is32; } kinds[] = {
+		{ ET_EXEC, 0x401000, 0 }, { ET_DYN, 0x2000, 0 },
+		{ ET_EXEC, 0x401000, 1 }, { ET_DYN, 0x2000, 1 },
 	};
 	char path[4096];
 	size_t k;
 
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		struct bb_usyms *u;
 		struct bb_usym s;
 		unsigned char *map;
 		int fd = exec_tmpfile(path, sizeof(path));
 
 		ck_assert_msg(fd >= 0, "no directory allows PROT_EXEC mappings");
-		syn_build(img, kinds[k].type, kinds[k].vaddr);
+		syn_build_class(img, kinds[k].type, kinds[k].vaddr,
+				kinds[k].is32);
 		ck_assert_int_eq(pwrite(fd, img, sizeof(img), 0), sizeof(img));
 		map = mmap(NULL, 0x1000, PROT_READ | PROT_EXEC, MAP_PRIVATE,
 			   fd, SYN_TEXT);
@@ -522,6 +677,364 @@ START_TEST(test_synthetic_mapped)
 }
 END_TEST
 
+/* ---- MiniDebugInfo (.gnu_debugdata) ---- */
+
+/*
+ * A program stripped as Fedora's find-debuginfo does it: the functions
+ * .dynsym lacks kept in a .symtab-only ELF (objcopy --only-keep-debug,
+ * then -S --keep-symbols), compressed with xz (each check it may have)
+ * and added as .gnu_debugdata, the program itself stripped. Made here with
+ * cc, nm, objcopy, strip and xz: DIR/full (unstripped), DIR/bare (stripped,
+ * nothing added) and DIR/mdi-CHECK.
+ */
+static const char mdi_script[] =
+	"set -e; cd \"$1\"\n"
+	"cat >p.c <<'C'\n"
+	"__attribute__((noinline)) static int mdi_local(int x)\n"
+	"{ __asm__ volatile(\"\" : \"+r\"(x)); return x + 1; }\n"
+	"__attribute__((noinline)) int mdi_global(int x)\n"
+	"{ return mdi_local(x) * 2; }\n"
+	"int main(int c, char **v) { (void)v; return mdi_global(c); }\n"
+	"C\n"
+	"cc -O1 -o full p.c\n"
+	"nm -D full --format=posix --defined-only | awk '{ print $1 }' "
+	"| sort >dynsyms\n"
+	"nm full --format=posix --defined-only | awk '$2 ~ /^[TtD]$/ "
+	"{ print $1 }' | sort >funcsyms\n"
+	"comm -13 dynsyms funcsyms >keep\n"
+	"objcopy --only-keep-debug full debug\n"
+	"objcopy -S --remove-section .gdb_index --remove-section .comment "
+	"--keep-symbols=keep debug mini\n"
+	"cp full bare\n"
+	"strip --strip-all -R .comment bare\n"
+	"for c in crc64 crc32 none; do\n"
+	"  xz --format=xz --check=$c -c mini >mini.$c.xz\n"
+	"  cp bare mdi-$c\n"
+	"  objcopy --add-section .gnu_debugdata=mini.$c.xz mdi-$c\n"
+	"done\n";
+
+static char mdi_dir[4096];
+
+static const char *mdi_path(const char *name)
+{
+	static char path[4200];
+
+	snprintf(path, sizeof(path), "%s/%s", mdi_dir, name);
+	return path;
+}
+
+static void mdi_build(void)
+{
+	char cmd[4400];
+	FILE *f;
+
+	snprintf(mdi_dir, sizeof(mdi_dir), "%s/usym-mdi-XXXXXX", BB_BUILD_DIR);
+	ck_assert_ptr_nonnull(mkdtemp(mdi_dir));
+	f = fopen(mdi_path("make.sh"), "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(mdi_script, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "sh %s %s", mdi_path("make.sh"), mdi_dir);
+	ck_assert_msg(system(cmd) == 0, "%s failed (cc, binutils, xz-utils?)",
+		      cmd);
+}
+
+static void mdi_clean(void)
+{
+	char cmd[4400];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", mdi_dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Where `name` is in the unstripped program, by libelf. */
+static uint64_t full_addr(const char *name)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	uint64_t addr = 0;
+	Elf *e;
+	int fd = open(mdi_path("full"), O_RDONLY);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_uint_ne(elf_version(EV_CURRENT), EV_NONE);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	ck_assert_ptr_nonnull(e);
+	while ((scn = elf_nextscn(e, scn))) {
+		Elf_Data *d = elf_getdata(scn, NULL);
+		size_t j;
+
+		gelf_getshdr(scn, &sh);
+		if (sh.sh_type != SHT_SYMTAB)
+			continue;
+		for (j = 0; j < sh.sh_size / sh.sh_entsize; j++) {
+			GElf_Sym sym;
+
+			gelf_getsym(d, j, &sym);
+			if (!strcmp(elf_strptr(e, sh.sh_link, sym.st_name), name))
+				addr = sym.st_value;
+		}
+	}
+	elf_end(e);
+	close(fd);
+	ck_assert_msg(addr, "no %s in the unstripped program", name);
+	return addr;
+}
+
+START_TEST(test_minidebuginfo)
+{
+	static const char *const checks[] = { "mdi-crc64", "mdi-crc32",
+					      "mdi-none" };
+	uint64_t local = full_addr("mdi_local"), global = full_addr("mdi_global");
+	uint64_t main_at = full_addr("main"), off;
+	struct bb_elfsyms *es;
+	size_t i;
+
+	/* stripped, nothing added: none of the three */
+	ck_assert_int_eq(elfsyms_load(&es, mdi_path("bare")), 0);
+	ck_assert_ptr_null(elfsyms_find(es, local, &off));
+	ck_assert_ptr_null(elfsyms_find(es, main_at, &off));
+	elfsyms_free(es);
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(elfsyms_load(&es, mdi_path(checks[i])), 0);
+		ck_assert_ptr_nonnull(elfsyms_find(es, local + 1, &off));
+		ck_assert_str_eq(elfsyms_find(es, local + 1, &off), "mdi_local");
+		ck_assert_uint_eq(off, 1);
+		ck_assert_str_eq(elfsyms_find(es, global, &off), "mdi_global");
+		ck_assert_uint_eq(off, 0);
+		ck_assert_str_eq(elfsyms_find(es, main_at, &off), "main");
+		elfsyms_free(es);
+	}
+}
+END_TEST
+
+/* A damaged .gnu_debugdata (its check fails) adds no name, and the file
+ * still reads (its .dynsym); so does one that is not xz at all. */
+START_TEST(test_minidebuginfo_damaged)
+{
+	uint64_t local = full_addr("mdi_local"), off;
+	struct bb_elfsyms *es;
+	unsigned char *img, *packed;
+	char *buf, *raw;
+	size_t plen, at;
+	int len, round;
+
+	len = bb_read_file(mdi_path("mdi-crc64"), &buf);
+	ck_assert_int_gt(len, 0);
+	plen = bb_read_file(mdi_path("mini.crc64.xz"), &raw);
+	ck_assert_int_gt((int)plen, 24);
+	packed = (unsigned char *)raw;
+	img = (unsigned char *)buf;
+	/* where objcopy put the section: its bytes, found in the file */
+	for (at = 0; at + plen <= (size_t)len; at++)
+		if (!memcmp(img + at, packed, plen))
+			break;
+	ck_assert_uint_le(at + plen, (size_t)len);
+	ck_assert_int_eq(elfsyms_parse(&es, img, len), 0);
+	ck_assert_str_eq(elfsyms_find(es, local, &off), "mdi_local");
+	elfsyms_free(es);
+	for (round = 0; round < 40; round++) {
+		size_t k = at + 12 + (size_t)round * (plen - 24) / 40;
+
+		img[k] ^= 0x10;
+		ck_assert_int_eq(elfsyms_parse(&es, img, len), 0);
+		ck_assert_ptr_null(elfsyms_find(es, local, &off));
+		elfsyms_free(es);
+		img[k] ^= 0x10;
+	}
+	memset(img + at, 'x', plen);
+	ck_assert_int_eq(elfsyms_parse(&es, img, len), 0);
+	ck_assert_ptr_null(elfsyms_find(es, local, &off));
+	elfsyms_free(es);
+	free(buf);
+	free(raw);
+}
+END_TEST
+
+/* ---- build ids ---- */
+
+/* The GNU build id of a file by libelf (its SHT_NOTE sections); length. */
+static size_t libelf_build_id(const char *path, uint8_t *id)
+{
+	Elf_Scn *scn = NULL;
+	size_t n = 0;
+	Elf *e;
+	int fd = open(path, O_RDONLY);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_uint_ne(elf_version(EV_CURRENT), EV_NONE);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	ck_assert_ptr_nonnull(e);
+	while ((scn = elf_nextscn(e, scn)) && !n) {
+		Elf_Data *d = elf_getdata(scn, NULL);
+		size_t off = 0, name, desc;
+		GElf_Shdr sh;
+		GElf_Nhdr nh;
+
+		gelf_getshdr(scn, &sh);
+		if (sh.sh_type != SHT_NOTE || !d)
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &name, &desc)) > 0)
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((char *)d->d_buf + name, "GNU", 4)) {
+				n = nh.n_descsz;
+				memcpy(id, (char *)d->d_buf + desc, n);
+				break;
+			}
+	}
+	elf_end(e);
+	close(fd);
+	return n;
+}
+
+/* The program's and the ELF32 ARM one's, as libelf reads them; none in
+ * the synthetic file (it has no PT_NOTE). */
+START_TEST(test_build_id)
+{
+	const char *paths[] = { mdi_path("full"), arm32_path() };
+	const uint8_t *id;
+	uint8_t want[64];
+	struct bb_elfsyms *es;
+	static unsigned char img[SYN_SIZE];
+	size_t i, n;
+
+	for (i = 0; i < 2; i++) {
+		if (!paths[i])
+			continue; /* no cross compiler (said by matches_libelf) */
+		n = libelf_build_id(paths[i], want);
+		ck_assert_uint_eq(n, 20); /* ld's default, sha1 */
+		ck_assert_int_eq(elfsyms_load(&es, paths[i]), 0);
+		ck_assert_uint_eq(elfsyms_build_id(es, &id), n);
+		ck_assert(!memcmp(id, want, n));
+		elfsyms_free(es);
+	}
+	syn_build(img, ET_DYN, 0x2000);
+	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), 0);
+	ck_assert_uint_eq(elfsyms_build_id(es, &id), 0);
+	elfsyms_free(es);
+}
+END_TEST
+
+/* The file offset of a function of the unstripped program (its PT_LOAD). */
+static uint64_t full_foff(const char *name)
+{
+	uint64_t va = full_addr(name), foff = 0;
+	GElf_Phdr ph;
+	size_t i, n;
+	Elf *e;
+	int fd = open(mdi_path("full"), O_RDONLY);
+
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	ck_assert_int_eq(elf_getphdrnum(e, &n), 0);
+	for (i = 0; i < n; i++)
+		if (gelf_getphdr(e, i, &ph) && ph.p_type == PT_LOAD &&
+		    va >= ph.p_vaddr && va - ph.p_vaddr < ph.p_filesz)
+			foff = va - ph.p_vaddr + ph.p_offset;
+	elf_end(e);
+	close(fd);
+	ck_assert_uint_ne(foff, 0);
+	return foff;
+}
+
+static void put_debug(const char *root, const uint8_t *id, const char *from)
+{
+	char cmd[9000], hex[80];
+	size_t i;
+
+	for (i = 1; i < 20; i++)
+		snprintf(hex + 2 * (i - 1), 3, "%02x", id[i]);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/.build-id/%02x && "
+		 "cp %s %s/.build-id/%02x/%s.debug", root, id[0], from, root,
+		 id[0], hex);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/*
+ * By build id and file offset, without a pid: this process's own program
+ * once its maps were read (its file read then, or only now); a program
+ * never seen, from a debug directory: named if the file there is whole,
+ * [unknown] if it is a --only-keep-debug file (its PT_LOADs hold no
+ * bytes, offsets cannot be placed), -ENOENT if there is none.
+ */
+START_TEST(test_find_build_id)
+{
+	uint64_t a = (uint64_t)(uintptr_t)&usym_test_target, foff = 0;
+	struct bb_maps_line m;
+	struct bb_elfsyms *es;
+	struct bb_usyms *u;
+	struct bb_usym s;
+	const uint8_t *bid;
+	uint8_t id[20], other[20];
+	char line[4300], root[4200];
+	size_t len;
+	FILE *f;
+	int round;
+
+	ck_assert_int_eq(elfsyms_load(&es, "/proc/self/exe"), 0);
+	len = elfsyms_build_id(es, &bid);
+	ck_assert_uint_eq(len, 20);
+	memcpy(id, bid, len);
+	elfsyms_free(es);
+	f = fopen("/proc/self/maps", "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (usym_parse_maps_line(line, &m) == 0 && a >= m.start &&
+		    a < m.end)
+			foff = a - m.start + m.offset;
+	}
+	fclose(f);
+	ck_assert_uint_ne(foff, 0);
+	snprintf(root, sizeof(root), "%s/root", mdi_dir);
+	for (round = 0; round < 2; round++) {
+		ck_assert_int_eq(usyms_new(&u), 0);
+		usyms_set_debug_root(u, root);
+		ck_assert_int_eq(usyms_add_pid(u, getpid()), 0);
+		if (round) /* its file read by a lookup, before */
+			ck_assert_int_eq(usyms_find(u, getpid(), a, &s), 0);
+		ck_assert_int_eq(usyms_find_build_id(u, id, 20, foff + 3, &s), 0);
+		ck_assert_ptr_nonnull(s.name);
+		ck_assert_str_eq(s.name, "usym_test_target");
+		ck_assert_uint_eq(s.off, 3);
+		ck_assert_str_eq(s.module, self_base());
+		usyms_free(u);
+	}
+	/* a program no process showed: the debug directory */
+	ck_assert_uint_eq(libelf_build_id(mdi_path("full"), other), 20);
+	ck_assert_int_eq(usyms_new(&u), 0);
+	usyms_set_debug_root(u, root);
+	ck_assert_int_eq(usyms_find_build_id(u, other, 20,
+					     full_foff("mdi_local"), &s),
+			 -ENOENT);
+	ck_assert_ptr_null(s.name);
+	usyms_free(u);
+	put_debug(root, other, mdi_path("full"));
+	ck_assert_int_eq(usyms_new(&u), 0);
+	usyms_set_debug_root(u, root);
+	ck_assert_int_eq(usyms_find_build_id(u, other, 20,
+					     full_foff("mdi_local") + 1, &s), 0);
+	ck_assert_str_eq(s.name, "mdi_local");
+	ck_assert_uint_eq(s.off, 1);
+	usyms_free(u);
+	put_debug(root, other, mdi_path("debug"));
+	ck_assert_int_eq(usyms_new(&u), 0);
+	usyms_set_debug_root(u, root);
+	ck_assert_int_eq(usyms_find_build_id(u, other, 20,
+					     full_foff("mdi_local"), &s), 0);
+	ck_assert_ptr_null(s.name);
+	usyms_free(u);
+	/* a build id of nothing */
+	other[5] ^= 1;
+	ck_assert_int_eq(usyms_new(&u), 0);
+	usyms_set_debug_root(u, root);
+	ck_assert_int_eq(usyms_find_build_id(u, other, 20, 0x1000, &s),
+			 -ENOENT);
+	ck_assert_int_eq(usyms_find_build_id(u, other, 0, 0x1000, &s),
+			 -EINVAL);
+	usyms_free(u);
+}
+END_TEST
+
 START_TEST(test_not_elf)
 {
 	static unsigned char img[SYN_SIZE];
@@ -534,7 +1047,20 @@ START_TEST(test_not_elf)
 	syn_build(img, ET_REL, 0);
 	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), -ENOEXEC);
 	syn_build(img, ET_EXEC, 0x401000);
+	eh->e_ident[EI_CLASS] = ELFCLASSNONE;
+	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), -ENOEXEC);
+	eh->e_ident[EI_CLASS] = 3;
+	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), -ENOEXEC);
+	/* ELF64 tables under an ELF32 header: read as ELF32, its fields say
+	 * no program or section headers; nothing found, nothing guessed */
 	eh->e_ident[EI_CLASS] = ELFCLASS32;
+	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), 0);
+	ck_assert_uint_eq(elfsyms_count(es), 0);
+	ck_assert_ptr_null(elfsyms_find(es, 0x401010, NULL));
+	elfsyms_free(es);
+	syn_build_class(img, ET_EXEC, 0x401000, 1);
+	ck_assert_int_eq(elfsyms_parse(&es, img, 51), -ENOEXEC); /* cut */
+	img[EI_DATA] = ELFDATA2MSB;
 	ck_assert_int_eq(elfsyms_parse(&es, img, sizeof(img)), -ENOEXEC);
 	syn_build(img, ET_EXEC, 0x401000);
 	eh->e_ident[EI_DATA] = ELFDATA2MSB;
@@ -606,14 +1132,14 @@ START_TEST(test_damaged_fields)
 }
 END_TEST
 
-/* Every truncation of the synthetic file, and of this binary's headers. */
+/* Every truncation of the synthetic file (_i: 0 ELF64, 1 ELF32). */
 START_TEST(test_truncated)
 {
 	static unsigned char img[SYN_SIZE];
 	struct bb_elfsyms *es;
 	size_t len;
 
-	syn_build(img, ET_EXEC, 0x401000);
+	syn_build_class(img, ET_EXEC, 0x401000, _i);
 	for (len = 0; len < sizeof(img); len++) {
 		if (elfsyms_parse(&es, img, len) == 0) {
 			elfsyms_find(es, 0x401010, NULL);
@@ -640,7 +1166,8 @@ START_TEST(test_flipped)
 	int round, k, ok = 0;
 
 	for (round = 0; round < 20000; round++) {
-		syn_build(img, round & 1 ? ET_EXEC : ET_DYN, 0x401000);
+		syn_build_class(img, round & 1 ? ET_EXEC : ET_DYN, 0x401000,
+				_i);
 		for (k = 0; k < 1 + (int)(rng() % 4); k++) {
 			/* mostly the headers and tables of page 0 */
 			size_t at = rng() % (round % 3 ? 0x700 : SYN_SIZE);
@@ -722,7 +1249,7 @@ static Suite *usym_suite(void)
 {
 	Suite *s = suite_create("usym");
 	TCase *tc = tcase_create("core");
-	TCase *fz = tcase_create("damaged");
+	TCase *fz = tcase_create("damaged"), *md;
 
 	tcase_add_test(tc, test_maps_line_file);
 	tcase_add_test(tc, test_maps_line_kinds);
@@ -730,8 +1257,9 @@ static Suite *usym_suite(void)
 	tcase_add_test(tc, test_self_functions);
 	tcase_add_test(tc, test_exited_process);
 	tcase_add_test(tc, test_no_such_process);
-	tcase_add_loop_test(tc, test_matches_libelf, 0, 2);
-	tcase_add_test(tc, test_synthetic_exec_and_dyn);
+	tcase_add_loop_test(tc, test_matches_libelf, 0, 3);
+	tcase_add_loop_test(tc, test_synthetic_exec_and_dyn, 0, 2);
+	tcase_add_test(tc, test_elf32_arm_thumb);
 	tcase_add_test(tc, test_synthetic_mapped);
 	tcase_add_test(tc, test_not_elf);
 	tcase_add_test(tc, test_no_sections);
@@ -739,10 +1267,17 @@ static Suite *usym_suite(void)
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(fz, 60);
 	tcase_add_test(fz, test_damaged_fields);
-	tcase_add_test(fz, test_truncated);
-	tcase_add_test(fz, test_flipped);
+	tcase_add_loop_test(fz, test_truncated, 0, 2);
+	tcase_add_loop_test(fz, test_flipped, 0, 2);
 	tcase_add_test(fz, test_real_damaged);
 	suite_add_tcase(s, fz);
+	md = tcase_create("minidebuginfo");
+	tcase_add_unchecked_fixture(md, mdi_build, mdi_clean);
+	tcase_add_test(md, test_minidebuginfo);
+	tcase_add_test(md, test_minidebuginfo_damaged);
+	tcase_add_test(md, test_build_id);
+	tcase_add_test(md, test_find_build_id);
+	suite_add_tcase(s, md);
 	return s;
 }
 

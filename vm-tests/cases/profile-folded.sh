@@ -1,11 +1,15 @@
-# profile -f -p PID 3 of a shell spinning in a loop: the perf_event
-# program on every CPU (the cpu-clock where the guest has no PMU), folded
-# lines "comm;frames count" of that process only, at least 30 samples of
-# the 3 s at 99 Hz, and offcputime -f -p PID 3 of a shell that sleeps in a
+# profile -f -p PID 3 of a program spinning in a loop (guest/spin.c, with
+# its .symtab; an ELF32 on armv7): the perf_event program on every CPU (the
+# cpu-clock where the guest has no PMU), folded lines "comm;frames count"
+# of that process only, at least 30 samples of the 3 s at 99 Hz, most of
+# them with its function vmtest_spin_inner named among the user frames
+# (the sampled address itself: the leaf frame needs no unwinding), and
+# offcputime -f -p PID 3 of a shell that sleeps in a
 # loop: its off-CPU microseconds add up to most of the 3 s. Both exit by
 # themselves.
 . /vmtest/lib.sh
-sh -c 'while :; do :; done' &
+[ -x /vmtest/spin ] || fail "no /vmtest/spin: $(cat /vmtest/spin.why 2>/dev/null)"
+/vmtest/spin &
 SPIN=$!
 start_tool barebpf profile -f -F 99 -p $SPIN 3
 wait_exit 60 "3 s"
@@ -16,7 +20,10 @@ good=$(grep -cE '^[^ ;]+(;[^;]*)* [0-9]+$' $W/out)
 n=$(awk '{ s += $NF } END { print s + 0 }' $W/out)
 diag "profile: $lines lines, $good folded, $n samples"
 [ "$lines" -ge 1 ] && [ "$good" = "$lines" ] || fail "not folded lines: $(head -n 3 $W/out)"
-[ "$n" -ge 30 ] || fail "$n samples of a spinning shell in 3 s at 99 Hz"
+[ "$n" -ge 30 ] || fail "$n samples of a spinning program in 3 s at 99 Hz"
+named=$(awk '$1 ~ /(^|;)vmtest_spin_inner(;|$)/ { s += $NF } END { print s + 0 }' $W/out)
+diag "profile: $named samples in vmtest_spin_inner; $(sort -k2 -n -r $W/out | head -n 2 | tr '\n' '|')"
+[ $((named * 2)) -ge "$n" ] || fail "$named of $n samples name vmtest_spin_inner: $(head -n 3 $W/out)"
 sh -c 'while :; do sleep 0.2; done' &
 NAP=$!
 start_tool barebpf offcputime -f -p $NAP 3
