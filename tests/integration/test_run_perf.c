@@ -188,7 +188,7 @@ START_TEST(test_run_trace_event)
 }
 END_TEST
 
-/* -F: what it takes, and only for perf_event programs */
+/* -F: a rate of 1 or more; --help names perf_event sections and -F */
 START_TEST(test_run_frequency)
 {
 	char *const zero[] = { (char *)barebpf(), "run", "-F", "0", "-d", "1",
