@@ -207,6 +207,84 @@ cost_collect() {
 	STATS_WAS=
 }
 [ "${BENCH_COST:-1}" = 1 ] && cost_collect
+# ---- profiling: every CPU sampled at 99 Hz (issue 23: at most 1 % of
+# one CPU) ----
+# What sampling costs while it runs, over BENCH_PROFILE_SECS (10) seconds
+# from 1 s after the tool said it is attached: the CPU time of every
+# thread of the tool's process (/proc/PID/task/*/schedstat, ns) plus the
+# time the kernel ran its BPF programs (run_time_ns in the fdinfo of the
+# process's program fds, counted while kernel.bpf_stats_enabled is 1:
+# 5.1+; the BPF time includes the stack walks of bpf_get_stackid). Not
+# counted: the perf interrupt around the program, and the printing at
+# exit. Start (exec to the ready line) and peak RSS from benchrun, as
+# above. barebpf samples the hardware cycles event where there is a PMU
+# (the cpu-clock otherwise, as bpftrace's profile:hz always does).
+PROF_SECS=${BENCH_PROFILE_SECS:-10}
+PROF_STATS=
+bench_profile_measure() {
+	local k i
+	cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{s += $1} END {print s + 0}'; }
+	bpf_ns() { cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '/^run_time_ns:/ {s += $2} END {print s + 0}'; }
+	# prof_run KEY PATTERN CMD...: "start_ms exit_ms rss_kib tool_ns bpf_ns"
+	prof_run() {
+		local key=$1 pat=$2 bp pid c0 b0; shift 2
+		rm -f "$W/done" "$W/pout"
+		"$W/benchrun" "$W/pout" "$pat" "@$W/done" -- "$@" >"$W/pbr" 2>&1 &
+		bp=$!
+		until grep -q "$pat" "$W/pout" 2>/dev/null; do
+			sleep 0.05
+			kill -0 $bp 2>/dev/null || { echo "bench: $* did not start: $(tail -n3 "$W/pout")" >&2; return; }
+		done
+		pid=$(awk '{print $1}' /proc/$bp/task/$bp/children 2>/dev/null)
+		[ -n "$pid" ] || pid=$(pgrep -P $bp | head -n 1)
+		sleep 1
+		c0=$(cpu_ns "$pid"); b0=$(bpf_ns "$pid")
+		sleep "$PROF_SECS"
+		c0=$(($(cpu_ns "$pid") - c0)); b0=$(($(bpf_ns "$pid") - b0))
+		echo "$c0 $b0 $((c0 + b0))" >"$W/pcpu"
+		touch "$W/done"
+		wait $bp
+		echo "$(cat "$W/pbr") $(cat "$W/pcpu")" >>"$W/prof.$key"
+	}
+	PROF_STATS=$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null)
+	[ -n "$PROF_STATS" ] && echo 1 >/proc/sys/kernel/bpf_stats_enabled
+	echo "bench: profiling every CPU at 99 Hz ($ROUNDS rounds of ${PROF_SECS}s each tool)..." >&2
+	for i in $(seq "$ROUNDS"); do
+		for ((k = 0; k < ${#TOOLS[@]}; k += 2)); do
+			prof_run "${TOOLS[k]}" "Sampling at" "${TOOLS[k+1]}" profile -F 99
+		done
+		[ -n "$BT" ] && prof_run bpftrace Tracing "$BT" $BTL "$HERE/profile.bt"
+	done
+	[ -n "$PROF_STATS" ] && echo "$PROF_STATS" >/proc/sys/kernel/bpf_stats_enabled
+}
+# the rows, in the table
+bench_profile_rows() {
+	local l cells
+	pcol() { [ -s "$W/prof.$1" ] && awk -v f="$2" '{print $f}' "$W/prof.$1" | median || echo -; }
+	pcpu() { # LABEL: "TOTAL% (tool T%, BPF B%)" of one CPU, medians
+		[ -s "$W/prof.$1" ] || { echo -; return; }
+		awk -v s="$PROF_SECS" -v bpf="$PROF_STATS" '{t[NR] = $4; b[NR] = $5; a[NR] = $4 + $5}
+			function med(v, n, i, j, x) { for (i = 2; i <= n; i++) { x = v[i]; for (j = i - 1; j > 0 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
+				return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+			END { d = s * 1e7; if (bpf == "") printf "%.2f%% (tool only: no kernel.bpf_stats_enabled)", med(t, NR) / d
+				else printf "%.2f%% (tool %.2f%%, BPF %.2f%%)", med(a, NR) / d, med(t, NR) / d, med(b, NR) / d }' "$W/prof.$1"
+	}
+	cells=()
+	for l in "${LABELS[@]}"; do cells+=("$(cell "$l" "$(pcol "$l" 1) ms")"); done
+	row "profile: start to attached, median" "$(ratio "$(pcol bpftrace 1)" "$(pcol barebpf 1)")" \
+		"exec to the ready line: \`profile -F 99\` / \`bpftrace bench/profile.bt\`" "${cells[@]}"
+	cells=()
+	for l in "${LABELS[@]}"; do cells+=("$(cell "$l" "$(pcol "$l" 3) KiB")"); done
+	row "profile: peak RSS, median" "$(ratio "$(pcol bpftrace 3)" "$(pcol barebpf 3)")" \
+		"wait4() ru_maxrss of the runs below" "${cells[@]}"
+	cells=()
+	for l in "${LABELS[@]}"; do cells+=("$(cell "$l" "$(pcpu "$l")")"); done
+	row "profile: CPU while sampling $(nproc) CPUs at 99 Hz, % of one CPU, median" \
+		"$(ratio "$(pcol bpftrace 6)" "$(pcol barebpf 6)")" \
+		"\`profile -F 99\` / \`bpftrace -e 'profile:hz:99 { @[kstack, ustack] = count(); }'\` (bench/profile.bt), $ROUNDS rounds of ${PROF_SECS} s from 1 s after the ready line: the process's threads' CPU time (/proc/PID/task/*/schedstat) + its BPF programs' run_time_ns (kernel.bpf_stats_enabled=1); not the perf interrupt around them" \
+		"${cells[@]}"
+}
+bench_profile_measure
 
 # ---- the table ----
 col() { # KEY FIELD(1 start, 2 exit, 3 rss): median over the runs
@@ -331,3 +409,4 @@ cost_rows() {
 	done
 }
 cost_rows
+bench_profile_rows

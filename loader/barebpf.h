@@ -174,8 +174,9 @@ enum bb_prog_kind {
 	BB_PROG_KPROBE,
 	BB_PROG_KRETPROBE,
 	BB_PROG_TRACEPOINT,
-	BB_PROG_PERF_EVENT, /* barebpf's own section bb_perf_event: profile
-			     * attaches it to its sampling events itself */
+	BB_PROG_PERF_EVENT, /* perf_event (libbpf, samples/bpf): run samples
+			     * every CPU (session_attach_sampling); and
+			     * bb_perf_event, which profile attaches itself */
 };
 
 /* What the programs do with a map, told by their helper calls. */
@@ -446,6 +447,13 @@ int session_tracefs(struct bb_session *s, struct bb_err *err);
  */
 int session_attach(struct bb_session *s, struct bb_prog *prog,
 		   const char *target, int maxactive, struct bb_err *err);
+/*
+ * Attach a perf_event program to a sampling event at hz on every online
+ * CPU (perf_sample_open; *sw as there), each recorded in s. The number of
+ * CPUs, or -errno (the events opened so far stay in s).
+ */
+int session_attach_sampling(struct bb_session *s, struct bb_prog *prog,
+			    unsigned hz, int *sw, struct bb_err *err);
 /*
  * What a tool attaches, declared as a list: the program, where, and the
  * state it opens and closes (space-separated names of the tool's choosing,

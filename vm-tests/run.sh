@@ -137,9 +137,9 @@ NO_BREAKDOWN_CASES=$(sed 's/breakdown-freeze|//' <<<"$ARCH_CASES")
 # program ("program requires BPF JIT compiler": README.md, known problems)
 RISCV7_CASES=$(sed 's/trace-args-entry|trace-args-open|trace-kprobe|trace-tracepoint|//' <<<"$NO_BREAKDOWN_CASES")
 CASE_SETS="
-old     ^(profile-folded|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint)$
-old419  ^(profile-folded|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint)$
-oldest  ^(profile-folded|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|qenter-reads|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|hygiene-sigint|old-refuses)$
+old     ^(profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint)$
+old419  ^(profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint)$
+oldest  ^(profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|qenter-reads|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|hygiene-sigint|old-refuses)$
 arch      $ARCH_CASES
 armv7nobd $NO_BREAKDOWN_CASES
 riscv612  $RISCV612_CASES
@@ -290,7 +290,7 @@ build_bpfobjs() { # build_bpfobjs ARCH
 		BPFWHY[$arch]="no $CLANG on the host to build vm-tests/bpf/*.bpf.c"
 		return
 	fi
-	for f in "$HERE"/bpf/*.bpf.c "$ROOT"/tests/bpf/{syscalls,syscalls_wrap,printk,calls,maps_bpfload}.bpf.c; do
+	for f in "$HERE"/bpf/*.bpf.c "$ROOT"/tests/bpf/{syscalls,syscalls_wrap,printk,calls,maps_bpfload,sampleip_kern,trace_event_kern}.bpf.c; do
 		build_bpf "$arch" "$f"
 	done
 	for f in "$ROOT"/tests/bpf/btf_{rodata,maps}.bpf.c; do build_bpf "$arch" "$f" -g; done

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Programs: what a section name asks for (kprobe/, kretprobe/, ksyscall/,
- * kretsyscall/, tracepoint/, tp/; bpf_load's kprobe/<N> tail-call slots;
+ * kretsyscall/, tracepoint/, tp/, perf_event; bpf_load's kprobe/<N>
+ * tail-call slots;
  * the kinds barebpf run does not run, named as such), and one program per
  * global function of a program section (libbpf takes several a section;
  * .text holds the functions they call).
@@ -13,10 +14,10 @@
 
 #define ACCEPTED_SECTIONS                                                      \
 	"kprobe/<function>, kretprobe/<function>, ksyscall/<syscall>, "        \
-	"kretsyscall/<syscall>, tracepoint/<category>/<name>"
+	"kretsyscall/<syscall>, tracepoint/<category>/<name>, perf_event"
 #define RUN_ATTACHES                                                           \
-	"barebpf run attaches kprobe, kretprobe, ksyscall and tracepoint "     \
-	"programs"
+	"barebpf run attaches kprobe, kretprobe, ksyscall, tracepoint and "    \
+	"perf_event programs"
 
 struct sec_kind {
 	enum bb_prog_kind kind;
@@ -76,8 +77,10 @@ static int section_kind(const char *name, struct sec_kind *k)
 		{ "tracepoint", BB_PROG_TRACEPOINT, BPF_PROG_TYPE_TRACEPOINT,
 		  0 },
 		{ "tp", BB_PROG_TRACEPOINT, BPF_PROG_TYPE_TRACEPOINT, 0 },
-		/* the embedded profile's, attached by its tool (no target:
-		 * run refuses it); libbpf's perf_event stays refused */
+		/* libbpf's and samples/bpf's (no target: run samples every
+		 * CPU at -F), and the embedded profile's own */
+		{ "perf_event", BB_PROG_PERF_EVENT, BPF_PROG_TYPE_PERF_EVENT,
+		  0 },
 		{ "bb_perf_event", BB_PROG_PERF_EVENT,
 		  BPF_PROG_TYPE_PERF_EVENT, 0 },
 	};

@@ -15,6 +15,7 @@ static const struct bb_provider *providers[] = {
 	&kprobe_provider,
 	&kretprobe_provider,
 	&tracepoint_provider,
+	&sample_provider,
 };
 
 static const struct bb_provider *provider_for(enum bb_prog_kind kind)

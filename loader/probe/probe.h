@@ -2,11 +2,13 @@
 /*
  * loader/probe/: attaching programs, one file per attach kind behind one
  * provider table, as ply does. attach.c keeps a session's books and picks
- * the provider of a program's kind; kprobe.c (kprobes and kretprobes) and
- * tracepoint.c are the providers; perf_event.c makes the perf events all
- * of them use; kprobe_events.c owns our lines in kprobe_events (names,
- * removal, leftovers of dead barebpf processes); kretprobe_misses.c counts
- * lost returns; funcs.c tells which functions the kernel has.
+ * the provider of a program's kind; kprobe.c (kprobes and kretprobes),
+ * tracepoint.c and sample.c (perf_event programs: a sampling event per
+ * CPU, attached with session_attach_sampling, which knows the rate) are
+ * the providers; perf_event.c makes the perf events all of them use;
+ * kprobe_events.c owns our lines in kprobe_events (names, removal,
+ * leftovers of dead barebpf processes); kretprobe_misses.c counts lost
+ * returns; funcs.c tells which functions the kernel has.
  *
  * This header is internal to the library: files of loader/probe/ include
  * it; the rest of the loader and the command line include barebpf.h, which
@@ -29,7 +31,7 @@ struct bb_provider {
 	int (*detach)(struct bb_session *s, struct bb_link *l);
 };
 extern const struct bb_provider kprobe_provider, kretprobe_provider,
-	tracepoint_provider;
+	tracepoint_provider, sample_provider;
 
 /* ---- perf_event.c ---- */
 /* perf_event_open on trace event id, SET_BPF, ENABLE: the perf fd. */

@@ -17,11 +17,13 @@
 
 static const char usage[] =
 "usage: barebpf run [-h] [-j] [-c NAME=VALUE]... [-d SECONDS] [-M MAXACTIVE]\n"
-"                   [--kern-version V] [-v] object.o\n"
+"                   [-F HZ] [--kern-version V] [-v] object.o\n"
 "\n"
 "Load a BPF ELF object and attach each of its programs by section name:\n"
 "  kprobe/<function>  kretprobe/<function>  tracepoint/<category>/<event>\n"
 "  ksyscall/<syscall> kretsyscall/<syscall>  (also kprobe/sys_<syscall>)\n"
+"  perf_event         sampled on every CPU at -F HZ (hardware cycles, or\n"
+"                     the cpu-clock where there is no PMU: most VMs)\n"
 "Maps: section \"maps\" (bpf_map_def of any size: libbpf, bpf_load,\n"
 "iproute2), maps/<name> (gobpf), SEC(\".maps\") (libbpf, from the object's\n"
 "BTF), pinned under /sys/fs/bpf if the object says so. Global data from\n"
@@ -43,11 +45,14 @@ static const char usage[] =
 "  -c, --const NAME=VAL  set the load-time constant NAME (repeatable)\n"
 "  -d, --duration SECS   exit after this many seconds\n"
 "  -M, --maxactive N     kretprobe instances per probe (default 128)\n"
+"  -F, --frequency HZ    samples a second per CPU of perf_event programs\n"
+"                        (default 49)\n"
 "      --kern-version V  override the detected kernel version (a.b.c)\n"
 "  -v, --verbose         say what was detected and attached\n";
 static const struct tool_usage help = { NULL, usage };
 
 static int json;
+static unsigned long sample_hz = 49; /* -F */
 
 static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 {
@@ -129,6 +134,29 @@ static int run_is_output(struct tool_ctx *t, const struct bb_map *m)
 	return 0;
 }
 
+/* Every perf_event program on a sampling event of each CPU, at -F. */
+static int attach_sampling(struct tool_ctx *t)
+{
+	struct bb_err err = { "" };
+	int i, n, sw = 0;
+
+	for (i = 0; i < obj_nprogs(t->obj); i++) {
+		struct bb_prog *pr = obj_prog_at(t->obj, i);
+
+		if (pr->kind != BB_PROG_PERF_EVENT)
+			continue;
+		n = session_attach_sampling(&t->sess, pr, sample_hz, &sw, &err);
+		if (n < 0)
+			return tool_fail(t, n, "%s", err.msg);
+		if (t->verbose)
+			fprintf(stderr, "attached %s to %s at %lu Hz on %d "
+				"CPU%s\n", pr->name, sw ? "the software "
+				"cpu-clock" : "the hardware cycles event",
+				sample_hz, n, n == 1 ? "" : "s");
+	}
+	return 0;
+}
+
 /*
  * Every program at its section's target. What run can tell of the attach
  * rule: a kretprobe closes what the kprobe on the same function opens, so
@@ -148,8 +176,9 @@ static int attach_object(struct tool_ctx *t, int maxactive)
 	for (i = 0; i < n; i++) {
 		struct bb_prog *pr = obj_prog_at(t->obj, i);
 
-		/* A tail call's target runs from its slot, not from a hook. */
-		if (pr->tail_slot >= 0)
+		/* A tail call's target runs from its slot, not from a hook;
+		 * sampling programs have no target (attach_sampling). */
+		if (pr->tail_slot >= 0 || pr->kind == BB_PROG_PERF_EVENT)
 			continue;
 		prog[k] = pr;
 		p[k].prog = pr->name;
@@ -164,6 +193,8 @@ static int attach_object(struct tool_ctx *t, int maxactive)
 		k++;
 	}
 	ret = tool_attach_probes(t, p, k);
+	if (ret >= 0)
+		ret = attach_sampling(t);
 	if (ret >= 0 && t->verbose)
 		for (i = 0; i < k; i++)
 			if (p[i].attached)
@@ -212,8 +243,11 @@ static int check_targets(struct tool_ctx *t, int *need_kp)
 	for (i = 0; i < obj_nprogs(t->obj); i++) {
 		struct bb_prog *p = obj_prog_at(t->obj, i);
 
-		if (p->kind != BB_PROG_TRACEPOINT)
+		if (p->kind != BB_PROG_TRACEPOINT &&
+		    p->kind != BB_PROG_PERF_EVENT)
 			*need_kp = 1;
+		if (p->kind == BB_PROG_PERF_EVENT)
+			continue;
 		if (!*p->target && p->tail_slot < 0)
 			return tool_fail(t, -EINVAL,
 					 "program %s is in section '%s', "
@@ -294,6 +328,7 @@ static int run_main(int argc, char **argv)
 		TOOL_LONGOPTS,
 		{ "const", required_argument, NULL, 'c' },
 		TOOL_LONGOPT_MAXACTIVE,
+		{ "frequency", required_argument, NULL, 'F' },
 		{ 0 }
 	};
 	struct bb_perfbuf *pb = NULL;
@@ -307,7 +342,7 @@ static int run_main(int argc, char **argv)
 	size_t len = 0;
 
 	tool_init(&t, "run");
-	while ((c = getopt_long(argc, argv, "hjc:d:M:v", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hjc:d:M:F:v", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			consts = realloc(consts, (nconsts + 1) * sizeof(*consts));
@@ -324,6 +359,15 @@ static int run_main(int argc, char **argv)
 		case 'M':
 			if (opt_maxactive(&t, optarg, &maxactive))
 				return 1;
+			break;
+		case 'F':
+			if (opt_count(&t, "-F", "Hertz", optarg, &sample_hz))
+				return 1;
+			if (sample_hz > 1000000) {
+				tool_error(&t, "-F %lu: more than a million "
+					   "samples a second", sample_hz);
+				return 1;
+			}
 			break;
 		default:
 			if (tool_opt(&t, c, &help, &json, &duration))
@@ -380,5 +424,5 @@ out_free:
 const struct tool tool_run = {
 	"run", run_main,
 	"load and attach your own BPF object (kprobe/, kretprobe/, ksyscall/, "
-	"tracepoint/)"
+	"tracepoint/, perf_event)"
 };

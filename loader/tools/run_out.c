@@ -379,7 +379,14 @@ static void dump_stacks(const struct bb_map *m, int json)
 				print_stack(m, id, ips, n, ks, json);
 		} while (bpf_map_get_next_key(m->fd, &id, &next) == 0);
 	} else {
-		for (id = 0; id < m->def.max_entries; id++) {
+		/* an id is a hash bucket, and the kernel makes max_entries
+		 * a power of two of them (stack_map_alloc): 10000 entries
+		 * give ids up to 16383 */
+		uint32_t nb = 1;
+
+		while (nb < m->def.max_entries && nb < 1u << 31)
+			nb <<= 1;
+		for (id = 0; id < nb; id++) {
 			n = stack_read(m->fd, id, ips, max);
 			if (n > 0)
 				print_stack(m, id, ips, n, ks, json);

@@ -590,8 +590,8 @@ END_TEST
 START_TEST(test_bad_section)
 {
 	static const char *const want[] = { "section xdp is an XDP program",
-		"barebpf run attaches kprobe, kretprobe, ksyscall and "
-		"tracepoint programs", NULL };
+		"barebpf run attaches kprobe, kretprobe, ksyscall, "
+		"tracepoint and perf_event programs", NULL };
 
 	expect_file_error("bad_section.bpf.o", want);
 }

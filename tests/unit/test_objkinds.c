@@ -267,7 +267,7 @@ static const struct {
 	{ "usdt/bin:prov:name", "a USDT" },
 	{ "cgroup/skb", "a cgroup" },
 	{ "cgroup_skb/ingress", "a cgroup" },
-	{ "perf_event", "a perf event" },
+	{ "perf_event/cycles", "a perf event" }, /* perf_event has no target */
 	{ "xdp", "an XDP" },
 	{ "classifier", "a tc classifier" },
 	{ "raw_tracepoint/sched_switch", "a raw tracepoint" },
@@ -279,8 +279,8 @@ START_TEST(test_other_kinds)
 {
 	char kind[96];
 	const char *want[3] = { kind,
-		"barebpf run attaches kprobe, kretprobe, ksyscall and "
-		"tracepoint programs", NULL };
+		"barebpf run attaches kprobe, kretprobe, ksyscall, "
+		"tracepoint and perf_event programs", NULL };
 	unsigned char *buf;
 	size_t len;
 
@@ -297,33 +297,36 @@ END_TEST
 
 /* A perf event array read with bpf_perf_event_read is a counter array,
  * one written with bpf_perf_event_output an output ring */
-/* bb_perf_event: the embedded profile's own section, a perf_event
- * program without a target (its tool attaches it to sampling events);
- * with a target it is no program section; libbpf's perf_event stays
- * refused (test_other_kinds). */
+/* bb_perf_event (the embedded profile's own section) and perf_event
+ * (libbpf's and samples/bpf's): a perf_event program without a target
+ * (profile and run attach it to sampling events); with a target
+ * bb_perf_event is no program section (perf_event/x: test_other_kinds). */
 START_TEST(test_bb_perf_event)
 {
 	static const char *const bad[] = {
 		"section bb_perf_event/x holds code", NULL };
+	static const char *const names[] = { "bb_perf_event", "perf_event" };
 	struct bb_err err = { "" };
 	struct bb_obj *obj = NULL;
 	struct bb_prog *p;
 	unsigned char *buf;
-	size_t len;
+	size_t len, i;
 
-	buf = load_file("bad_kind.bpf.o", &len);
-	ck_assert_int_ge(patch_str(buf, len,
-				   "zz_placeholder_section_name_for_the_kind_tests",
-				   "bb_perf_event"), 1);
-	ck_assert_msg(obj_open(&obj, buf, len, "x.bpf.o", &err) == 0, "%s",
-		      err.msg);
-	ck_assert_int_eq(obj_nprogs(obj), 1);
-	p = obj_prog_at(obj, 0);
-	ck_assert_int_eq(p->kind, BB_PROG_PERF_EVENT);
-	ck_assert_uint_eq(p->prog_type, BPF_PROG_TYPE_PERF_EVENT);
-	ck_assert_str_eq(p->target, "");
-	obj_close(obj);
-	free(buf);
+	for (i = 0; i < 2; i++) {
+		buf = load_file("bad_kind.bpf.o", &len);
+		ck_assert_int_ge(patch_str(buf, len, "zz_placeholder_section_"
+					   "name_for_the_kind_tests",
+					   names[i]), 1);
+		ck_assert_msg(obj_open(&obj, buf, len, "x.bpf.o", &err) == 0,
+			      "%s: %s", names[i], err.msg);
+		ck_assert_int_eq(obj_nprogs(obj), 1);
+		p = obj_prog_at(obj, 0);
+		ck_assert_int_eq(p->kind, BB_PROG_PERF_EVENT);
+		ck_assert_uint_eq(p->prog_type, BPF_PROG_TYPE_PERF_EVENT);
+		ck_assert_str_eq(p->target, "");
+		obj_close(obj);
+		free(buf);
+	}
 	buf = load_file("bad_kind.bpf.o", &len);
 	ck_assert_int_ge(patch_str(buf, len,
 				   "zz_placeholder_section_name_for_the_kind_tests",
