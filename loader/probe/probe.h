@@ -29,7 +29,7 @@ struct bb_provider {
 	int (*detach)(struct bb_session *s, struct bb_link *l);
 };
 extern const struct bb_provider kprobe_provider, kretprobe_provider,
-	tracepoint_provider;
+	tracepoint_provider, uprobe_provider, uretprobe_provider;
 
 /* ---- perf_event.c ---- */
 /* perf_event_open on trace event id, SET_BPF, ENABLE: the perf fd. */
@@ -39,6 +39,12 @@ int perf_tp_attach(int tp_id, int prog_fd);
 int kprobe_pmu_open(int type, int retbit, const char *fn, int prog_fd);
 /* A kprobe off bytes past fn's address (the PMU's config2). */
 int kprobe_pmu_open_at(int type, const char *fn, int off, int prog_fd);
+/* A perf event of trace event tp_id, or of the uprobe PMU (type: a
+ * uretprobe if retbit >= 0) at path's file offset off, only in process
+ * pid if pid > 0. */
+int perf_tp_attach_pid(int tp_id, int pid, int prog_fd);
+int uprobe_pmu_open(int type, int retbit, const char *path, uint64_t off,
+		    int pid, int prog_fd);
 /* DISABLE and close a perf event fd; -1 is fine. */
 void perf_event_close(int pfd);
 /* DISABLE and close n perf event fds (-1s are skipped) at once, from
@@ -48,6 +54,9 @@ void perf_events_close(int *fds, int n);
 /* ---- kprobe_events.c ---- */
 /* Remove "group/event" from kprobe_events. */
 int kprobe_event_remove(const char *tracefs, const char *event);
+/* The same from file (kprobe_events, uprobe_events) of tracefs. */
+int probe_event_remove(const char *tracefs, const char *file,
+		       const char *event);
 
 /* The session's link of that kind on target, or NULL. */
 static inline const struct bb_link *
