@@ -435,6 +435,8 @@ struct bb_session {
 	int upmu_type;        /* the uprobe PMU: as pmu_type */
 	int upmu_retbit;
 	int nupmu, nutracefs; /* uprobes attached each way */
+	int upid;             /* uprobes of session_attach: only in this
+				 process, its libraries first, if > 0 */
 	/* why the last kprobe went through kprobe_events although the PMU
 	 * exists (for -v); the tool clears it after saying it */
 	char pmu_note[320];

@@ -552,7 +552,7 @@ static int el_table(const struct el_file *f, const struct el_shdr *tab,
 {
 	uint64_t esz = f->is64 ? 24 : 16, n, i;
 	struct el_shdr str;
-	unsigned char sym[24];
+	unsigned char chunk[ES_CHUNK * 24];
 	char *names;
 	int ret, found = 0;
 
@@ -573,9 +573,16 @@ static int el_table(const struct el_file *f, const struct el_shdr *tab,
 		uint32_t name;
 		unsigned type, shndx;
 
-		ret = src_read(&f->src, tab->offset + i * esz, sym, esz);
-		if (ret < 0)
-			break;
+		const unsigned char *sym = chunk + (i % ES_CHUNK) * esz;
+
+		if (i % ES_CHUNK == 0) {
+			uint64_t k = n - i < ES_CHUNK ? n - i : ES_CHUNK;
+
+			ret = src_read(&f->src, tab->offset + i * esz, chunk,
+				       k * esz);
+			if (ret < 0)
+				break;
+		}
 		name = el_u32(sym);
 		value = f->is64 ? el_word(sym + 8, 1) : el_u32(sym + 4);
 		type = (f->is64 ? sym[4] : sym[12]) & 0xf;

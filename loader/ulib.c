@@ -240,6 +240,8 @@ static int in_lib_dirs(const char *dirs, const char *name, char *out,
 #else
 #define MULTIARCH "unknown"
 #endif
+#define STD_DIRS "/lib64:/usr/lib64:/lib:/usr/lib:/lib/" MULTIARCH \
+		 ":/usr/lib/" MULTIARCH
 
 int ulib_resolve(const char *name, int pid, char *out, size_t outlen)
 {
@@ -255,14 +257,21 @@ int ulib_resolve(const char *name, int pid, char *out, size_t outlen)
 		return -ENAMETOOLONG;
 	if (pid > 0 && from_maps(pid, name, out, outlen) == 0)
 		return 0;
+	/* a file name (libbpf's uprobe/libc.so.6:malloc) */
+	if (strstr(name, ".so")) {
+		env = getenv("LD_LIBRARY_PATH");
+		if ((env && in_dirs(env, name, 0, out, outlen) == 0) ||
+		    ldcache_lookup(name, out, outlen) == 0 ||
+		    in_dirs(STD_DIRS, name, 0, out, outlen) == 0)
+			return 0;
+	}
 	snprintf(prefix, sizeof(prefix), "lib%s.so", name);
 	if (ldcache_lookup(prefix, out, outlen) == 0 && is_file(out))
 		return 0;
 	env = getenv("LD_LIBRARY_PATH");
 	if (env && in_lib_dirs(env, name, out, outlen) == 0)
 		return 0;
-	if (in_lib_dirs("/lib64:/usr/lib64:/lib:/usr/lib:/lib/" MULTIARCH
-			":/usr/lib/" MULTIARCH, name, out, outlen) == 0)
+	if (in_lib_dirs(STD_DIRS, name, out, outlen) == 0)
 		return 0;
 	env = getenv("PATH");
 	return in_dirs(env ? env : "/usr/local/bin:/usr/bin:/bin", name, 1,

@@ -270,14 +270,17 @@ int session_attach_uprobe(struct bb_session *s, struct bb_prog *prog,
 	return 0;
 }
 
-/* A section's target (run: uprobe/PATH:FUNC): resolved here, no pid. */
+/* A target "LIB:FUNC" (run's uprobe/PATH:FUNC sections, trace), resolved
+ * here, for the session's process if it has one. */
 static int provider_attach(struct bb_session *s, struct bb_link *l,
 			   int prog_fd, int retprobe, struct bb_err *err)
 {
 	char path[4096];
 	int ret;
 
-	ret = uprobe_resolve(l->target, 0, path, sizeof(path), &l->off, err);
+	l->upid = s->upid;
+	ret = uprobe_resolve(l->target, s->upid, path, sizeof(path), &l->off,
+			     err);
 	if (ret < 0)
 		return ret;
 	if (link_set_path(l, path) < 0)
