@@ -250,9 +250,15 @@ int ulib_resolve(const char *name, int pid, char *out, size_t outlen)
 
 	if (!*name)
 		return -EINVAL;
-	if (strchr(name, '/'))
-		return snprintf(out, outlen, "%s", name) < (int)outlen ?
-			       0 : -ENAMETOOLONG;
+	/* the kernel takes a path from the root: a relative one is made
+	 * whole (and its symlinks resolved) here */
+	if (strchr(name, '/')) {
+		char *abs = name[0] != '/' ? realpath(name, NULL) : NULL;
+		int ret = snprintf(out, outlen, "%s", abs ? abs : name);
+
+		free(abs);
+		return ret < (int)outlen ? 0 : -ENAMETOOLONG;
+	}
 	if (strlen(name) > 200)
 		return -ENAMETOOLONG;
 	if (pid > 0 && from_maps(pid, name, out, outlen) == 0)
