@@ -13,10 +13,11 @@
 
 #define ACCEPTED_SECTIONS                                                      \
 	"kprobe/<function>, kretprobe/<function>, ksyscall/<syscall>, "        \
-	"kretsyscall/<syscall>, tracepoint/<category>/<name>"
+	"kretsyscall/<syscall>, uprobe/<path>:<function>, "                    \
+	"uretprobe/<path>:<function>, tracepoint/<category>/<name>"
 #define RUN_ATTACHES                                                           \
-	"barebpf run attaches kprobe, kretprobe, ksyscall and tracepoint "     \
-	"programs"
+	"barebpf run attaches kprobe, kretprobe, ksyscall, uprobe and "        \
+	"tracepoint programs"
 
 struct sec_kind {
 	enum bb_prog_kind kind;
@@ -76,6 +77,9 @@ static int section_kind(const char *name, struct sec_kind *k)
 		{ "tracepoint", BB_PROG_TRACEPOINT, BPF_PROG_TYPE_TRACEPOINT,
 		  0 },
 		{ "tp", BB_PROG_TRACEPOINT, BPF_PROG_TYPE_TRACEPOINT, 0 },
+		/* libbpf's uprobe/PATH:FUNC[+OFF], resolved at attach */
+		{ "uprobe", BB_PROG_UPROBE, BPF_PROG_TYPE_KPROBE, 0 },
+		{ "uretprobe", BB_PROG_URETPROBE, BPF_PROG_TYPE_KPROBE, 0 },
 		/* the embedded profile's, attached by its tool (no target:
 		 * run refuses it); libbpf's perf_event stays refused */
 		{ "bb_perf_event", BB_PROG_PERF_EVENT,
@@ -102,6 +106,10 @@ static int section_kind(const char *name, struct sec_kind *k)
 			slash = *rest ? strchr(rest + 1, '/') : NULL;
 			if (!slash || slash == rest + 1 || !slash[1] ||
 			    strchr(slash + 1, '/'))
+				return -EINVAL;
+		} else if (k->kind == BB_PROG_UPROBE ||
+			   k->kind == BB_PROG_URETPROBE) {
+			if (!*rest || !strchr(rest + 1, ':'))
 				return -EINVAL;
 		} else if (!k->syscall && *rest) {
 			k->syscall = syscall_spelling(rest + 1);
@@ -254,7 +262,9 @@ int obj_read_progs(struct obj_parse *op)
 				       "%s: section %s: a tracepoint section "
 				       "is named tracepoint/<category>/<name> "
 				       "as in tracefs events/, a syscall one "
-				       "ksyscall/<name>", obj->name, c->name);
+				       "ksyscall/<name>, a uprobe one "
+				       "uprobe/<path>:<function>", obj->name,
+				       c->name);
 		if (ret == 0)
 			return refuse_code_section(op, c);
 		for (j = c->first_func; j < c->first_func + c->nfuncs; j++) {

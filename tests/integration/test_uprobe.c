@@ -358,6 +358,60 @@ START_TEST(test_uprobe_events_errors)
 }
 END_TEST
 
+/*
+ * The library: an object's uprobe/ and uretprobe/ sections (as run loads
+ * them), the entry through its section's provider on BIN:bb_ufunc, the
+ * return at a file offset for one process only.
+ */
+START_TEST(test_uprobe_library)
+{
+	char path[4096];
+	struct bb_err err = { "" };
+	struct bb_session s;
+	struct bb_obj *obj;
+	struct ucalls a, b;
+	uint64_t off, v[2];
+	uint32_t kver, k;
+	char src[64], *buf;
+	size_t len;
+	FILE *f = fopen(BB_BUILD_DIR "/tests/bpf/uprobe_count.bpf.o", "rb");
+
+	ck_assert_ptr_nonnull(f);
+	buf = malloc(1 << 20);
+	len = fread(buf, 1, 1 << 20, f);
+	fclose(f);
+	bb_raise_memlock(NULL);
+	ck_assert_int_eq(kver_detect(NULL, &kver, src, sizeof(src), &err), 0);
+	ck_assert_msg(obj_open(&obj, buf, len, "uprobe_count", &err) == 0,
+		      "%s", err.msg);
+	ck_assert_int_eq(obj_prog(obj, "count_entry")->kind, BB_PROG_UPROBE);
+	ck_assert_str_eq(obj_prog(obj, "count_return")->target,
+			 "/bin/true:main");
+	ck_assert_msg(obj_load(obj, kver, &err) == 0, "%s", err.msg);
+	ucalls_start(&a, N);
+	ucalls_start(&b, N);
+	session_init(&s);
+	ck_assert_msg(session_attach(&s, obj_prog(obj, "count_entry"),
+				     UCALLS ":bb_ufunc", 0, &err) == 0, "%s",
+		      err.msg);
+	ck_assert_int_eq(uprobe_resolve(UCALLS ":bb_ufunc", 0, path,
+					sizeof(path), &off, &err), 0);
+	ck_assert_msg(session_attach_uprobe(&s, obj_prog(obj, "count_return"),
+					    path, off, 1, a.pid, "bb_ufunc",
+					    &err) == 0, "%s", err.msg);
+	ucalls_run(&a);
+	ucalls_run(&b);
+	for (k = 0; k < 2; k++)
+		ck_assert_int_eq(bpf_map_lookup_elem(obj_map(obj, "counts")->fd,
+						     &k, &v[k]), 0);
+	session_detach_all(&s);
+	ck_assert_uint_eq(v[0], 2 * N); /* both processes */
+	ck_assert_uint_eq(v[1], N);     /* only a */
+	obj_close(obj);
+	free(buf);
+}
+END_TEST
+
 static Suite *uprobe_suite(void)
 {
 	Suite *s = suite_create("uprobe");
@@ -369,6 +423,7 @@ static Suite *uprobe_suite(void)
 	tcase_add_test(tc, test_uprobe_pid_filter);
 	tcase_add_test(tc, test_uprobe_libc_malloc);
 	tcase_add_test(tc, test_uprobe_funccount);
+	tcase_add_test(tc, test_uprobe_library);
 	tcase_add_test(tc, test_uprobe_events_signals);
 	tcase_add_test(tc, test_uprobe_events_errors);
 	suite_add_tcase(s, tc);
