@@ -147,8 +147,8 @@ START_TEST(test_run_messages)
 	ck_assert_int_ne(run(argv, out, sizeof(out), err, sizeof(err)), 0);
 	ck_assert_msg(!strncmp(err, "barebpf run: bad_section.bpf.o: section "
 			       "xdp is an XDP program; barebpf run attaches "
-			       "kprobe, kretprobe, ksyscall and tracepoint "
-			       "programs", 114), "%s", err);
+			       "kprobe, kretprobe, ksyscall, uprobe and "
+			       "tracepoint programs", 122), "%s", err);
 }
 END_TEST
 
