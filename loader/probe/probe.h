@@ -2,10 +2,11 @@
 /*
  * loader/probe/: attaching programs, one file per attach kind behind one
  * provider table, as ply does. attach.c keeps a session's books and picks
- * the provider of a program's kind; kprobe.c (kprobes and kretprobes) and
- * tracepoint.c are the providers; perf_event.c makes the perf events all
- * of them use; kprobe_events.c owns our lines in kprobe_events (names,
- * removal, leftovers of dead barebpf processes); kretprobe_misses.c counts
+ * the provider of a program's kind; kprobe.c (kprobes and kretprobes),
+ * uprobe.c (uprobes and uretprobes) and tracepoint.c are the providers;
+ * perf_event.c makes the perf events all of them use; kprobe_events.c owns
+ * our lines in kprobe_events and uprobe_events (names, removal, leftovers
+ * of dead barebpf processes); kretprobe_misses.c counts
  * lost returns; funcs.c tells which functions the kernel has.
  *
  * This header is internal to the library: files of loader/probe/ include
