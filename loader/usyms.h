@@ -23,7 +23,7 @@ const char *elfsyms_find(const struct bb_elfsyms *e, uint64_t vaddr,
 			 uint64_t *off);
 void elfsyms_free(struct bb_elfsyms *e);
 /*
- * Every function symbol of an ELF file (64 or 32-bit, .symtab, else
+ * elflookup.c: every function symbol of an ELF file (64 or 32-bit, .symtab, else
  * .dynsym; aliases included) whose name matches glob (fnmatch): fn(ctx,
  * name, file offset), the offset a uprobe takes. fn returns 0 to go on,
  * 1 to stop there, -errno to fail. Returns how many were reported.
