@@ -141,7 +141,9 @@ static int el_foff(const struct el_file *f, uint64_t vaddr, uint64_t *foff)
 			va = el_u32(p + 8);
 			filesz = el_u32(p + 16);
 		}
-		if (vaddr >= va && vaddr - va < filesz) {
+		/* a segment past the file's end holds nothing to probe */
+		if (vaddr >= va && vaddr - va < filesz &&
+		    table_fits(&f->src, off, filesz, 1)) {
 			*foff = vaddr - va + off;
 			return 0;
 		}
@@ -214,7 +216,7 @@ static int el_table(const struct el_file *f, const struct el_shdr *tab,
 		shndx = el_u16(sym + (f->is64 ? 6 : 14));
 		if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
 		    shndx == SHN_UNDEF || !value || name >= str.size ||
-		    fnmatch(glob, names + name, 0))
+		    !names[name] || fnmatch(glob, names + name, 0))
 			continue;
 		/* Thumb functions have bit 0 set; the code is at the even
 		 * address */

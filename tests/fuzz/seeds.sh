@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 rm -rf "$c"
 mkdir -p "$c/obj" "$c/elfsyms" "$c/kallsyms" "$c/tpformat" "$c/kver" \
 	"$c/perfbuf" "$c/procfs" "$c/kprobe" "$c/btf" "$c/lz" "$c/tracespec" \
-	"$c/ldcache"
+	"$c/ldcache" "$c/elflookup"
 
 # BPF objects: every embedded one, the test ones (bad ones too: they reach
 # the error paths), and a small generated one with overlapping maps.
@@ -137,6 +137,11 @@ strs = b"hello\x00".ljust(80, b"\x00") + b"comm\tname\n".ljust(16, b"\x00")
 open(sys.argv[1], "wb").write(spec + b"\n" + hdr + vals + rets + strs)
 PY
 du -sh "$c"
+
+# the uprobe lookup: the same files as elfsyms, and a 32-bit ARM one
+cp "$c/elfsyms"/* "$c/elflookup/"
+printf 'int f(int x) { return x + 1; }\nint _start(void) { return f(1); }\n' >"$tmp/a.c"
+arm-linux-gnueabihf-gcc -static -mthumb -Os -nostdlib -o "$c/elflookup/arm32_thumb" "$tmp/a.c" 2>/dev/null || true
 
 # ld.so.cache: this host's (new format), and the old format alone and
 # followed by the new one (glibc before 2.32)

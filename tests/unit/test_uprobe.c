@@ -169,6 +169,66 @@ START_TEST(test_lookup_elf32)
 }
 END_TEST
 
+/* Where sym's st_name lies in the file (its .symtab entry), by libelf. */
+static long st_name_at(const char *path, const char *name)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	long at = -1;
+
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	while (at < 0 && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t i;
+
+		gelf_getshdr(scn, &sh);
+		if (sh.sh_type != SHT_SYMTAB)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+
+			gelf_getsym(d, (int)i, &sym);
+			if (!strcmp(elf_strptr(e, sh.sh_link, sym.st_name),
+				    name))
+				at = (long)(sh.sh_offset + i * sh.sh_entsize);
+		}
+	}
+	elf_end(e);
+	close(fd);
+	ck_assert_int_ge(at, 0);
+	return at;
+}
+
+static int no_empty_name(void *ctx, const char *name, uint64_t foff)
+{
+	(void)foff;
+	ck_assert_msg(name[0], "an empty name reported");
+	(*(int *)ctx)++;
+	return 0;
+}
+
+/* A function whose name is the string table's empty first entry is no
+ * function to probe (found by fuzz_elflookup: "*" matched it) */
+START_TEST(test_lookup_empty_name)
+{
+	char path[128];
+	uint32_t zero = 0;
+	int fd, n = 0;
+
+	ck_assert_int_eq(build("cc", "-static -fno-pie -no-pie", "exec"), 0);
+	snprintf(path, sizeof(path), "%s/exec", dir);
+	fd = open(path, O_RDWR);
+	ck_assert_int_eq(pwrite(fd, &zero, 4, st_name_at(path, "ufunc_a")), 4);
+	close(fd);
+	ck_assert_int_ge(elfsyms_lookup(path, "*", no_empty_name, &n), 0);
+	ck_assert_int_eq(n, 4); /* ufunc_b, its alias, ufunc_static, _start */
+}
+END_TEST
+
 START_TEST(test_lookup_not_elf)
 {
 	char path[128];
@@ -442,6 +502,7 @@ static Suite *uprobe_suite(void)
 	tcase_add_test(tc, test_lookup_native);
 	tcase_add_test(tc, test_lookup_elf32);
 	tcase_add_test(tc, test_lookup_not_elf);
+	tcase_add_test(tc, test_lookup_empty_name);
 	tcase_add_test(tc, test_resolve_forms);
 	tcase_add_test(tc, test_resolve_libc);
 	tcase_add_test(tc, test_ldcache_formats);
