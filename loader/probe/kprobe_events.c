@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Our probes in kprobe_events: every probe barebpf adds there lives in the
+ * Our probes in kprobe_events (and uprobe_events, whose lines start the
+ * same way: uprobe.c): every probe barebpf adds there lives in the
  * group barebpf_<pid>_<pidns>, so that we remove exactly ours, and a later
  * barebpf recognises the leftovers of one that was SIGKILLed (and removes
  * them, never another tool's).
@@ -193,8 +194,10 @@ static int remove_stale_in(const char *tracefs, const char *file,
 	char *text, *line, *eol, path[512];
 	int ret, removed = 0, first_err = 0;
 
+	if (!tracefs || !*tracefs)
+		return 0;
 	snprintf(path, sizeof(path), "%s/%s", tracefs, file);
-	if (!tracefs || !*tracefs || access(path, F_OK))
+	if (access(path, F_OK))
 		return 0;
 	ret = tracefs_read(tracefs, file, &text);
 	if (ret < 0)
