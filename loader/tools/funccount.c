@@ -30,6 +30,8 @@ static const char usage[] =
 "positional arguments:\n"
 "  pattern               function name or glob (\"vfs_*\"), t:cat:event\n"
 "                        (globs too: \"t:sched:sched_*\"), or regex with -r\n"
+"                        LIB:FUNC, /path:FUNC: user-space functions (uprobes,\n"
+"                        globs too: \"c:str*\")\n"
 "\n"
 "options:\n"
 "  -h, --help            show this help message and exit\n"
