@@ -26,7 +26,9 @@ void elfsyms_free(struct bb_elfsyms *e);
  * elflookup.c: every function symbol of an ELF file (64 or 32-bit, .symtab, else
  * .dynsym; aliases included) whose name matches glob (fnmatch): fn(ctx,
  * name, file offset), the offset a uprobe takes. fn returns 0 to go on,
- * 1 to stop there, -errno to fail. Returns how many were reported.
+ * 1 to stop there, -errno to fail. Returns how many were reported;
+ * -EOPNOTSUPP if the only matches are 32-bit ARM Thumb functions, which
+ * the kernel's uprobes cannot take.
  */
 typedef int (*elfsyms_name_fn)(void *ctx, const char *name, uint64_t foff);
 int elfsyms_lookup(const char *path, const char *glob, elfsyms_name_fn fn,

@@ -304,15 +304,16 @@ build_bpfobjs() { # build_bpfobjs ARCH
 
 # The uprobe case's target (tests/tools/ucalls.c), static, by the musl
 # compiler of ARCH (as the Makefile names them); none: the case skips.
+# armv7: ARM code, not Thumb, which 32-bit ARM kernels cannot probe.
 build_ucalls() { # build_ucalls ARCH
-	local cc
+	local cc flags=
 	case $1 in
 	x86_64) cc=musl-gcc ;;
-	armv7) cc=arm-linux-musleabihf-gcc ;;
+	armv7) cc=arm-linux-musleabihf-gcc flags=-marm ;;
 	*) cc=$1-linux-musl-gcc ;;
 	esac
 	command -v $cc >/dev/null &&
-		$cc -static -O1 -fno-inline -o "$WORK/$1/ucalls" "$ROOT/tests/tools/ucalls.c" 2>/dev/null ||
+		$cc -static -O1 -fno-inline $flags -o "$WORK/$1/ucalls" "$ROOT/tests/tools/ucalls.c" 2>/dev/null ||
 		rm -f "$WORK/$1/ucalls"
 }
 

@@ -398,6 +398,12 @@ int tool_match_ufuncs(struct tool_ctx *t, const char *spec, int pid,
 				 strerror(-ret));
 	l.lib = lib;
 	ret = elfsyms_lookup(path, colon + 1, ufunc_add, &l);
+	if (ret == -EOPNOTSUPP) {
+		ufuncs_free(&l);
+		return tool_fail(t, ret, "'%s': only Thumb code matches in %s: "
+				 "32-bit ARM kernels probe ARM code only", spec,
+				 path);
+	}
 	if (ret < 0) {
 		ufuncs_free(&l);
 		return tool_fail(t, ret, "'%s': cannot read the symbols of "

@@ -220,6 +220,10 @@ int uprobe_resolve(const char *spec, int pid, char *path, size_t len,
 	if (ret == 0)
 		return bb_fail(err, -ENOENT, "'%s': no function '%s' in %s "
 			       "(.symtab, .dynsym)", spec, fn, path);
+	if (ret == -EOPNOTSUPP)
+		return bb_fail(err, ret, "'%s': %s is Thumb code in %s: 32-bit "
+			       "ARM kernels probe ARM code only (build it "
+			       "with -marm)", spec, fn, path);
 	if (ret < 0)
 		return bb_fail(err, ret, "'%s': cannot read the symbols of "
 			       "%s: %s", spec, path, ret == -ENOEXEC ?

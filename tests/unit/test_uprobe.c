@@ -150,14 +150,26 @@ START_TEST(test_lookup_native)
 }
 END_TEST
 
-/* ELF32, and ARM's Thumb functions (bit 0 set in the symbol) */
+/* ELF32; ARM's Thumb functions (bit 0 set in the symbol) are refused */
 START_TEST(test_lookup_elf32)
 {
 	int done = 0;
 
-	if (build("arm-linux-gnueabihf-gcc", "-static -mthumb", "arm") == 0) {
+	if (build("arm-linux-gnueabihf-gcc", "-static -marm", "arm") == 0) {
 		check_file("arm");
 		done++;
+	}
+	/* Thumb: refused, never offered at an offset the kernel would
+	 * decode as ARM code */
+	if (build("arm-linux-gnueabihf-gcc", "-static -mthumb", "thumb") ==
+	    0) {
+		char path[128];
+		struct hits h = { .n = 0 };
+
+		snprintf(path, sizeof(path), "%s/thumb", dir);
+		ck_assert_int_eq(elfsyms_lookup(path, "ufunc_*", collect, &h),
+				 -EOPNOTSUPP);
+		ck_assert_int_eq(h.n, 0);
 	}
 	if (build("cc", "-m32 -static -fno-pie -no-pie", "i386") == 0) {
 		check_file("i386");
