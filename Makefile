@@ -232,7 +232,13 @@ $(O)/tests/stackload: tests/tools/stackload.c
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -O0 -g -fno-omit-frame-pointer -fno-inline $(WARN) -o $@ $<
 
-$(O)/tests/integration: $(O)/tests/stackload $(SKELS) $(INTEG_SRCS) tests/bbtest.h tests/jsoncheck.h tests/bbtest_main.h $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(TEST_BPF_OBJS)
+# Functions for the uprobe tests to probe: not inlined, frame pointers.
+$(O)/tests/ucalls: tests/tools/ucalls.c
+	$(call msg,HOSTCC,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -O1 -g -fno-omit-frame-pointer -fno-inline $(WARN) -o $@ $<
+
+$(O)/tests/integration: $(O)/tests/stackload $(O)/tests/ucalls $(SKELS) $(INTEG_SRCS) tests/bbtest.h tests/jsoncheck.h tests/bbtest_main.h $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(TEST_BPF_OBJS)
 	$(call msg,TEST,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(TEST_CFLAGS) -Itests -DBB_BUILD_DIR='"$(O)"' -o $@ $(INTEG_SRCS) $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(CHECK_LIBS)

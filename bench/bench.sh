@@ -410,3 +410,43 @@ cost_rows() {
 }
 cost_rows
 bench_profile_rows
+
+# ---- uprobes: the cost of one call of a probed user function ----
+# tests/tools/ucalls.c `loop N` calls bb_ufunc N times and prints ns/call:
+# untraced, under `barebpf funccount BIN:bb_ufunc` and under bpftrace's
+# `uprobe:BIN:bb_ufunc { @ = count(); }`, ROUNDS alternating rounds.
+uprobe_row() {
+	local n=${BENCH_UCALLS:-200000} i k l pid cells=() un
+	cc -O1 -fno-inline -o "$W/ucalls" "$HERE/../tests/tools/ucalls.c" ||
+		{ echo "bench: cannot build tests/tools/ucalls.c" >&2; return; }
+	echo "bench: uprobe cost ($ROUNDS rounds of $n calls: untraced, then each tool)..." >&2
+	ucall_ns() { "$W/ucalls" loop "$n" | awk '{print $2}'; }
+	for i in $(seq "$ROUNDS"); do
+		ucall_ns >>"$W/up.none"
+		for ((k = 0; k < ${#TOOLS[@]}; k += 2)); do
+			ready "$W/uout" "${TOOLS[k+1]}" funccount "$W/ucalls:bb_ufunc" || continue
+			ucall_ns >>"$W/up.${TOOLS[k]}"
+			touch "$W/done"
+			wait $pid
+		done
+		if [ -n "$BT" ] && ready "$W/uout" "$BT" $BTL -e \
+			"BEGIN { printf(\"$BT_READY\\n\"); } uprobe:$W/ucalls:bb_ufunc { @ = count(); }"; then
+			ucall_ns >>"$W/up.bpftrace"
+			touch "$W/done"
+			wait $pid
+		fi
+	done
+	un=$(median <"$W/up.none")
+	for l in "${LABELS[@]}"; do
+		if [ -s "$W/up.$l" ]; then
+			cells+=("$(median <"$W/up.$l" | awk -v u="$un" '{printf "%.0f ns/call (+%.0f)", $1, $1 - u}')")
+		else
+			cells+=("$(cell "$l" -)")
+		fi
+	done
+	row "uprobe: a probed call (untraced: $un ns)" \
+		"$(ratio "$(median <"$W/up.bpftrace" 2>/dev/null)" "$(median <"$W/up.barebpf")")" \
+		"\`tests/tools/ucalls loop $n\` under \`funccount BIN:bb_ufunc\` / \`bpftrace -e 'uprobe:BIN:bb_ufunc { @ = count(); }'\`, $ROUNDS rounds, medians" \
+		"${cells[@]}"
+}
+uprobe_row

@@ -4,7 +4,7 @@
  * attached at run time to each match), adding 1 to a running total keyed
  * by the address hit (funccount.h); one for every tracepoint, a filter.
  *
- * Constant: filter_tgid (0: all processes).
+ * Constants: filter_tgid (0: all processes), ukey (count_uprobe's key).
  */
 #include "bb_helpers.h"
 #include "funccount.h"
@@ -27,6 +27,22 @@ int count_kprobe(struct pt_regs *ctx)
 
 	if (wanted())
 		bb_hist_add(&counts, &ip, 1, &drops);
+	return 0;
+}
+
+/*
+ * A uprobe's address is the process's own (each maps a library where it
+ * likes), so each function's copy of this program counts under its index
+ * in the tool's list, a load-time constant.
+ */
+SEC("kprobe")
+int count_uprobe(struct pt_regs *ctx)
+{
+	u64 key = BB_CONST(ukey);
+
+	(void)ctx;
+	if (wanted())
+		bb_hist_add(&counts, &key, 1, &drops);
 	return 0;
 }
 

@@ -177,6 +177,8 @@ enum bb_prog_kind {
 	BB_PROG_PERF_EVENT, /* perf_event (libbpf, samples/bpf): run samples
 			     * every CPU (session_attach_sampling); and
 			     * bb_perf_event, which profile attaches itself */
+	BB_PROG_UPROBE,     /* uprobe/PATH:FUNC: a kprobe program */
+	BB_PROG_URETPROBE,
 };
 
 /* What the programs do with a map, told by their helper calls. */
@@ -412,6 +414,9 @@ struct bb_link {
 	int pmu;              /* a kprobe of the perf kprobe PMU (no event) */
 	char event[112];      /* "group/name" we added to kprobe_events, or "" */
 	char target[128];
+	char *path;           /* uprobes: the file (malloc'ed), NULL else */
+	uint64_t off;         /* uprobes: the file offset probed */
+	int upid;             /* uprobes: only this process if > 0 */
 	struct bb_link *next;
 };
 
@@ -428,6 +433,11 @@ struct bb_session {
 	int stats_fd;         /* BPF_ENABLE_STATS, held while PMU kretprobes
 				 need run counts (see kprobe.c); -1 if none */
 	int npmu, ntracefs;   /* kprobes attached each way */
+	int upmu_type;        /* the uprobe PMU: as pmu_type */
+	int upmu_retbit;
+	int nupmu, nutracefs; /* uprobes attached each way */
+	int upid;             /* uprobes of session_attach: only in this
+				 process, its libraries first, if > 0 */
 	/* why the last kprobe went through kprobe_events although the PMU
 	 * exists (for -v); the tool clears it after saying it */
 	char pmu_note[320];
@@ -490,6 +500,30 @@ void session_detach_newest(struct bb_session *s);
 int kprobe_pmu_type(int *retbit);
 /* Pure: "config:N" (a PMU format file) -> N, or -EINVAL. */
 int kprobe_pmu_format_bit(const char *text);
+/*
+ * uprobes (probe/uprobe.c): prog (a kprobe program) at file offset off of
+ * path, a uretprobe if retprobe, only in process pid if pid > 0. Through
+ * the perf uprobe PMU (4.17+; BAREBPF_UPROBES=tracefs ignores it), where
+ * the kernel removes the probe with our last fd, else uprobe_events (our
+ * group, removed by session_detach_all). target names it in messages.
+ */
+int session_attach_uprobe(struct bb_session *s, struct bb_prog *prog,
+			  const char *path, uint64_t off, int retprobe,
+			  int pid, const char *target, struct bb_err *err);
+/* The uprobe PMU: as kprobe_pmu_type. */
+int uprobe_pmu_type(int *retbit);
+/* Can this kernel make uprobes at all (PMU or uprobe_events)? */
+int uprobes_available(const char *tracefs);
+/* Remove uprobes of barebpf processes that no longer exist. */
+int uprobes_remove_stale(const char *tracefs, struct bb_err *err);
+/*
+ * "LIB:FUNC", "/path:FUNC", "LIB:FUNC+0x10", "/path:0x1234" (a file
+ * offset): the file (ulib_resolve, for pid if > 0) and the offset of the
+ * function's first instruction plus the added one. -ENOENT with err
+ * saying which of the two is missing.
+ */
+int uprobe_resolve(const char *spec, int pid, char *path, size_t len,
+		   uint64_t *off, struct bb_err *err);
 /* Sum of kprobe_profile misses over this session's kretprobes. */
 long session_kretprobe_misses(struct bb_session *s);
 /* Remove probes of barebpf processes that no longer exist. Returns count. */

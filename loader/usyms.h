@@ -26,6 +26,31 @@ int elfsyms_vaddr(const struct bb_elfsyms *e, uint64_t foff, uint64_t *vaddr);
 const char *elfsyms_find(const struct bb_elfsyms *e, uint64_t vaddr,
 			 uint64_t *off);
 void elfsyms_free(struct bb_elfsyms *e);
+/*
+ * elflookup.c: every function symbol of an ELF file (64 or 32-bit, .symtab, else
+ * .dynsym; aliases included) whose name matches glob (fnmatch): fn(ctx,
+ * name, file offset), the offset a uprobe takes. fn returns 0 to go on,
+ * 1 to stop there, -errno to fail. Returns how many were reported;
+ * -EOPNOTSUPP if the only matches are 32-bit ARM Thumb functions, which
+ * the kernel's uprobes cannot take.
+ */
+typedef int (*elfsyms_name_fn)(void *ctx, const char *name, uint64_t foff);
+int elfsyms_lookup(const char *path, const char *glob, elfsyms_name_fn fn,
+		   void *ctx);
+int elfsyms_lookup_fd(int fd, const char *glob, elfsyms_name_fn fn,
+		      void *ctx);
+
+/*
+ * The file of a uprobe's library or program, by bcc's rules (ulib.c): a
+ * name with '/' is a path; else the libNAME.so* mapped by pid (if > 0),
+ * then /etc/ld.so.cache, LD_LIBRARY_PATH, /lib64 /usr/lib64 /lib /usr/lib
+ * and the multiarch directories, and last a program NAME in PATH.
+ */
+int ulib_resolve(const char *name, int pid, char *out, size_t outlen);
+/* Pure: the first entry of an ld.so.cache image (old format, new, or both)
+ * of this ABI whose name starts with prefix ("libc.so"): its path. */
+int ldcache_find(const void *data, size_t len, const char *prefix, char *out,
+		 size_t outlen);
 
 /*
  * Pure (xz.c): decode an .xz stream (one stream; LZMA2 alone; check none,

@@ -123,11 +123,11 @@ kernel_field() { awk -v l="$1" -v f="$2" '$1 == l { print $f }' <<<"$KERNEL_TABL
 # suite tests the tools themselves, on the main kernels. Emulating another
 # architecture costs 2-4 times the time per case, and the whole CI stays
 # under 60 minutes (README.md: the boots' wall times).
-ARCH_CASES='^(profile-folded|biolatency-text|biosnoop-text|breakdown-freeze|execsnoop-text|features-text|freeze-storm|freeze-text|funccount-kprobe|funclatency-text|opensnoop-text|qenter-frozen|run-syscalls|slowbio-freeze|trace-args-entry|trace-args-open|trace-kprobe|trace-tracepoint|vfsstat-text)$'
+ARCH_CASES='^(uprobe|profile-folded|biolatency-text|biosnoop-text|breakdown-freeze|execsnoop-text|features-text|freeze-storm|freeze-text|funccount-kprobe|funclatency-text|opensnoop-text|qenter-frozen|run-syscalls|slowbio-freeze|trace-args-entry|trace-args-open|trace-kprobe|trace-tracepoint|vfsstat-text)$'
 # riscv64 6.12 takes no kprobe on a function's ftrace patch site: kprobes
 # move past it, kretprobes cannot (the tools that need one say so), so it
 # runs the selection's cases without kretprobes.
-RISCV612_CASES='^(profile-folded|biolatency-text|biosnoop-text|execsnoop-text|features-text|freeze-storm|funccount-kprobe|opensnoop-text|trace-args-entry|trace-kprobe|trace-tracepoint|vfsstat-text)$'
+RISCV612_CASES='^(uprobe|profile-folded|biolatency-text|biosnoop-text|execsnoop-text|features-text|freeze-storm|funccount-kprobe|opensnoop-text|trace-args-entry|trace-kprobe|trace-tracepoint|vfsstat-text)$'
 # armv7 6.12 and riscv64 7.x: not breakdown-freeze, which crashes them (a
 # kprobe handler returning to address 0, 0xfffffffe on riscv64, in dd:
 # vm-tests/README.md, "Known problems"), and after which no BPF program
@@ -135,11 +135,11 @@ RISCV612_CASES='^(profile-folded|biolatency-text|biosnoop-text|execsnoop-text|fe
 NO_BREAKDOWN_CASES=$(sed 's/breakdown-freeze|//' <<<"$ARCH_CASES")
 # riscv64 7.x without its JIT (bpf_jit_enable 0 there) refuses trace's
 # program ("program requires BPF JIT compiler": README.md, known problems)
-RISCV7_CASES=$(sed 's/trace-args-entry|trace-args-open|trace-kprobe|trace-tracepoint|//' <<<"$NO_BREAKDOWN_CASES")
+RISCV7_CASES=$(sed 's/uprobe|//; s/trace-args-entry|trace-args-open|trace-kprobe|trace-tracepoint|//' <<<"$NO_BREAKDOWN_CASES")
 CASE_SETS="
-old     ^(profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint)$
-old419  ^(profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint)$
-oldest  ^(profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|qenter-reads|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|hygiene-sigint|old-refuses)$
+old     ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint)$
+old419  ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint)$
+oldest  ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|qenter-reads|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|hygiene-sigint|old-refuses)$
 arch      $ARCH_CASES
 armv7nobd $NO_BREAKDOWN_CASES
 riscv612  $RISCV612_CASES
@@ -320,6 +320,19 @@ build_spin() { # build_spin ARCH
 	"$cc" -O1 -fno-omit-frame-pointer -ffreestanding -nostdlib -static \
 		-o "$WORK/$1/spin" "$HERE/guest/spin.c" 2>"$WORK/spin-$1.log" ||
 		SPINWHY[$1]="guest/spin.c does not build with $cc: $(head -n 1 "$WORK/spin-$1.log")"
+# The uprobe case's target (tests/tools/ucalls.c), static, by the musl
+# compiler of ARCH (as the Makefile names them); none: the case skips.
+# armv7: ARM code, not Thumb, which 32-bit ARM kernels cannot probe.
+build_ucalls() { # build_ucalls ARCH
+	local cc flags=
+	case $1 in
+	x86_64) cc=musl-gcc ;;
+	armv7) cc=arm-linux-musleabihf-gcc flags=-marm ;;
+	*) cc=$1-linux-musl-gcc ;;
+	esac
+	command -v $cc >/dev/null &&
+		$cc -static -O1 -fno-inline $flags -o "$WORK/$1/ucalls" "$ROOT/tests/tools/ucalls.c" 2>/dev/null ||
+		rm -f "$WORK/$1/ucalls"
 }
 
 PASSED=0 FAILED=0 SKIPPED=0
@@ -565,6 +578,7 @@ build_initramfs() { # build_initramfs LABEL ARCH OUT
 	[ -n "$KMODS" ] && cp "$KMODS"/*.ko "$d/vmtest/modules/"
 	if [ -z "${BPFWHY[$2]}" ]; then cp "$WORK/$2/bpf"/*.o "$d/vmtest/bpf/"; else echo "${BPFWHY[$2]}" >"$d/vmtest/bpf/why"; fi
 	if [ -z "${SPINWHY[$2]}" ]; then cp "$WORK/$2/spin" "$d/vmtest/spin"; else echo "${SPINWHY[$2]}" >"$d/vmtest/spin.why"; fi
+	[ -x "$WORK/$2/ucalls" ] && cp "$WORK/$2/ucalls" "$d/vmtest/ucalls"
 	cat >"$d/vmtest/config" <<-EOF
 		LABEL=$1
 		N=$N
@@ -773,6 +787,7 @@ main() {
 		[ -n "${TOOLS[$arch]}" ] || echo "=== warning: no tool names for the $arch binary: no tool symlinks"
 		build_bpfobjs "$arch"
 		build_spin "$arch"
+		build_ucalls "$arch"
 	done
 
 	# Fetch every kernel first (seconds each), then boot JOBS at a time; each

@@ -242,6 +242,32 @@ int tool_need_kprobes(struct tool_ctx *t)
 	return 0;
 }
 
+int tool_need_uprobes(struct tool_ctx *t, int pid)
+{
+	struct bb_err err = { "" };
+	const char *tfs = tool_tracefs(t);
+	int n;
+
+	if (!tfs)
+		return -ENOENT;
+	if (!uprobes_available(tfs)) {
+		tool_error(t, "this kernel has neither the perf uprobe PMU nor "
+			   "uprobe_events in %s: it was built without "
+			   "CONFIG_UPROBE_EVENTS, and user-space probes need it",
+			   tfs);
+		return -ENOTSUP;
+	}
+	t->sess.upid = pid;
+	n = uprobes_remove_stale(tfs, &err);
+	if (n < 0)
+		tool_error(t, "warning: could not remove stale uprobes: %s",
+			   err.msg);
+	else if (n > 0 && t->verbose)
+		fprintf(stderr, "removed %d uprobe(s) left by dead barebpf "
+			"processes\n", n);
+	return 0;
+}
+
 int tool_open(struct tool_ctx *t, const struct bb_skel *skel,
 	      const void *buf, size_t len)
 {

@@ -305,3 +305,140 @@ oom:
 	bb_free_strv(v, n);
 	return tool_fail(t, -ENOMEM, "out of memory");
 }
+
+/* ---- user-space functions (uprobes) ---- */
+
+struct ufunc {
+	char *name;
+	uint64_t off;
+};
+
+struct ufunc_list {
+	const char *lib;
+	struct ufunc *v;
+	int n, cap;
+};
+
+static int ufunc_add(void *ctx, const char *name, uint64_t foff)
+{
+	struct ufunc_list *l = ctx;
+	struct ufunc *v;
+	size_t len = strlen(l->lib) + strlen(name) + 2;
+
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 64;
+		v = realloc(l->v, l->cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+	}
+	l->v[l->n].name = malloc(len);
+	if (!l->v[l->n].name)
+		return -ENOMEM;
+	snprintf(l->v[l->n].name, len, "%s:%s", l->lib, name);
+	l->v[l->n++].off = foff;
+	return 0;
+}
+
+static size_t underscores(const char *s)
+{
+	return strspn(strrchr(s, ':') + 1, "_");
+}
+
+/* By offset; among aliases the plainest name first: fewest leading
+ * underscores (strtol before __strtol_internal), shortest, then A-Z. */
+static int cmp_ufunc(const void *a, const void *b)
+{
+	const struct ufunc *x = a, *y = b;
+	size_t ux = underscores(x->name), uy = underscores(y->name);
+
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	if (strlen(x->name) != strlen(y->name))
+		return strlen(x->name) < strlen(y->name) ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void ufuncs_free(struct ufunc_list *l)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i].name);
+	free(l->v);
+}
+
+int tool_match_ufuncs(struct tool_ctx *t, const char *spec, int pid,
+		      char ***names)
+{
+	struct ufunc_list l = { NULL, NULL, 0, 0 };
+	const char *colon = strrchr(spec, ':');
+	char lib[512], path[4096];
+	int ret, i, k;
+
+	*names = NULL;
+	if (!colon || colon == spec || !colon[1] ||
+	    (size_t)(colon - spec) >= sizeof(lib))
+		return tool_fail(t, -EINVAL, "'%s': a user-space function is "
+				 "LIBRARY:FUNCTION or /PATH:FUNCTION", spec);
+	memcpy(lib, spec, colon - spec);
+	lib[colon - spec] = 0;
+	ret = ulib_resolve(lib, pid, path, sizeof(path));
+	if (ret < 0)
+		return tool_fail(t, ret, "'%s': cannot find library or program "
+				 "'%s' (ld.so.cache, LD_LIBRARY_PATH, /lib, "
+				 "/usr/lib, PATH): %s", spec, lib,
+				 strerror(-ret));
+	l.lib = lib;
+	ret = elfsyms_lookup(path, colon + 1, ufunc_add, &l);
+	if (ret == -EOPNOTSUPP) {
+		ufuncs_free(&l);
+		return tool_fail(t, ret, "'%s': only Thumb code matches in %s: "
+				 "32-bit ARM kernels probe ARM code only", spec,
+				 path);
+	}
+	if (ret < 0) {
+		ufuncs_free(&l);
+		return tool_fail(t, ret, "'%s': cannot read the symbols of "
+				 "%s: %s", spec, path, ret == -ENOEXEC ?
+				 "not an ELF program or library" :
+				 strerror(-ret));
+	}
+	if (!l.n) {
+		ufuncs_free(&l);
+		return tool_fail(t, -ENOENT, "'%s': no function matches '%s' "
+				 "in %s (.symtab, .dynsym)", spec, colon + 1,
+				 path);
+	}
+	/*
+	 * One probe per address: aliases (strtol, strtoq, strtoimax) would
+	 * each count every call, and a name may be in the table more than
+	 * once (static functions of several files): the first is probed.
+	 */
+	qsort(l.v, l.n, sizeof(*l.v), cmp_ufunc);
+	*names = malloc(l.n * sizeof(**names));
+	if (!*names) {
+		ufuncs_free(&l);
+		return tool_fail(t, -ENOMEM, "out of memory");
+	}
+	for (i = 0, k = 0; i < l.n; i++) {
+		int dup = i && l.v[i].off == l.v[i - 1].off, j;
+
+		for (j = 0; !dup && j < k; j++)
+			dup = !strcmp((*names)[j], l.v[i].name);
+		if (dup)
+			free(l.v[i].name);
+		else
+			(*names)[k++] = l.v[i].name;
+	}
+	free(l.v);
+	qsort(*names, k, sizeof(**names), cmp_str);
+	return k;
+}

@@ -76,6 +76,11 @@ int tool_match_funcs(struct tool_ctx *t, const char *pattern, int regexp,
  * is not mounted for this: the kernel refuses those all the same).
  */
 int tool_drop_blacklisted(struct tool_ctx *t, char **names, int n);
+/* The functions of "LIB:GLOB" (a library's short name or a path, for
+ * process pid if > 0), as "LIB:NAME" each: sorted, no name twice, freed
+ * with bb_free_strv. Returns how many (> 0), or -errno after printing why. */
+int tool_match_ufuncs(struct tool_ctx *t, const char *spec, int pid,
+		      char ***names);
 /* The tracepoints of available_events ("category:event" a line) matching
  * pattern (a glob, or with regexp an extended regular expression); sorted,
  * freed with bb_free_strv. Returns how many, or -errno after printing
@@ -121,6 +126,9 @@ const char *tool_tracefs(struct tool_ctx *t);
 /* Fail with a plain message if this kernel has no kprobe_events; also
  * removes probes left by barebpf processes that were killed. */
 int tool_need_kprobes(struct tool_ctx *t);
+/* The same for uprobes (the uprobe PMU or uprobe_events); pid > 0: the
+ * session's uprobes fire in that process only (struct bb_session.upid). */
+int tool_need_uprobes(struct tool_ctx *t, int pid);
 /* Open an embedded object: [buf, buf + len) as asm/embed.S stores it,
  * compressed (decoded here; freed by tool_cleanup), bound to the names of
  * its generated header (skel.h; NULL: none), which it must have. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Programs: what a section name asks for (kprobe/, kretprobe/, ksyscall/,
- * kretsyscall/, tracepoint/, tp/, perf_event; bpf_load's kprobe/<N>
+ * kretsyscall/, uprobe/, uretprobe/, tracepoint/, tp/, perf_event; bpf_load's kprobe/<N>
  * tail-call slots;
  * the kinds barebpf run does not run, named as such), and one program per
  * global function of a program section (libbpf takes several a section;
@@ -14,10 +14,12 @@
 
 #define ACCEPTED_SECTIONS                                                      \
 	"kprobe/<function>, kretprobe/<function>, ksyscall/<syscall>, "        \
-	"kretsyscall/<syscall>, tracepoint/<category>/<name>, perf_event"
+	"kretsyscall/<syscall>, uprobe/<path>:<function>, "                    \
+	"uretprobe/<path>:<function>, tracepoint/<category>/<name>, "          \
+	"perf_event"
 #define RUN_ATTACHES                                                           \
-	"barebpf run attaches kprobe, kretprobe, ksyscall, tracepoint and "    \
-	"perf_event programs"
+	"barebpf run attaches kprobe, kretprobe, ksyscall, uprobe, "           \
+	"tracepoint and perf_event programs"
 
 struct sec_kind {
 	enum bb_prog_kind kind;
@@ -77,6 +79,9 @@ static int section_kind(const char *name, struct sec_kind *k)
 		{ "tracepoint", BB_PROG_TRACEPOINT, BPF_PROG_TYPE_TRACEPOINT,
 		  0 },
 		{ "tp", BB_PROG_TRACEPOINT, BPF_PROG_TYPE_TRACEPOINT, 0 },
+		/* libbpf's uprobe/PATH:FUNC[+OFF], resolved at attach */
+		{ "uprobe", BB_PROG_UPROBE, BPF_PROG_TYPE_KPROBE, 0 },
+		{ "uretprobe", BB_PROG_URETPROBE, BPF_PROG_TYPE_KPROBE, 0 },
 		/* libbpf's and samples/bpf's (no target: run samples every
 		 * CPU at -F), and the embedded profile's own */
 		{ "perf_event", BB_PROG_PERF_EVENT, BPF_PROG_TYPE_PERF_EVENT,
@@ -105,6 +110,10 @@ static int section_kind(const char *name, struct sec_kind *k)
 			slash = *rest ? strchr(rest + 1, '/') : NULL;
 			if (!slash || slash == rest + 1 || !slash[1] ||
 			    strchr(slash + 1, '/'))
+				return -EINVAL;
+		} else if (k->kind == BB_PROG_UPROBE ||
+			   k->kind == BB_PROG_URETPROBE) {
+			if (!*rest || !strchr(rest + 1, ':'))
 				return -EINVAL;
 		} else if (!k->syscall && *rest) {
 			k->syscall = syscall_spelling(rest + 1);
@@ -257,7 +266,9 @@ int obj_read_progs(struct obj_parse *op)
 				       "%s: section %s: a tracepoint section "
 				       "is named tracepoint/<category>/<name> "
 				       "as in tracefs events/, a syscall one "
-				       "ksyscall/<name>", obj->name, c->name);
+				       "ksyscall/<name>, a uprobe one "
+				       "uprobe/<path>:<function>", obj->name,
+				       c->name);
 		if (ret == 0)
 			return refuse_code_section(op, c);
 		for (j = c->first_func; j < c->first_func + c->nfuncs; j++) {

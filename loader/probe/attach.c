@@ -16,6 +16,8 @@ static const struct bb_provider *providers[] = {
 	&kretprobe_provider,
 	&tracepoint_provider,
 	&sample_provider,
+	&uprobe_provider,
+	&uretprobe_provider,
 };
 
 static const struct bb_provider *provider_for(enum bb_prog_kind kind)
@@ -32,6 +34,7 @@ void session_init(struct bb_session *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->pmu_type = -2;
+	s->upmu_type = -2;
 	s->stats_fd = -1;
 	/* see kprobes_remove_stale: the pid alone is not unique on a host */
 	s->pidns = bb_pidns_ino("self");
@@ -90,6 +93,7 @@ int session_attach(struct bb_session *s, struct bb_prog *prog,
 	strcpy(l->target, target);
 	ret = p->attach(s, l, prog->fd, maxactive, err);
 	if (ret < 0) {
+		free(l->path);
 		free(l); /* the provider has undone its part */
 		return ret;
 	}
@@ -104,6 +108,7 @@ static void link_detach(struct bb_session *s, struct bb_link *l)
 
 	if (p)
 		p->detach(s, l);
+	free(l->path);
 	free(l);
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Our probes in kprobe_events: every probe barebpf adds there lives in the
+ * Our probes in kprobe_events (and uprobe_events, whose lines start the
+ * same way: uprobe.c): every probe barebpf adds there lives in the
  * group barebpf_<pid>_<pidns>, so that we remove exactly ours, and a later
  * barebpf recognises the leftovers of one that was SIGKILLed (and removes
  * them, never another tool's).
@@ -36,6 +37,13 @@ static void sleep_ms(int ms)
 
 int kprobe_event_remove(const char *tracefs, const char *event)
 {
+	return probe_event_remove(tracefs, "kprobe_events", event);
+}
+
+/* file: kprobe_events or uprobe_events, which take the same "-:" line */
+int probe_event_remove(const char *tracefs, const char *file,
+		       const char *event)
+{
 	char def[160];
 	int ret, tries;
 
@@ -45,7 +53,7 @@ int kprobe_event_remove(const char *tracefs, const char *event)
 	 * finish just after close() returns to us. Give it a moment.
 	 */
 	for (tries = 0; tries < 20; tries++) {
-		ret = tracefs_append(tracefs, "kprobe_events", def);
+		ret = tracefs_append(tracefs, file, def);
 		if (ret != -EBUSY)
 			break;
 		sleep_ms(10);
@@ -179,18 +187,22 @@ static int pidns_in_use(unsigned long ino)
  *    left in that namespace: then its probes are stale. Otherwise they are
  *    left alone.
  */
-int kprobes_remove_stale(const char *tracefs, struct bb_err *err)
+static int remove_stale_in(const char *tracefs, const char *file,
+			   struct bb_err *err)
 {
 	unsigned long self_ns = bb_pidns_ino("self");
-	char *text, *line, *eol;
+	char *text, *line, *eol, path[512];
 	int ret, removed = 0, first_err = 0;
 
-	if (!kprobes_available(tracefs))
+	if (!tracefs || !*tracefs)
 		return 0;
-	ret = tracefs_read(tracefs, "kprobe_events", &text);
+	snprintf(path, sizeof(path), "%s/%s", tracefs, file);
+	if (access(path, F_OK))
+		return 0;
+	ret = tracefs_read(tracefs, file, &text);
 	if (ret < 0)
-		return bb_fail(err, ret, "cannot read %s/kprobe_events: %s",
-			       tracefs, strerror(-ret));
+		return bb_fail(err, ret, "cannot read %s/%s: %s",
+			       tracefs, file, strerror(-ret));
 	for (line = text; line && *line; line = eol) {
 		char event[160];
 		unsigned long ns;
@@ -208,7 +220,7 @@ int kprobes_remove_stale(const char *tracefs, struct bb_err *err)
 			stale = self_ns == PIDNS_INIT_INO && !pidns_in_use(ns);
 		if (!stale)
 			continue;
-		ret = kprobe_event_remove(tracefs, event);
+		ret = probe_event_remove(tracefs, file, event);
 		if (ret < 0) {
 			if (!first_err)
 				first_err = bb_fail(err, ret,
@@ -221,4 +233,15 @@ int kprobes_remove_stale(const char *tracefs, struct bb_err *err)
 	}
 	free(text);
 	return first_err ? first_err : removed;
+}
+
+int kprobes_remove_stale(const char *tracefs, struct bb_err *err)
+{
+	return remove_stale_in(tracefs, "kprobe_events", err);
+}
+
+/* uprobe_events lines have the same "p:group/event" start */
+int uprobes_remove_stale(const char *tracefs, struct bb_err *err)
+{
+	return remove_stale_in(tracefs, "uprobe_events", err);
 }

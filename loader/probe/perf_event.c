@@ -21,14 +21,18 @@
  * 4.15 a second SET_BPF of the same program on the same event fails with
  * EEXIST. So: one perf event per (program, event).
  */
-static int perf_attach(struct perf_event_attr *attr, int prog_fd)
+static int perf_attach_task(struct perf_event_attr *attr, int pid,
+			    int prog_fd)
 {
 	int pfd, ret;
 
 	attr->size = sizeof(*attr);
 	attr->sample_period = 1;
 	attr->wakeup_events = 1;
-	pfd = sys_perf_event_open(attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	/* a uprobe of one process: that task's event on any CPU (the
+	 * kernel installs the probe only in its mm) */
+	pfd = sys_perf_event_open(attr, pid > 0 ? pid : -1, pid > 0 ? -1 : 0,
+				  -1, PERF_FLAG_FD_CLOEXEC);
 	if (pfd < 0)
 		return pfd;
 	ret = sys_ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog_fd);
@@ -42,6 +46,11 @@ static int perf_attach(struct perf_event_attr *attr, int prog_fd)
 err_close:
 	close(pfd);
 	return ret;
+}
+
+static int perf_attach(struct perf_event_attr *attr, int prog_fd)
+{
+	return perf_attach_task(attr, -1, prog_fd);
 }
 
 static int sample_open(uint32_t type, int cpu, unsigned hz, int prog_fd)
@@ -146,6 +155,31 @@ int kprobe_pmu_open(int type, int retbit, const char *fn, int prog_fd)
 	return perf_attach(&attr, prog_fd);
 }
 
+int perf_tp_attach_pid(int tp_id, int pid, int prog_fd)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.config = tp_id;
+	return perf_attach_task(&attr, pid, prog_fd);
+}
+
+/* The uprobe PMU (4.17): the path by pointer in config1 (uprobe_path), the
+ * file offset in config2 (probe_offset), a uretprobe as a config bit. */
+int uprobe_pmu_open(int type, int retbit, const char *path, uint64_t off,
+		    int pid, int prog_fd)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = type;
+	attr.config = retbit >= 0 ? 1ULL << retbit : 0;
+	attr.config1 = (uint64_t)(uintptr_t)path;
+	attr.config2 = off;
+	return perf_attach_task(&attr, pid, prog_fd);
+}
+
 void perf_event_close(int pfd)
 {
 	if (pfd >= 0) {
@@ -248,24 +282,36 @@ int kprobe_pmu_format_bit(const char *text)
 	return (int)bit;
 }
 
-#define PMU_DIR "/sys/bus/event_source/devices/kprobe"
+#define PMU_DIR "/sys/bus/event_source/devices/"
 
-int kprobe_pmu_type(int *retbit)
+static int pmu_type(const char *pmu, const char *env_name, int *retbit)
 {
-	const char *env = getenv("BAREBPF_KPROBES");
-	char buf[64];
+	const char *env = getenv(env_name);
+	char buf[64], path[128];
 	int ret;
 
 	*retbit = -1;
 	if (env && !strcmp(env, "tracefs"))
 		return -ENOENT;
-	ret = bb_read_small(PMU_DIR "/type", buf, sizeof(buf));
+	snprintf(path, sizeof(path), PMU_DIR "%s/type", pmu);
+	ret = bb_read_small(path, buf, sizeof(buf));
 	if (ret < 0)
 		return ret;
 	ret = atoi(buf);
 	if (ret <= 0)
 		return -EINVAL;
-	if (bb_read_small(PMU_DIR "/format/retprobe", buf, sizeof(buf)) >= 0)
+	snprintf(path, sizeof(path), PMU_DIR "%s/format/retprobe", pmu);
+	if (bb_read_small(path, buf, sizeof(buf)) >= 0)
 		*retbit = kprobe_pmu_format_bit(buf);
 	return ret;
+}
+
+int kprobe_pmu_type(int *retbit)
+{
+	return pmu_type("kprobe", "BAREBPF_KPROBES", retbit);
+}
+
+int uprobe_pmu_type(int *retbit)
+{
+	return pmu_type("uprobe", "BAREBPF_UPROBES", retbit);
 }

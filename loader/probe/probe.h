@@ -3,12 +3,13 @@
  * loader/probe/: attaching programs, one file per attach kind behind one
  * provider table, as ply does. attach.c keeps a session's books and picks
  * the provider of a program's kind; kprobe.c (kprobes and kretprobes),
- * tracepoint.c and sample.c (perf_event programs: a sampling event per
- * CPU, attached with session_attach_sampling, which knows the rate) are
- * the providers; perf_event.c makes the perf events all of them use;
- * kprobe_events.c owns our lines in kprobe_events (names, removal,
- * leftovers of dead barebpf processes); kretprobe_misses.c counts lost
- * returns; funcs.c tells which functions the kernel has.
+ * uprobe.c (uprobes and uretprobes), tracepoint.c and sample.c (perf_event
+ * programs: a sampling event per CPU, attached with
+ * session_attach_sampling, which knows the rate) are the providers;
+ * perf_event.c makes the perf events all of them use; kprobe_events.c owns
+ * our lines in kprobe_events and uprobe_events (names, removal, leftovers
+ * of dead barebpf processes); kretprobe_misses.c counts lost returns;
+ * funcs.c tells which functions the kernel has.
  *
  * This header is internal to the library: files of loader/probe/ include
  * it; the rest of the loader and the command line include barebpf.h, which
@@ -31,7 +32,8 @@ struct bb_provider {
 	int (*detach)(struct bb_session *s, struct bb_link *l);
 };
 extern const struct bb_provider kprobe_provider, kretprobe_provider,
-	tracepoint_provider, sample_provider;
+	tracepoint_provider, sample_provider, uprobe_provider,
+	uretprobe_provider;
 
 /* ---- perf_event.c ---- */
 /* perf_event_open on trace event id, SET_BPF, ENABLE: the perf fd. */
@@ -41,6 +43,12 @@ int perf_tp_attach(int tp_id, int prog_fd);
 int kprobe_pmu_open(int type, int retbit, const char *fn, int prog_fd);
 /* A kprobe off bytes past fn's address (the PMU's config2). */
 int kprobe_pmu_open_at(int type, const char *fn, int off, int prog_fd);
+/* A perf event of trace event tp_id, or of the uprobe PMU (type: a
+ * uretprobe if retbit >= 0) at path's file offset off, only in process
+ * pid if pid > 0. */
+int perf_tp_attach_pid(int tp_id, int pid, int prog_fd);
+int uprobe_pmu_open(int type, int retbit, const char *path, uint64_t off,
+		    int pid, int prog_fd);
 /* DISABLE and close a perf event fd; -1 is fine. */
 void perf_event_close(int pfd);
 /* DISABLE and close n perf event fds (-1s are skipped) at once, from
@@ -50,6 +58,9 @@ void perf_events_close(int *fds, int n);
 /* ---- kprobe_events.c ---- */
 /* Remove "group/event" from kprobe_events. */
 int kprobe_event_remove(const char *tracefs, const char *event);
+/* The same from file (kprobe_events, uprobe_events) of tracefs. */
+int probe_event_remove(const char *tracefs, const char *file,
+		       const char *event);
 
 /* The session's link of that kind on target, or NULL. */
 static inline const struct bb_link *

@@ -30,3 +30,17 @@ int funclatency_stats_fd(struct tool_ctx *t)
 {
 	return funclatency_map_fd(t->obj, FUNCLATENCY_M_stats);
 }
+
+/* Their copies as a uprobe and a uretprobe (one more load each). */
+int funclatency_user_progs(struct tool_ctx *t, struct bb_prog **entry,
+			   struct bb_prog **ret)
+{
+	struct bb_err err = { "" };
+	int r = obj_prog_load_copy(t->obj, FUNCLATENCY_P_func_entry,
+				   BB_PROG_UPROBE, entry, &err);
+
+	if (r == 0)
+		r = obj_prog_load_copy(t->obj, FUNCLATENCY_P_func_return,
+				       BB_PROG_URETPROBE, ret, &err);
+	return r < 0 ? tool_fail(t, r, "%s", err.msg) : 0;
+}

@@ -114,12 +114,18 @@ int funccount_load(struct tool_ctx *t, uint32_t pid);
 /* p[0..n-1]: the probes on names (tracepoints "cat:event" with tp). */
 void funccount_probes(struct bb_probe *p, char **names, int n, int tp);
 int funccount_counts_fd(struct tool_ctx *t);
+/* After funccount_probes of n uprobes: each its own copy, in progs. */
+int funccount_uprobe_progs(struct tool_ctx *t, struct bb_probe *p, int n,
+			   struct bb_prog **progs);
 
 /* ---- funclatency.c: a function's latency histogram (kprobes) ---- */
 /* Open, configure and load funclatency.bpf.c; its entry and return
  * programs, which the tool attaches in pairs (the return first). */
 int funclatency_load(struct tool_ctx *t, uint32_t pid, uint64_t unit_div,
 		     struct bb_prog **entry, struct bb_prog **ret);
+/* After funclatency_load: the programs again, as uprobes. */
+int funclatency_user_progs(struct tool_ctx *t, struct bb_prog **entry,
+			   struct bb_prog **ret);
 int funclatency_stats_fd(struct tool_ctx *t);
 
 /* ---- opensnoop.c: one line per open() ---- */

@@ -30,6 +30,8 @@ static const char usage[] =
 "positional arguments:\n"
 "  pattern               function name or glob (\"vfs_*\"), t:cat:event\n"
 "                        (globs too: \"t:sched:sched_*\"), or regex with -r\n"
+"                        LIB:FUNC, /path:FUNC: user-space functions (uprobes,\n"
+"                        globs too: \"c:str*\")\n"
 "\n"
 "options:\n"
 "  -h, --help            show this help message and exit\n"
@@ -60,6 +62,7 @@ struct funccount_opts {
 	unsigned long pid, max_probes;
 	double interval, duration;
 	int timestamp, regexp, json, tp;
+	int user; /* LIB:FUNC, p:LIB:FUNC, /path:FUNC (uprobes) */
 };
 
 static int parse_pattern(struct tool_ctx *t, struct funccount_opts *o)
@@ -79,10 +82,20 @@ static int parse_pattern(struct tool_ctx *t, struct funccount_opts *o)
 		o->tp = 1;
 		return 0;
 	}
+	/* bcc's: LIB:FUNC and p:LIB:FUNC are user-space functions */
+	if (!strncmp(s, "p:", 2) && strchr(s + 2, ':'))
+		s += 2;
+	if (strncmp(s, "u:", 2) && strncmp(s, "t:", 2) &&
+	    strchr(s, ':') == strrchr(s, ':') && !o->regexp) {
+		o->match = s;
+		o->user = 1;
+		return 0;
+	}
 	return tool_fail(t, -EINVAL,
-			 "'%s': only kernel functions (func, p::func) and "
-			 "tracepoints (t:category:event) can be counted, no "
-			 "library:function or USDT probes", s);
+			 "'%s': only kernel functions (func, p::func), "
+			 "user-space ones (lib:func, /path:func, as globs, not "
+			 "-r) and tracepoints (t:category:event) can be "
+			 "counted, no USDT probes", o->pattern);
 }
 
 static int parse_args(struct tool_ctx *t, struct funccount_opts *o, int argc,
@@ -186,7 +199,12 @@ static void key_name(struct fc_state *s, uint64_t key, char *buf,
 	uint64_t off;
 
 	if (key < (uint64_t)s->n) {
-		snprintf(buf, len, "%s", s->names[key]);
+		const char *fn = s->names[key];
+
+		/* bcc names a user-space function alone */
+		if (s->o->user)
+			fn = strrchr(fn, ':') + 1;
+		snprintf(buf, len, "%s", fn);
 		return;
 	} else {
 		if (!s->ks && !s->ks_failed &&
@@ -389,6 +407,7 @@ static int funccount_main(int argc, char **argv)
 	struct tool_ctx t;
 	struct tool_timer tm;
 	struct bb_probe *p = NULL;
+	struct bb_prog **progs = NULL;
 	char **names = NULL;
 	double t_attach;
 	int ret = 1, n = 0, i, attached = 0;
@@ -399,6 +418,9 @@ static int funccount_main(int argc, char **argv)
 	tool_signals();
 	if (o.tp) {
 		n = tool_match_tracepoints(&t, o.match, o.regexp, &names);
+	} else if (o.user) {
+		if (tool_need_uprobes(&t, (int)o.pid) == 0)
+			n = tool_match_ufuncs(&t, o.match, (int)o.pid, &names);
 	} else if (tool_need_kprobes(&t) == 0) {
 		n = tool_match_funcs(&t, o.match, o.regexp, &names);
 		if (n > 0)
@@ -429,9 +451,12 @@ static int funccount_main(int argc, char **argv)
 	funccount_probes(p, names, n, o.tp);
 	if (funccount_load(&t, o.pid) < 0)
 		goto out;
+	if (o.user && (!(progs = calloc(n, sizeof(*progs))) ||
+		       funccount_uprobe_progs(&t, p, n, progs) < 0))
+		goto out;
 	t.fails = &fails;
 	t_attach = now_mono();
-	if (tool_attach_probes(&t, p, n) < 0)
+	if (tool_attach_probe_progs(&t, p, progs, n) < 0)
 		goto out;
 	t_attach = now_mono() - t_attach;
 	for (i = 0; i < n; i++)
@@ -484,6 +509,7 @@ out:
 	tool_cleanup(&t);
 	bb_free_strv(names, n);
 	free(p);
+	free(progs);
 	free(st.prev);
 	ksyms_free(st.ks);
 	return ret;

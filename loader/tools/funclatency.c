@@ -22,10 +22,11 @@ static const char usage[] =
 "A kprobe at entry and a kretprobe at return of every kernel function that\n"
 "matches the pattern (a glob over available_filter_functions, or with -r a\n"
 "regular expression). Needs kprobes (CONFIG_KPROBE_EVENTS); see\n"
-"`barebpf features`. Kernel functions only.\n"
+"`barebpf features`. User-space functions are LIB:FUNC (uprobes).\n"
 "\n"
 "positional arguments:\n"
 "  pattern               function name or glob (\"blk_mq_*\"), or regex with -r\n"
+"                        LIB:FUNC, /path:FUNC: user-space functions (uprobes)\n"
 "\n"
 "options:\n"
 "  -h, --help            show this help message and exit\n"
@@ -53,7 +54,8 @@ static const char usage[] =
 static const struct tool_usage help = { NULL, usage };
 
 struct funclat_opts {
-	const char *pattern;
+	const char *pattern, *match; /* match: without a p: */
+	int user;                    /* a user-space function (uprobes) */
 	unsigned long pid, maxactive;
 	double interval, duration;
 	int timestamp, regexp, json;
@@ -104,10 +106,16 @@ static int parse_args(struct tool_ctx *t, struct funclat_opts *o, int argc,
 		return tool_see_help(t);
 	}
 	o->pattern = argv[optind];
-	if (strchr(o->pattern, ':'))
+	/* bcc's: LIB:FUNC, p:LIB:FUNC and /path:FUNC are user-space */
+	o->match = o->pattern;
+	if (!strncmp(o->match, "p:", 2) && strchr(o->match + 2, ':'))
+		o->match += 2;
+	o->user = strchr(o->match, ':') != NULL;
+	if (o->user && (o->regexp || strchr(o->match, ':') !=
+					     strrchr(o->match, ':')))
 		return tool_fail(t, -EINVAL,
-				 "'%s': only kernel functions can be "
-				 "traced (no library:function probes)",
+				 "'%s': a function is FUNC (the kernel's), "
+				 "LIB:FUNC or /PATH:FUNC (globs, not -r)",
 				 o->pattern);
 	return 0;
 }
@@ -116,7 +124,8 @@ static int parse_args(struct tool_ctx *t, struct funclat_opts *o, int argc,
 static int find_functions(struct tool_ctx *t, const struct funclat_opts *o,
 			  char ***names)
 {
-	int n = tool_match_funcs(t, o->pattern, o->regexp, names);
+	int n = o->user ? tool_match_ufuncs(t, o->match, (int)o->pid, names)
+			: tool_match_funcs(t, o->pattern, o->regexp, names);
 
 	if (n > FUNCLAT_MAX_FUNCS) {
 		bb_free_strv(*names, n);
@@ -237,7 +246,8 @@ static int funclatency_main(int argc, char **argv)
 	if (parse_args(&t, &o, argc, argv))
 		return 1;
 	tool_signals();
-	if (tool_need_kprobes(&t) < 0)
+	if (o.user ? tool_need_uprobes(&t, (int)o.pid) < 0 :
+		     tool_need_kprobes(&t) < 0)
 		goto out;
 	n = find_functions(&t, &o, &names);
 	if (n < 0) {
@@ -245,7 +255,8 @@ static int funclatency_main(int argc, char **argv)
 		names = NULL; /* freed by find_functions */
 		goto out;
 	}
-	if (funclatency_load(&t, o.pid, o.unit_div, &ent, &rp) < 0)
+	if (funclatency_load(&t, o.pid, o.unit_div, &ent, &rp) < 0 ||
+	    (o.user && funclatency_user_progs(&t, &ent, &rp) < 0))
 		goto out;
 	attached = attach_all(&t, &o, names, n, ent, rp);
 	if (attached <= 0)

@@ -235,7 +235,8 @@ static int set_consts(struct tool_ctx *t, const char *path, char **consts,
 	return 0;
 }
 
-/* Every program says where it attaches; *need_kp: some are kprobes. */
+/* Every program says where it attaches; *need_kp: 1 if some are kprobes,
+ * | 2 if some are uprobes. */
 static int check_targets(struct tool_ctx *t, int *need_kp)
 {
 	int i;
@@ -243,9 +244,11 @@ static int check_targets(struct tool_ctx *t, int *need_kp)
 	for (i = 0; i < obj_nprogs(t->obj); i++) {
 		struct bb_prog *p = obj_prog_at(t->obj, i);
 
-		if (p->kind != BB_PROG_TRACEPOINT &&
-		    p->kind != BB_PROG_PERF_EVENT)
-			*need_kp = 1;
+		if (p->kind == BB_PROG_UPROBE || p->kind == BB_PROG_URETPROBE)
+			*need_kp |= 2;
+		else if (p->kind != BB_PROG_TRACEPOINT &&
+			 p->kind != BB_PROG_PERF_EVENT)
+			*need_kp |= 1;
 		if (p->kind == BB_PROG_PERF_EVENT)
 			continue;
 		if (!*p->target && p->tail_slot < 0)
@@ -395,7 +398,9 @@ static int run_main(int argc, char **argv)
 	if (set_consts(&t, argv[optind], consts, nconsts) < 0 ||
 	    check_targets(&t, &need_kp) < 0)
 		goto out;
-	if (need_kp && tool_need_kprobes(&t) < 0)
+	if ((need_kp & 1) && tool_need_kprobes(&t) < 0)
+		goto out;
+	if ((need_kp & 2) && tool_need_uprobes(&t, 0) < 0)
 		goto out;
 	if (tool_load(&t) < 0)
 		goto out;

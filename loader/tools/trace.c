@@ -28,8 +28,57 @@
 #define HELPER_READ_KERNEL_STR 115
 
 
+/*
+ * A uprobe's function, found now so that a wrong name is said before any
+ * loading; attached as "LIB:FUNC" (the session resolves it again, the
+ * same way). One function: the FUNC column is its name, and a record
+ * does not say which of a glob's functions it came from.
+ */
+static int uprobe_resolve_name(const struct trace_probe *p, int pid,
+			       char *path, size_t len, uint64_t *off,
+			       struct bb_err *err)
+{
+	char spec[TRACE_NAME_MAX + 300];
+
+	snprintf(spec, sizeof(spec), "%s:%s", p->spec.lib, p->spec.func);
+	return uprobe_resolve(spec, pid, path, len, off, err);
+}
+
+static int find_user_function(struct tool_ctx *t, struct trace_probe *p,
+			      int pid, int *total)
+{
+	struct bb_err err = { "" };
+	char path[4096], *target;
+	uint64_t off;
+	size_t n;
+
+	if (trace_spec_is_glob(&p->spec))
+		return tool_fail(t, -EINVAL, "probe '%s': a uprobe takes one "
+				 "function, not a pattern (funccount "
+				 "counts the functions of a pattern)",
+				 p->arg);
+	n = strlen(p->spec.lib) + strlen(p->spec.func) + 2;
+	if (uprobe_resolve_name(p, pid, path, sizeof(path), &off, &err) < 0)
+		return tool_fail(t, -EINVAL, "probe '%s': %s", p->arg,
+				 err.msg);
+	p->funcs = malloc(sizeof(*p->funcs));
+	target = malloc(n);
+	if (!p->funcs || !target) {
+		free(target);
+		return tool_fail(t, -ENOMEM, "out of memory");
+	}
+	snprintf(target, n, "%s:%s", p->spec.lib, p->spec.func);
+	p->funcs[0] = target;
+	p->nfuncs = 1;
+	(*total)++;
+	if (t->verbose)
+		fprintf(stderr, "probe '%s': %s at offset 0x%llx of %s\n",
+			p->arg, p->spec.func, (unsigned long long)off, path);
+	return 0;
+}
+
 /* The kernel functions of probe p: its name, or its glob's matches. */
-static int find_functions(struct tool_ctx *t, struct trace_probe *p,
+static int find_functions(struct tool_ctx *t, struct trace_probe *p, int pid,
 			  int *total)
 {
 	struct bb_err err = { "" };
@@ -39,6 +88,8 @@ static int find_functions(struct tool_ctx *t, struct trace_probe *p,
 
 	if (!tfs)
 		return -ENOENT;
+	if (p->spec.lib[0])
+		return find_user_function(t, p, pid, total);
 	if (trace_spec_is_glob(&p->spec)) {
 		nm = kprobe_match(tfs, p->spec.func, &m, &err);
 		if (nm < 0)
@@ -141,13 +192,18 @@ static int load_probe(struct tool_ctx *t, struct trace_probe *p, int id)
 		[TRACE_ENTRY] = BB_PROG_KPROBE,
 		[TRACE_RETURN] = BB_PROG_KRETPROBE,
 		[TRACE_TP] = BB_PROG_TRACEPOINT,
+	}, ukinds[] = {
+		[TRACE_ENTRY] = BB_PROG_UPROBE,
+		[TRACE_RETURN] = BB_PROG_URETPROBE,
+		[TRACE_TP] = BB_PROG_TRACEPOINT,
 	};
 	struct bb_err err = { "" };
 	const char *log;
 
 	if (set_consts(t, &p->prog, id) < 0)
 		return -ENOENT;
-	if (traceobj_load_copy(t, kinds[p->spec.type], &p->bprog, &err) == 0)
+	if (traceobj_load_copy(t, (p->spec.lib[0] ? ukinds : kinds)
+			       [p->spec.type], &p->bprog, &err) == 0)
 		return 0;
 	log = obj_verifier_log(t->obj);
 	if (log && *log)
@@ -317,7 +373,7 @@ static int trace_main(int argc, char **argv)
 	struct bb_perfbuf *pb = NULL;
 	struct tool_timer tm;
 	struct timespec now;
-	int ret = 1, i, nfuncs = 0, split, kprobes = 0;
+	int ret = 1, i, nfuncs = 0, split, kprobes = 0, uprobes = 0;
 
 	memset(&o, 0, sizeof(o));
 	memset(&r, 0, sizeof(r));
@@ -327,15 +383,20 @@ static int trace_main(int argc, char **argv)
 	if (trace_parse_args(&t, &o, argc, argv))
 		goto out;
 	tool_signals();
-	for (i = 0; i < o.nprobes; i++)
-		kprobes |= o.probes[i].spec.type != TRACE_TP;
+	for (i = 0; i < o.nprobes; i++) {
+		uprobes |= o.probes[i].spec.lib[0] != 0;
+		kprobes |= o.probes[i].spec.type != TRACE_TP &&
+			   !o.probes[i].spec.lib[0];
+	}
 	if (kprobes && tool_need_kprobes(&t) < 0)
+		goto out;
+	if (uprobes && tool_need_uprobes(&t, (int)o.pid) < 0)
 		goto out;
 	for (i = 0; i < o.nprobes; i++) {
 		struct trace_probe *p = &o.probes[i];
 
 		if (p->spec.type != TRACE_TP &&
-		    find_functions(&t, p, &nfuncs) < 0)
+		    find_functions(&t, p, (int)o.pid, &nfuncs) < 0)
 			goto out;
 		if (compile_probe(&t, &o, p) < 0)
 			goto out;

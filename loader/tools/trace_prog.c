@@ -80,7 +80,7 @@ struct comp {
 	int nfields, strsize;
 	struct trace_prog *pr;
 	struct bb_err *err;
-	char name[TRACE_NAME_MAX + 80];
+	char name[TRACE_NAME_MAX + 300];
 };
 
 /* Where a value lies and what type it has: a slot without its string. */
@@ -225,8 +225,9 @@ static int value_src(struct comp *c, const struct trace_value *v,
 					  "in a register");
 		s->size = c->arch->regsize;
 		s->ext1 = TRACE_EXT(c->arch->regsize, 1);
-		*str = v->user || sys || is_syscall_func(c) ? TRACE_STR_UPTR
-							   : TRACE_STR_KPTR;
+		/* a uprobe's pointers are the process's own */
+		*str = v->user || sys || is_syscall_func(c) || sp->lib[0] ?
+			       TRACE_STR_UPTR : TRACE_STR_KPTR;
 		break;
 	case TV_RETVAL:
 		if (sp->type != TRACE_RETURN)
@@ -235,7 +236,7 @@ static int value_src(struct comp *c, const struct trace_value *v,
 		s->off = c->arch->ret;
 		s->size = c->arch->regsize;
 		s->ext1 = TRACE_EXT(c->arch->regsize, 1);
-		*str = TRACE_STR_KPTR;
+		*str = sp->lib[0] ? TRACE_STR_UPTR : TRACE_STR_KPTR;
 		break;
 	case TV_FIELD:
 		if (sp->type != TRACE_TP)
@@ -422,8 +423,9 @@ int trace_spec_compile(const struct trace_spec *sp,
 	if (sp->type == TRACE_TP)
 		snprintf(c.name, sizeof(c.name), "t:%s:%s", sp->cat, sp->event);
 	else
-		snprintf(c.name, sizeof(c.name), "%s::%s",
-			 sp->type == TRACE_RETURN ? "r" : "p", sp->func);
+		snprintf(c.name, sizeof(c.name), "%s:%.200s:%s",
+			 sp->type == TRACE_RETURN ? "r" : "p", sp->lib,
+			 sp->func);
 	if (strsize < 1 || strsize > TRACE_STR_MAX)
 		return bb_fail(err, -EINVAL, "a string size of 1 to %d bytes",
 			       TRACE_STR_MAX);

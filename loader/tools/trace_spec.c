@@ -198,13 +198,6 @@ static int name_ok(const char *s, const char *extra)
 	return 1;
 }
 
-static int refuse_uprobe(struct parser *ps, const char *lib, size_t n)
-{
-	return tl_fail(ps, lib, n, "user-space probes (uprobes, "
-		       "LIBRARY:FUNCTION) are not supported; kernel functions "
-		       "are p::NAME or r::NAME");
-}
-
 static int parse_func(struct parser *ps, enum trace_ptype type,
 		      const char *fn)
 {
@@ -212,6 +205,9 @@ static int parse_func(struct parser *ps, enum trace_ptype type,
 	const char *plus = strchr(fn, '+');
 
 	sp->type = type;
+	if (!*fn && sp->lib[0])
+		return tl_fail(ps, ps->text, strcspn(ps->text, " \t("),
+			       "a function name is needed (p:LIB:NAME)");
 	if (!*fn)
 		return tl_fail(ps, ps->text, strcspn(ps->text, " \t("),
 			       "a kernel function name is needed (p::NAME)");
@@ -220,8 +216,8 @@ static int parse_func(struct parser *ps, enum trace_ptype type,
 			       "function are not supported; probe its entry "
 			       "(p::FUNC) or return (r::FUNC)");
 	if (!name_ok(fn, "*?[]!-^") || strlen(fn) >= sizeof(sp->func))
-		return tl_fail(ps, fn, strlen(fn), "not a kernel function "
-			       "name");
+		return tl_fail(ps, fn, strlen(fn), sp->lib[0] ? "not a "
+			       "function name" : "not a kernel function name");
 	strcpy(sp->func, fn);
 	if (type == TRACE_RETURN && trace_spec_is_glob(sp))
 		return tl_fail(ps, fn, strlen(fn), "a return probe takes one "
@@ -249,14 +245,31 @@ static int parse_tracepoint(struct parser *ps, const char *cat,
 	return 0;
 }
 
+/* p:LIB:FUNC: a path, or a library's short name */
+static int parse_lib(struct parser *ps, const char *lib)
+{
+	struct trace_spec *sp = ps->sp;
+
+	if (strlen(lib) >= sizeof(sp->lib) ||
+	    (!strchr(lib, '/') && !name_ok(lib, "-+")))
+		return tl_fail(ps, lib, strlen(lib), "not a library or "
+			       "program: a path (/usr/bin/x) or a library's "
+			       "name (c for libc)");
+	if (strpbrk(lib, " \t\n\r"))
+		return tl_fail(ps, lib, strlen(lib), "a path with spaces cannot "
+			       "be probed");
+	strcpy(sp->lib, lib);
+	return 0;
+}
+
 /*
  * bcc's rules: FUNC is p::FUNC and LIB:FUNC is p:LIB:FUNC (a uprobe). No
- * library would be called p or r, and uprobes are not supported, so p:FUNC
- * and r:FUNC mean the kernel function (and bpftrace's kprobe:FUNC too).
+ * library would be called p or r, so p:FUNC and r:FUNC mean the kernel
+ * function (and bpftrace's kprobe:FUNC too).
  */
 static int parse_probe_name(struct parser *ps, const char *s, size_t n)
 {
-	char buf[TRACE_NAME_MAX + 80], *part[4];
+	char buf[TRACE_NAME_MAX + 400], *part[4];
 	int np = 0;
 	char *c;
 
@@ -284,14 +297,27 @@ static int parse_probe_name(struct parser *ps, const char *s, size_t n)
 				       "t:CATEGORY:EVENT");
 		return parse_tracepoint(ps, part[1], part[2]);
 	}
-	if (np == 3 && *part[1])
-		return refuse_uprobe(ps, s + (part[1] - buf), strlen(part[1]));
+	if (np == 3 && *part[1]) {
+		int r = !strcmp(part[0], "r") || !strcmp(part[0], "uretprobe");
+
+		if (!r && strcmp(part[0], "p") && strcmp(part[0], "uprobe") &&
+		    *part[0])
+			return tl_fail(ps, s, strlen(part[0]), "the probe type "
+				       "of a uprobe is p (entry) or r "
+				       "(return)");
+		if (parse_lib(ps, part[1]) < 0)
+			return -EINVAL;
+		return parse_func(ps, r ? TRACE_RETURN : TRACE_ENTRY, part[2]);
+	}
 	if (!strcmp(part[0], "r") || !strcmp(part[0], "kretprobe"))
 		return parse_func(ps, TRACE_RETURN, part[np - 1]);
 	if (!*part[0] || !strcmp(part[0], "p") || !strcmp(part[0], "kprobe"))
 		return parse_func(ps, TRACE_ENTRY, part[np - 1]);
-	if (np == 2)
-		return refuse_uprobe(ps, s, strlen(part[0]));
+	if (np == 2) {
+		if (parse_lib(ps, part[0]) < 0)
+			return -EINVAL;
+		return parse_func(ps, TRACE_ENTRY, part[1]);
+	}
 	return tl_fail(ps, s, strlen(part[0]), "the probe type is p (entry), "
 		       "r (return) or t (tracepoint)");
 }

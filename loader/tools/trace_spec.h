@@ -5,6 +5,8 @@
  *   p::FUNC [(FILTER)] ["FORMAT"[, VALUE]...]     also FUNC, p:FUNC
  *   r::FUNC [(FILTER)] ["FORMAT"[, VALUE]...]
  *   t:CATEGORY:EVENT [(FILTER)] ["FORMAT"[, VALUE]...]
+ *   p:LIB:FUNC, r:LIB:FUNC, LIB:FUNC ...             a uprobe: LIB is a
+ *                      path (with '/') or a library's short name (c)
  *
  * trace_spec_parse reads the text (pure); trace_spec_compile turns a spec
  * into the load-time constants of bpf/trace.bpf.c (see bpf/trace.h), given
@@ -70,6 +72,7 @@ struct trace_conv {
 struct trace_spec {
 	enum trace_ptype type;
 	char func[TRACE_NAME_MAX];   /* p:, r: a function or a glob */
+	char lib[256];               /* a uprobe's LIB; "" for the kernel */
 	char cat[64], event[64];     /* t: */
 	int nterms, filter_or;
 	struct trace_term terms[TRACE_NTERMS];

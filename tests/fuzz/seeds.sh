@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 rm -rf "$c"
 mkdir -p "$c/obj" "$c/elfsyms" "$c/kallsyms" "$c/tpformat" "$c/kver" \
 	"$c/perfbuf" "$c/procfs" "$c/kprobe" "$c/btf" "$c/lz" "$c/tracespec" \
-	"$c/xz"
+	"$c/xz" "$c/ldcache" "$c/elflookup"
 
 # BPF objects: every embedded one, the test ones (bad ones too: they reach
 # the error paths), and a small generated one with overlapping maps.
@@ -181,3 +181,33 @@ strs = b"hello\x00".ljust(80, b"\x00") + b"comm\tname\n".ljust(16, b"\x00")
 open(sys.argv[1], "wb").write(spec + b"\n" + hdr + vals + rets + strs)
 PY
 du -sh "$c"
+
+# the uprobe lookup: the same files as elfsyms, and a 32-bit ARM one
+cp "$c/elfsyms"/* "$c/elflookup/"
+printf 'int f(int x) { return x + 1; }\nint _start(void) { return f(1); }\n' >"$tmp/a.c"
+arm-linux-gnueabihf-gcc -static -mthumb -Os -nostdlib -o "$c/elflookup/arm32_thumb" "$tmp/a.c" 2>/dev/null || true
+
+# ld.so.cache: this host's (new format), and the old format alone and
+# followed by the new one (glibc before 2.32)
+[ -f /etc/ld.so.cache ] && cp /etc/ld.so.cache "$c/ldcache/host"
+python3 - "$c/ldcache" <<'PY'
+import struct, sys
+ents = [(0x0303, b"libc.so.6", b"/lib/x86_64-linux-gnu/libc.so.6"),
+        (0x0003, b"libc.so.6", b"/lib32/libc.so.6"),
+        (0x0a03, b"libm.so.6", b"/lib/aarch64-linux-gnu/libm.so.6")]
+strs = old = b""
+for f, k, v in ents:
+    ko = len(strs); strs += k + b"\0"; vo = len(strs); strs += v + b"\0"
+    old += struct.pack("<iII", f, ko, vo)
+img = b"ld.so-1.7.0\0" + struct.pack("<I", len(ents)) + old + strs
+open(sys.argv[1] + "/old_only", "wb").write(img)
+img += b"\0" * (-len(img) % 8)
+nstr = nents = b""
+base = 48 + 24 * len(ents)
+for f, k, v in ents:
+    ko = base + len(nstr); nstr += k + b"\0"; vo = base + len(nstr); nstr += v + b"\0"
+    nents += struct.pack("<iIIIQ", f, ko, vo, 0, 0)
+new = (b"glibc-ld.so.cache1.1" + struct.pack("<IIB3xI12x", len(ents), len(nstr), 0, 0)
+       + nents + nstr)
+open(sys.argv[1] + "/old_and_new", "wb").write(img + new)
+PY

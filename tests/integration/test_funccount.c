@@ -165,7 +165,8 @@ END_TEST
 START_TEST(test_funccount_bad_input)
 {
 	static char out[4096], err[4096];
-	char *lib[] = { (char *)barebpf(), "funccount", "c:malloc", NULL };
+	char *lib[] = { (char *)barebpf(), "funccount", "nosuchlib_x:f*", NULL };
+	char *usdt[] = { (char *)barebpf(), "funccount", "u:c:probe", NULL };
 	char *tp[] = { (char *)barebpf(), "funccount", "t:nosuch:event_xyz",
 		       NULL };
 	char *kp[] = { (char *)barebpf(), "funccount", "vfs_read", NULL };
@@ -173,7 +174,10 @@ START_TEST(test_funccount_bad_input)
 	char tfs[256], path[300];
 
 	ck_assert_int_eq(run(lib, out, sizeof(out), err, sizeof(err)), 1);
-	ck_assert_msg(strstr(err, "no library:function"), "%s", err);
+	ck_assert_msg(strstr(err, "cannot find library or program "
+			     "'nosuchlib_x'"), "%s", err);
+	ck_assert_int_eq(run(usdt, out, sizeof(out), err, sizeof(err)), 1);
+	ck_assert_msg(strstr(err, "no USDT probes"), "%s", err);
 	ck_assert_int_eq(run(tp, out, sizeof(out), err, sizeof(err)), 1);
 	ck_assert_msg(strstr(err, "no tracepoint matches"), "%s", err);
 	ck_assert_int_ge(tracefs_find(tfs, sizeof(tfs), NULL), 0);

@@ -47,6 +47,42 @@ static void stop(pid_t pid)
 
 static char out[1 << 16], err[1 << 14];
 
+#define KEY0 "{\"map\":\"counts\",\"key\":0,\"value\":"
+#define KEY1 "{\"map\":\"counts\",\"key\":1,\"value\":"
+
+/* libbpf's uprobe/LIB:FUNC and uretprobe/ sections: c:getppid, called by
+ * a child in a loop, counted on entry and on return */
+START_TEST(test_run_uprobe_sections)
+{
+	char *argv[] = { (char *)barebpf(), "run", "-j", "-d", "1",
+			 OBJDIR "uprobe_libc.bpf.o", NULL };
+	unsigned long long in = 0, back = 0;
+	const char *p;
+	pid_t pid = fork();
+	int rc;
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		for (;;) {
+			getppid();
+			usleep(2000);
+		}
+	}
+	rc = run(argv, out, sizeof(out), err, sizeof(err));
+	stop(pid);
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+	p = strstr(out, KEY0);
+	ck_assert_msg(p && sscanf(p + strlen(KEY0), "%llu", &in) == 1, "%s",
+		      out);
+	p = strstr(out, KEY1);
+	ck_assert_msg(p && sscanf(p + strlen(KEY1), "%llu", &back) == 1, "%s",
+		      out);
+	/* a second of calls every 2 ms; a return may miss the end */
+	ck_assert_msg(in >= 50 && back + 1 >= in && back <= in, "%llu %llu: %s",
+		      in, back, out);
+}
+END_TEST
+
 START_TEST(test_run_btf_json)
 {
 	pid_t pid = sleeper();
@@ -143,7 +179,7 @@ START_TEST(test_run_messages)
 {
 	static const char want[] = "barebpf run: bad_section.bpf.o: section "
 		"xdp is an XDP program; barebpf run attaches kprobe, "
-		"kretprobe, ksyscall, tracepoint and perf_event programs";
+		"kretprobe, ksyscall, uprobe, tracepoint and perf_event programs";
 	char *argv[] = { (char *)barebpf(), "run", OBJDIR "bad_section.bpf.o",
 			 NULL };
 
@@ -173,6 +209,7 @@ static Suite *run_suite(void)
 
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_run_btf_json);
+	tcase_add_test(tc, test_run_uprobe_sections);
 	tcase_add_test(tc, test_run_printk);
 	tcase_add_test(tc, test_run_ustack_pid);
 	tcase_add_test(tc, test_run_counter_array);

@@ -727,7 +727,7 @@ START_TEST(test_trace_bad_probes)
 	static const char *const cases[][2] = {
 		{ "t:syscalls", "t:CATEGORY:EVENT" },
 		{ "t::x", "t:CATEGORY:EVENT" },
-		{ "p:c:malloc", "uprobes" },
+		{ "p:c:no_such_function_x", "no function 'no_such_function_x'" },
 		{ "r::vfs_*", "a return probe takes one function" },
 		{ "vfs_read \"%d\", arg1->f_pos", "struct layouts" },
 		{ "t:nosuchcat:nosuchevent", "not found" },

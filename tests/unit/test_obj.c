@@ -590,7 +590,7 @@ END_TEST
 START_TEST(test_bad_section)
 {
 	static const char *const want[] = { "section xdp is an XDP program",
-		"barebpf run attaches kprobe, kretprobe, ksyscall, "
+		"barebpf run attaches kprobe, kretprobe, ksyscall, uprobe, "
 		"tracepoint and perf_event programs", NULL };
 
 	expect_file_error("bad_section.bpf.o", want);

@@ -262,8 +262,8 @@ static const struct {
 } other_kinds[] = {
 	{ "socket", "a socket filter" },
 	{ "socket/1", "a socket filter" },
-	{ "uprobe/bin:func", "a uprobe" },
-	{ "uretprobe/bin:func", "a uretprobe" },
+	{ "uprobe.multi/bin:f*", "a multi-uprobe (6.6)" },
+	{ "uretprobe.s/bin:func", "a uretprobe" },
 	{ "usdt/bin:prov:name", "a USDT" },
 	{ "cgroup/skb", "a cgroup" },
 	{ "cgroup_skb/ingress", "a cgroup" },
@@ -279,7 +279,7 @@ START_TEST(test_other_kinds)
 {
 	char kind[96];
 	const char *want[3] = { kind,
-		"barebpf run attaches kprobe, kretprobe, ksyscall, "
+		"barebpf run attaches kprobe, kretprobe, ksyscall, uprobe, "
 		"tracepoint and perf_event programs", NULL };
 	unsigned char *buf;
 	size_t len;
@@ -567,6 +567,46 @@ START_TEST(test_syscall_sections)
 }
 END_TEST
 
+/* libbpf's uprobe/PATH:FUNC sections: run attaches them */
+START_TEST(test_uprobe_sections)
+{
+	static const struct {
+		const char *section, *target;
+		enum bb_prog_kind kind;
+	} cases[] = {
+		{ "uprobe//bin/true:main", "/bin/true:main", BB_PROG_UPROBE },
+		{ "uretprobe/libc.so.6:malloc", "libc.so.6:malloc",
+		  BB_PROG_URETPROBE },
+		{ "uprobe//bin/x:f+0x10", "/bin/x:f+0x10", BB_PROG_UPROBE },
+	};
+	struct bb_err err = { "" };
+	struct bb_obj *obj;
+	unsigned char *buf;
+	size_t len, i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		buf = load_file("bad_kind.bpf.o", &len);
+		ck_assert_int_ge(patch_str(buf, len, "zz_placeholder_section_"
+					   "name_for_the_kind_tests",
+					   cases[i].section), 1);
+		ck_assert_msg(obj_open(&obj, buf, len, "x.o", &err) == 0,
+			      "%s: %s", cases[i].section, err.msg);
+		ck_assert_int_eq(obj_prog_at(obj, 0)->kind, cases[i].kind);
+		ck_assert_str_eq(obj_prog_at(obj, 0)->target, cases[i].target);
+		obj_close(obj);
+		free(buf);
+	}
+	/* no file:function */
+	buf = load_file("bad_kind.bpf.o", &len);
+	patch_str(buf, len, "zz_placeholder_section_name_for_the_kind_tests",
+		  "uprobe/main");
+	ck_assert_int_lt(obj_open(&obj, buf, len, "x.o", &err), 0);
+	ck_assert_msg(strstr(err.msg, "uprobe/<path>:<function>"), "%s",
+		      err.msg);
+	free(buf);
+}
+END_TEST
+
 static Suite *objkinds_suite(void)
 {
 	Suite *s = suite_create("objkinds");
@@ -574,6 +614,7 @@ static Suite *objkinds_suite(void)
 	TCase *fz = tcase_create("damaged");
 
 	tcase_add_test(tc, test_bpfload_layout);
+	tcase_add_test(tc, test_uprobe_sections);
 	tcase_add_test(tc, test_iproute2_layout);
 	tcase_add_test(tc, test_bpfload_map_in_map);
 	tcase_add_test(tc, test_iproute2_old_layout);

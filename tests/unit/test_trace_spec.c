@@ -67,6 +67,43 @@ START_TEST(test_parse_probe_names)
 }
 END_TEST
 
+/* bcc's uprobe forms: LIB:FUNC, p:LIB:FUNC, r:LIB:FUNC, a path as LIB */
+START_TEST(test_parse_uprobes)
+{
+	static const struct {
+		const char *text;
+		enum trace_ptype type;
+		const char *lib, *func;
+	} cases[] = {
+		{ "c:malloc", TRACE_ENTRY, "c", "malloc" },
+		{ "p:c:malloc", TRACE_ENTRY, "c", "malloc" },
+		{ "r:c:malloc", TRACE_RETURN, "c", "malloc" },
+		{ "uprobe:c:malloc", TRACE_ENTRY, "c", "malloc" },
+		{ "uretprobe:c:malloc", TRACE_RETURN, "c", "malloc" },
+		{ "p:/usr/bin/bash:readline", TRACE_ENTRY, "/usr/bin/bash",
+		  "readline" },
+		{ "r:/opt/x-1.2/bin/x:_ZN3foo3barEv", TRACE_RETURN,
+		  "/opt/x-1.2/bin/x", "_ZN3foo3barEv" },
+		{ "pthread:pthread_create", TRACE_ENTRY, "pthread",
+		  "pthread_create" },
+		{ "::vfs_read", TRACE_ENTRY, "", "vfs_read" },
+		{ "p::vfs_read", TRACE_ENTRY, "", "vfs_read" },
+	};
+	struct trace_spec sp;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		parse_ok(cases[i].text, &sp);
+		ck_assert_int_eq(sp.type, cases[i].type);
+		ck_assert_str_eq(sp.lib, cases[i].lib);
+		ck_assert_str_eq(sp.func, cases[i].func);
+	}
+	parse_ok("r:c:malloc (retval != 0) \"%p\", retval", &sp);
+	ck_assert_int_eq(sp.nterms, 1);
+	ck_assert_int_eq(sp.terms[0].v.kind, TV_RETVAL);
+}
+END_TEST
+
 START_TEST(test_parse_filters)
 {
 	struct trace_spec sp;
@@ -181,12 +218,15 @@ END_TEST
 START_TEST(test_parse_errors)
 {
 	static const char *const cases[][2] = {
-		{ "p:c:malloc", "probe 'p:c:malloc': 'c': user-space probes "
-		  "(uprobes, LIBRARY:FUNCTION) are not supported; kernel "
-		  "functions are p::NAME or r::NAME" },
-		{ "c:malloc \"%d\", arg1", "probe 'c:malloc \"%d\", arg1': "
-		  "'c': user-space probes (uprobes, LIBRARY:FUNCTION) are not "
-		  "supported; kernel functions are p::NAME or r::NAME" },
+		{ "x:c:malloc", "probe 'x:c:malloc': 'x': the probe type of a "
+		  "uprobe is p (entry) or r (return)" },
+		{ "p:c:", "probe 'p:c:': 'p:c:': a function name is needed "
+		  "(p:LIB:NAME)" },
+		{ "p:c%:malloc", "probe 'p:c%:malloc': 'c%': not a library or "
+		  "program: a path (/usr/bin/x) or a library's name (c for "
+		  "libc)" },
+		{ "p:/bin/x:f%", "probe 'p:/bin/x:f%': 'f%': not a function "
+		  "name" },
 		{ "u:pthread:pthread_create", "probe "
 		  "'u:pthread:pthread_create': 'u:pthread:pthread_create': "
 		  "USDT probes are not supported" },
@@ -537,6 +577,37 @@ START_TEST(test_compile_kprobes)
 }
 END_TEST
 
+/* A uprobe reads the same registers; its pointers are the process's */
+START_TEST(test_compile_uprobes)
+{
+	struct trace_spec sp;
+	struct trace_prog pr;
+	const struct trace_slot_c *s = pr.slots;
+
+	compile_ok("p:c:open \"%s %d\", arg1, arg2", NULL, &trace_arch_x86_64,
+		   &sp, &pr);
+	CHECK_SLOT(&s[0], TRACE_BASE_CTX, 112, 8, TRACE_EXT(8, 1),
+		   TRACE_EXT(8, 0), TRACE_STR_UPTR);
+	CHECK_SLOT(&s[1], TRACE_BASE_CTX, 104, 8, TRACE_EXT(8, 1),
+		   TRACE_EXT(8, 0), TRACE_STR_NONE);
+	ck_assert_uint_eq(pr.is_kprobe, 1);
+	compile_ok("r:c:getenv \"%s\", retval", NULL, &trace_arch_arm, &sp,
+		   &pr);
+	CHECK_SLOT(&s[0], TRACE_BASE_CTX, 0, 4, TRACE_EXT(4, 1),
+		   TRACE_EXT(8, 0), TRACE_STR_UPTR);
+	/* the kernel's own: kernel pointers, as before */
+	compile_ok("r::getname \"%s\", retval", NULL, &trace_arch_arm, &sp,
+		   &pr);
+	ck_assert_uint_eq(s[0].str, TRACE_STR_KPTR);
+	compile_ok("p:/bin/x:f \"%d\", arg3", NULL, &trace_arch_riscv64, &sp,
+		   &pr);
+	ck_assert_uint_eq(s[0].off, 96);
+	compile_ok("p:/bin/x:f \"%d\", arg4", NULL, &trace_arch_arm64, &sp,
+		   &pr);
+	ck_assert_uint_eq(s[0].off, 24);
+}
+END_TEST
+
 START_TEST(test_compile_tracepoints)
 {
 	struct trace_spec sp;
@@ -823,11 +894,13 @@ static Suite *trace_spec_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_parse_probe_names);
+	tcase_add_test(tc, test_parse_uprobes);
 	tcase_add_test(tc, test_parse_filters);
 	tcase_add_test(tc, test_parse_formats);
 	tcase_add_test(tc, test_parse_errors);
 	tcase_add_test(tc, test_arch_offsets);
 	tcase_add_test(tc, test_compile_kprobes);
+	tcase_add_test(tc, test_compile_uprobes);
 	tcase_add_test(tc, test_compile_tracepoints);
 	tcase_add_test(tc, test_compile_tracepoint_strings);
 	tcase_add_test(tc, test_compile_errors);

@@ -1,0 +1,52 @@
+# uprobes on /vmtest/ucalls (tests/tools/ucalls.c, static, of the guest's
+# architecture): `ucalls go 20` calls bb_ufunc(i) for i = 0..19, which
+# returns i * 2. funccount counts exactly 20; trace prints every call with
+# its argument (arg1 from each architecture's user pt_regs) and, as a
+# return probe filtered on retval > 30, just the 4 last; nothing is left
+# in uprobe_events (the uprobe PMU, 4.17+, leaves nothing there anyway; on
+# 4.9 the probes go through uprobe_events). trace needs 4.11 (map values as
+# helper memory): before, only funccount runs.
+. /vmtest/lib.sh
+need_tracefs
+U=/vmtest/ucalls
+[ -x $U ] || skip "no $U for this architecture (no static cross compiler on the host)"
+[ -e $T/uprobe_events ] || [ -e /sys/bus/event_source/devices/uprobe ] ||
+	skip "no uprobes in this kernel (CONFIG_UPROBE_EVENTS)"
+uprobes_left() { grep barebpf $T/uprobe_events 2>/dev/null; }
+
+start_tool funccount $U:bb_ufunc
+wait_tracing 60
+[ -e /sys/bus/event_source/devices/uprobe ] && diag "uprobe PMU" ||
+	diag "uprobe_events: $(grep -c barebpf $T/uprobe_events) line(s)"
+$U go 20 >/dev/null || fail "ucalls failed"
+stop_tool INT
+[ $RC = 0 ] || fail "funccount exit $RC after SIGINT"
+c=$(awk '$1 == "bb_ufunc" { print $2 }' $W/out)
+[ "$c" = 20 ] || fail "funccount counted '$c' calls of bb_ufunc, not 20"
+uprobes_left && fail "funccount left uprobes: $(uprobes_left | tr '\n' ';')"
+
+[ $(kernel_version_code) -ge $((4 * 65536 + 11 * 256)) ] || pass
+start_tool barebpf trace "p:$U:bb_ufunc \"arg=%d\", arg1"
+wait_tracing 60
+$U go 20 >/dev/null || fail "ucalls failed"
+sleep 1
+stop_tool INT
+[ $RC = 0 ] || fail "trace exit $RC after SIGINT"
+c=$(grep -c ' bb_ufunc  *arg=' $W/out)
+[ "$c" = 20 ] || fail "trace printed $c calls, not 20"
+for i in 0 1 7 19; do
+	grep -q " arg=$i\$" $W/out || fail "no call with arg1 $i"
+done
+uprobes_left && fail "trace left uprobes: $(uprobes_left | tr '\n' ';')"
+
+start_tool barebpf trace "r:$U:bb_ufunc (retval > 30) \"ret=%d\", retval"
+wait_tracing 60
+$U go 20 >/dev/null || fail "ucalls failed"
+sleep 1
+stop_tool TERM
+[ $RC = 0 ] || fail "trace exit $RC after SIGTERM"
+c=$(grep -c ' bb_ufunc  *ret=' $W/out)
+[ "$c" = 4 ] || fail "trace printed $c returns above 30, not 4"
+grep -q ' ret=38$' $W/out || fail "no return of 38"
+uprobes_left && fail "trace -r left uprobes: $(uprobes_left | tr '\n' ';')"
+pass
