@@ -31,9 +31,6 @@
 #define ES_MAX_STRTAB (256u << 20)
 #define ES_MAX_SYMS (16u << 20)
 #define ES_CHUNK 512 /* symbols read per pread */
-/* MiniDebugInfo: its compressed section, and the ELF it holds */
-#define ES_MAX_DEBUGDATA (16u << 20)
-#define ES_MAX_MINIDEBUG (64u << 20)
 
 struct es_seg {
 	uint64_t offset, filesz, vaddr;
@@ -110,24 +107,6 @@ struct es_tables {
 	Elf64_Shdr symtab, dynsym, debugdata;
 };
 
-/* Is section sh named .gnu_debugdata? Read from the section names
- * (e_shstrndx), within them. */
-static int is_debugdata(const struct es_src *s, const Elf64_Ehdr *eh,
-			const Elf64_Shdr *sh)
-{
-	static const char name[] = ".gnu_debugdata";
-	char buf[sizeof(name)];
-	Elf64_Shdr names;
-
-	if (sh->sh_type != SHT_PROGBITS || eh->e_shstrndx >= eh->e_shnum ||
-	    es_shdr(s, eh, eh->e_shstrndx, &names) < 0 ||
-	    names.sh_size < sizeof(name) ||
-	    sh->sh_name > names.sh_size - sizeof(name) ||
-	    es_read(s, names.sh_offset + sh->sh_name, buf, sizeof(buf)) < 0)
-		return 0;
-	return !memcmp(buf, name, sizeof(name));
-}
-
 static int find_tables(const struct es_src *s, const Elf64_Ehdr *eh,
 		       struct es_tables *t)
 {
@@ -144,7 +123,7 @@ static int find_tables(const struct es_src *s, const Elf64_Ehdr *eh,
 			t->symtab = sh;
 		if (sh.sh_type == SHT_DYNSYM && !t->dynsym.sh_type)
 			t->dynsym = sh;
-		if (!t->debugdata.sh_type && is_debugdata(s, eh, &sh))
+		if (!t->debugdata.sh_type && es_is_debugdata(s, eh, &sh))
 			t->debugdata = sh;
 	}
 	return 0;
@@ -285,38 +264,21 @@ static int read_symbols(struct bb_elfsyms *e, const struct es_src *s,
 static int read_minidebug(struct bb_elfsyms *e, const struct es_src *s,
 			  const Elf64_Shdr *sh)
 {
-	struct es_src in = { NULL, -1, 0, 0 };
+	struct es_src in;
 	struct es_tables t;
 	Elf64_Ehdr eh;
-	uint8_t *packed, *elf;
-	size_t len, nsyms = e->nsyms;
+	size_t nsyms = e->nsyms;
 	int ret;
 
-	if (!sh->sh_size || sh->sh_size > ES_MAX_DEBUGDATA ||
-	    !es_fits(s, sh->sh_offset, sh->sh_size, 1))
-		return -EBADMSG;
-	packed = malloc(sh->sh_size);
-	if (!packed)
-		return -ENOMEM;
-	ret = es_read(s, sh->sh_offset, packed, sh->sh_size);
-	if (ret == 0)
-		ret = xz_decode(packed, sh->sh_size, ES_MAX_MINIDEBUG, &elf, &len);
-	free(packed);
+	ret = es_minidebug(s, sh, &in, &eh);
 	if (ret < 0)
 		return ret;
-	in.buf = elf;
-	in.size = len;
-	ret = es_ehdr(&in, &eh);
-	if (ret == 0 && (!eh.e_shnum || eh.e_shentsize != ES_SHSZ(&in) ||
-			 !es_fits(&in, eh.e_shoff, eh.e_shnum, ES_SHSZ(&in))))
-		ret = -EBADMSG;
-	if (ret == 0)
-		ret = find_tables(&in, &eh, &t);
+	ret = find_tables(&in, &eh, &t);
 	if (ret == 0 && t.symtab.sh_type)
 		ret = read_symbols(e, &in, &eh, &t.symtab);
 	if (ret < 0)
 		e->nsyms = nsyms;
-	free(elf);
+	free((void *)in.buf);
 	return ret;
 }
 

@@ -1,16 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Reading the ELF files of user-space programs (for elfsyms.c): from a
+ * Reading the ELF files of user-space programs (elfsyms.c, elflookup.c): from a
  * buffer or with pread() (a file truncated under a mapping would fault
  * with SIGBUS), every read checked against the size; either class, ELF64
  * or ELF32 (the programs on a 32-bit ARM board), little endian. An ELF32
  * header, program header, section header or symbol is widened to its
- * Elf64 form as it is read, so that elfsyms.c reads one form.
+ * Elf64 form as it is read, so that they read one form.
  */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdlib.h>
+#include "usyms.h"
 #include "uelf.h"
+
+/* MiniDebugInfo: its compressed section, and the ELF it holds */
+#define ES_MAX_DEBUGDATA (16u << 20)
+#define ES_MAX_MINIDEBUG (64u << 20)
 
 int es_read(const struct es_src *s, uint64_t off, void *dst,
 		    uint64_t len)
@@ -179,4 +185,63 @@ size_t es_build_id(const struct es_src *s, uint64_t off, uint64_t len,
 		len -= 12 + nsz + dsz;
 	}
 	return 0;
+}
+
+/* Is section sh named .gnu_debugdata? Read from the section names
+ * (e_shstrndx), within them. */
+int es_is_debugdata(const struct es_src *s, const Elf64_Ehdr *eh,
+		    const Elf64_Shdr *sh)
+{
+	static const char name[] = ".gnu_debugdata";
+	char buf[sizeof(name)];
+	Elf64_Shdr names;
+
+	if (sh->sh_type != SHT_PROGBITS || eh->e_shstrndx >= eh->e_shnum ||
+	    es_shdr(s, eh, eh->e_shstrndx, &names) < 0 ||
+	    names.sh_size < sizeof(name) ||
+	    sh->sh_name > names.sh_size - sizeof(name) ||
+	    es_read(s, names.sh_offset + sh->sh_name, buf, sizeof(buf)) < 0)
+		return 0;
+	return !memcmp(buf, name, sizeof(name));
+}
+
+/*
+ * MiniDebugInfo: .gnu_debugdata, an xz-compressed ELF (xz.c) whose .symtab
+ * holds the functions stripping took out of .symtab. Bounded before it is
+ * read and as it is decoded; the image's header is read and its section
+ * headers checked to lie inside it, so that es_shdr can read any of them.
+ */
+int es_minidebug(const struct es_src *s, const Elf64_Shdr *sh,
+		 struct es_src *in, Elf64_Ehdr *eh)
+{
+	uint8_t *packed, *elf;
+	size_t len;
+	int ret;
+
+	memset(in, 0, sizeof(*in));
+	in->fd = -1;
+	if (!sh->sh_size || sh->sh_size > ES_MAX_DEBUGDATA ||
+	    !es_fits(s, sh->sh_offset, sh->sh_size, 1))
+		return -EBADMSG;
+	packed = malloc(sh->sh_size);
+	if (!packed)
+		return -ENOMEM;
+	ret = es_read(s, sh->sh_offset, packed, sh->sh_size);
+	if (ret == 0)
+		ret = xz_decode(packed, sh->sh_size, ES_MAX_MINIDEBUG, &elf,
+				&len);
+	free(packed);
+	if (ret < 0)
+		return ret;
+	in->buf = elf;
+	in->size = len;
+	ret = es_ehdr(in, eh);
+	if (ret == 0 && (!eh->e_shnum || eh->e_shentsize != ES_SHSZ(in) ||
+			 !es_fits(in, eh->e_shoff, eh->e_shnum, ES_SHSZ(in))))
+		ret = -EBADMSG;
+	if (ret < 0) {
+		free(elf);
+		in->buf = NULL;
+	}
+	return ret;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Inside the user-space ELF reader (elfsyms.c), not a library interface:
- * reading an untrusted ELF file of either class (uelf.c).
+ * Inside the user-space ELF readers (elfsyms.c, elflookup.c), not a
+ * library interface: reading an untrusted ELF file of either class, and
+ * the image its MiniDebugInfo holds (uelf.c).
  */
 #ifndef BAREBPF_UELF_H
 #define BAREBPF_UELF_H
@@ -43,5 +44,13 @@ void es_symbol(const struct es_src *s, const void *raw, size_t i,
  * alignment align): its length, copied to id (at most max), or 0. */
 size_t es_build_id(const struct es_src *s, uint64_t off, uint64_t len,
 		   unsigned align, uint8_t *id, size_t max);
+/* Is section sh of s named .gnu_debugdata (MiniDebugInfo)? 1 or 0. */
+int es_is_debugdata(const struct es_src *s, const Elf64_Ehdr *eh,
+		    const Elf64_Shdr *sh);
+/* The ELF image that MiniDebugInfo section sh of s holds, decoded: a
+ * buffer source *in (free in->buf after), its header *eh, its section
+ * headers inside it. -EBADMSG: damaged or too large; -ENOMEM. */
+int es_minidebug(const struct es_src *s, const Elf64_Shdr *sh,
+		 struct es_src *in, Elf64_Ehdr *eh);
 
 #endif
