@@ -4,10 +4,11 @@
  *
  * Apart from elfsyms.c on purpose: a lookup by name needs every alias
  * (glibc's `malloc` shares its address with `__libc_malloc`, and elfsyms.c
- * keeps one name per address), and it reads ELF32 as well as ELF64 (32-bit
- * ARM binaries). The symbol's address becomes a file offset through the
+ * keeps one name per address); ELF32 as well as ELF64 (32-bit ARM
+ * binaries). The symbol's address becomes a file offset through the
  * PT_LOAD that holds it, as bcc does (bcc_elf_foreach_sym, then addr -
- * p_vaddr + p_offset): that is what the kernel's uprobe takes. As in
+ * p_vaddr + p_offset): that is what the kernel's uprobe takes. A stripped
+ * file's MiniDebugInfo is searched too, with its .dynsym. As in
  * elfsyms.c, nothing in the file is trusted: every offset and count is
  * checked against its size before use; the file is read through uelf.c,
  * as elfsyms.c reads it.
@@ -143,11 +144,44 @@ static int el_table(const struct el_file *f, const struct el_file *t,
 	return ret < 0 ? ret : found;
 }
 
+/*
+ * MiniDebugInfo (Fedora's stripped programs): the .symtab of the image
+ * .gnu_debugdata holds names the functions .dynsym lacks (static ones,
+ * main), at the addresses of f itself; searched with .dynsym, as bcc does.
+ * A section that does not decode adds nothing, as in elfsyms.c: only
+ * -ENOMEM and the callback's error count.
+ */
+static int el_minidebug(const struct el_file *f, const Elf64_Shdr *dd,
+			const char *glob, elfsyms_name_fn fn, void *ctx,
+			int *thumb)
+{
+	struct el_file in;
+	Elf64_Shdr sh;
+	int ret, total = 0, stop = 0;
+	uint32_t i;
+
+	ret = es_minidebug(&f->src, dd, &in.src, &in.eh);
+	if (ret < 0)
+		return ret == -ENOMEM ? ret : 0;
+	for (i = 0; i < in.eh.e_shnum && !stop; i++) {
+		if (el_shdr(&in, i, &sh) < 0 || sh.sh_type != SHT_SYMTAB)
+			continue;
+		ret = el_table(f, &in, &sh, glob, fn, ctx, &stop, thumb);
+		if (ret < 0 && ret != -EBADMSG) {
+			total = ret;
+			break;
+		}
+		total += ret > 0 ? ret : 0;
+	}
+	free((void *)in.src.buf);
+	return total;
+}
+
 int elfsyms_lookup_fd(int fd, const char *glob, elfsyms_name_fn fn,
 		      void *ctx)
 {
 	struct el_file f = { { NULL, fd, 0, 0 }, { { 0 } } };
-	Elf64_Shdr sh;
+	Elf64_Shdr sh, debugdata = { 0 };
 	struct stat st;
 	int ret, total = 0, pass, stop = 0, thumb = 0;
 	uint32_t i;
@@ -166,6 +200,9 @@ int elfsyms_lookup_fd(int fd, const char *glob, elfsyms_name_fn fn,
 		for (i = 0; i < f.eh.e_shnum && !stop; i++) {
 			if (el_shdr(&f, i, &sh) < 0)
 				return -EBADMSG;
+			if (pass && !debugdata.sh_type &&
+			    es_is_debugdata(&f.src, &f.eh, &sh))
+				debugdata = sh;
 			if (sh.sh_type != (pass ? SHT_DYNSYM : SHT_SYMTAB))
 				continue;
 			ret = el_table(&f, &f, &sh, glob, fn, ctx, &stop,
@@ -174,6 +211,12 @@ int elfsyms_lookup_fd(int fd, const char *glob, elfsyms_name_fn fn,
 				return ret;
 			total += ret;
 		}
+	if (debugdata.sh_type && !stop) {
+		ret = el_minidebug(&f, &debugdata, glob, fn, ctx, &thumb);
+		if (ret < 0)
+			return ret;
+		total += ret;
+	}
 	return !total && thumb ? -EOPNOTSUPP : total;
 }
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Reading the ELF files of user-space programs (elfsyms.c, elflookup.c): from a
- * buffer or with pread() (a file truncated under a mapping would fault
- * with SIGBUS), every read checked against the size; either class, ELF64
+ * Reading the ELF files of user-space programs (elfsyms.c, elflookup.c):
+ * from a buffer or with pread() (a file truncated under a mapping would
+ * fault with SIGBUS), every read checked against the size; either class, ELF64
  * or ELF32 (the programs on a 32-bit ARM board), little endian. An ELF32
  * header, program header, section header or symbol is widened to its
  * Elf64 form as it is read, so that they read one form.

@@ -35,6 +35,17 @@ void bbtest_skip_note(const char *test, const char *fmt, ...)
 		return;                                                        \
 	} while (0)
 
+/*
+ * A program stripped as Fedora's find-debuginfo does it, with MiniDebugInfo
+ * (test_usym.c, shared with test_uprobe.c): mdi_build makes it in a
+ * directory of its own (a fixture; mdi_clean removes it), mdi_path names
+ * its files there: "full" (unstripped), "bare" (stripped), "mdi-crc64",
+ * "mdi-crc32", "mdi-none" (stripped, with .gnu_debugdata).
+ */
+void mdi_build(void);
+void mdi_clean(void);
+const char *mdi_path(const char *name);
+
 /* Embedded BPF objects (asm/embed.S). */
 #define BB_EMBEDDED(name)                                                      \
 	extern const unsigned char bpfobj_##name[], bpfobj_##name##_end[]

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "bbtest.h"
 #include "barebpf.h"
@@ -257,6 +258,71 @@ START_TEST(test_lookup_not_elf)
 	ck_assert_int_eq(elfsyms_lookup("/nonexistent", "*", collect, &h),
 			 -ENOENT);
 	ck_assert_int_eq(elfsyms_lookup("/", "*", collect, &h), -ENOEXEC);
+}
+END_TEST
+
+/*
+ * MiniDebugInfo (as Fedora ships): a program with no .symtab, whose static
+ * functions and main are only in .gnu_debugdata's compressed .symtab, is
+ * searched there too, as bcc does. The offsets are those of the
+ * unstripped program (stripping moves no code).
+ */
+START_TEST(test_lookup_minidebuginfo)
+{
+	static const char *const files[] = { "mdi-crc64", "mdi-crc32",
+					     "mdi-none" };
+	static const char *const names[] = { "mdi_local", "mdi_global",
+					     "main" };
+	struct hits full = { .n = 0 }, h = { .n = 0 };
+	size_t i, j;
+
+	/* mdi_local, mdi_global and main: nothing else starts so */
+	ck_assert_int_eq(elfsyms_lookup(mdi_path("full"), "m[ad]*", collect,
+					&full), 3);
+	/* stripped, nothing added: none of them */
+	ck_assert_int_eq(elfsyms_lookup(mdi_path("bare"), "m[ad]*", collect,
+					&h), 0);
+	for (i = 0; i < 3; i++) {
+		h.n = 0;
+		ck_assert_int_eq(elfsyms_lookup(mdi_path(files[i]), "m[ad]*",
+						collect, &h), 3);
+		for (j = 0; j < 3; j++)
+			ck_assert_uint_eq(offset_of(&h, names[j]),
+					  offset_of(&full, names[j]));
+	}
+}
+END_TEST
+
+/* A damaged .gnu_debugdata (its check fails, or not xz at all) adds no
+ * name and is no error: the rest of the file still counts. */
+START_TEST(test_lookup_minidebuginfo_damaged)
+{
+	struct hits h = { .n = 0 };
+	char *buf, *raw;
+	size_t plen, at;
+	int len, fd;
+
+	len = bb_read_file(mdi_path("mdi-crc64"), &buf);
+	ck_assert_int_gt(len, 0);
+	plen = bb_read_file(mdi_path("mini.crc64.xz"), &raw);
+	ck_assert_int_gt((int)plen, 24);
+	/* where objcopy put the section: its bytes, found in the file */
+	for (at = 0; at + plen <= (size_t)len; at++)
+		if (!memcmp(buf + at, raw, plen))
+			break;
+	ck_assert_uint_le(at + plen, (size_t)len);
+	fd = memfd_create("mdi", MFD_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	buf[at + plen / 2] ^= 0x10;
+	ck_assert_int_eq(pwrite(fd, buf, len, 0), len);
+	ck_assert_int_eq(elfsyms_lookup_fd(fd, "mdi_*", collect, &h), 0);
+	memset(buf + at, 'x', plen);
+	ck_assert_int_eq(pwrite(fd, buf, len, 0), len);
+	ck_assert_int_eq(elfsyms_lookup_fd(fd, "mdi_*", collect, &h), 0);
+	ck_assert_int_eq(h.n, 0);
+	close(fd);
+	free(buf);
+	free(raw);
 }
 END_TEST
 
@@ -520,6 +586,12 @@ static Suite *uprobe_suite(void)
 	tcase_add_test(tc, test_ldcache_formats);
 	tcase_add_test(tc, test_ldcache_damaged);
 	tcase_add_test(tc, test_ldcache_host);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("minidebuginfo");
+	tcase_set_timeout(tc, 60);
+	tcase_add_unchecked_fixture(tc, mdi_build, mdi_clean);
+	tcase_add_test(tc, test_lookup_minidebuginfo);
+	tcase_add_test(tc, test_lookup_minidebuginfo_damaged);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -715,7 +715,7 @@ static const char mdi_script[] =
 
 static char mdi_dir[4096];
 
-static const char *mdi_path(const char *name)
+const char *mdi_path(const char *name)
 {
 	static char path[4200];
 
@@ -723,7 +723,7 @@ static const char *mdi_path(const char *name)
 	return path;
 }
 
-static void mdi_build(void)
+void mdi_build(void)
 {
 	char cmd[4400];
 	FILE *f;
@@ -739,7 +739,7 @@ static void mdi_build(void)
 		      cmd);
 }
 
-static void mdi_clean(void)
+void mdi_clean(void)
 {
 	char cmd[4400];
 
