@@ -45,6 +45,9 @@ void bbtest_skip_note(const char *test, const char *fmt, ...)
 void mdi_build(void);
 void mdi_clean(void);
 const char *mdi_path(const char *name);
+/* mdi-crc64 read whole into *buf (its length returned), and where its
+ * .gnu_debugdata is in it: [*at, *at + *plen). */
+int mdi_image(char **buf, size_t *at, size_t *plen);
 
 /* Embedded BPF objects (asm/embed.S). */
 #define BB_EMBEDDED(name)                                                      \

@@ -298,19 +298,10 @@ END_TEST
 START_TEST(test_lookup_minidebuginfo_damaged)
 {
 	struct hits h = { .n = 0 };
-	char *buf, *raw;
+	char *buf;
 	size_t plen, at;
-	int len, fd;
+	int len = mdi_image(&buf, &at, &plen), fd;
 
-	len = bb_read_file(mdi_path("mdi-crc64"), &buf);
-	ck_assert_int_gt(len, 0);
-	plen = bb_read_file(mdi_path("mini.crc64.xz"), &raw);
-	ck_assert_int_gt((int)plen, 24);
-	/* where objcopy put the section: its bytes, found in the file */
-	for (at = 0; at + plen <= (size_t)len; at++)
-		if (!memcmp(buf + at, raw, plen))
-			break;
-	ck_assert_uint_le(at + plen, (size_t)len);
 	fd = memfd_create("mdi", MFD_CLOEXEC);
 	ck_assert_int_ge(fd, 0);
 	buf[at + plen / 2] ^= 0x10;
@@ -322,7 +313,6 @@ START_TEST(test_lookup_minidebuginfo_damaged)
 	ck_assert_int_eq(h.n, 0);
 	close(fd);
 	free(buf);
-	free(raw);
 }
 END_TEST
 

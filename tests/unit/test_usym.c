@@ -808,28 +808,41 @@ START_TEST(test_minidebuginfo)
 }
 END_TEST
 
+/*
+ * DIR/mdi-crc64 read whole into *buf (its length returned), and where
+ * objcopy put its .gnu_debugdata (mini.crc64.xz's bytes, found in the
+ * file): [*at, *at + *plen).
+ */
+int mdi_image(char **buf, size_t *at, size_t *plen)
+{
+	char *raw;
+	int len;
+
+	len = bb_read_file(mdi_path("mdi-crc64"), buf);
+	ck_assert_int_gt(len, 0);
+	*plen = bb_read_file(mdi_path("mini.crc64.xz"), &raw);
+	ck_assert_int_gt((int)*plen, 24);
+	for (*at = 0; *at + *plen <= (size_t)len; (*at)++)
+		if (!memcmp(*buf + *at, raw, *plen))
+			break;
+	ck_assert_uint_le(*at + *plen, (size_t)len);
+	free(raw);
+	return len;
+}
+
 /* A damaged .gnu_debugdata (its check fails) adds no name, and the file
  * still reads (its .dynsym); so does one that is not xz at all. */
 START_TEST(test_minidebuginfo_damaged)
 {
 	uint64_t local = full_addr("mdi_local"), off;
 	struct bb_elfsyms *es;
-	unsigned char *img, *packed;
-	char *buf, *raw;
+	unsigned char *img;
+	char *buf;
 	size_t plen, at;
 	int len, round;
 
-	len = bb_read_file(mdi_path("mdi-crc64"), &buf);
-	ck_assert_int_gt(len, 0);
-	plen = bb_read_file(mdi_path("mini.crc64.xz"), &raw);
-	ck_assert_int_gt((int)plen, 24);
-	packed = (unsigned char *)raw;
+	len = mdi_image(&buf, &at, &plen);
 	img = (unsigned char *)buf;
-	/* where objcopy put the section: its bytes, found in the file */
-	for (at = 0; at + plen <= (size_t)len; at++)
-		if (!memcmp(img + at, packed, plen))
-			break;
-	ck_assert_uint_le(at + plen, (size_t)len);
 	ck_assert_int_eq(elfsyms_parse(&es, img, len), 0);
 	ck_assert_str_eq(elfsyms_find(es, local, &off), "mdi_local");
 	elfsyms_free(es);
@@ -847,7 +860,6 @@ START_TEST(test_minidebuginfo_damaged)
 	ck_assert_ptr_null(elfsyms_find(es, local, &off));
 	elfsyms_free(es);
 	free(buf);
-	free(raw);
 }
 END_TEST
 
