@@ -115,6 +115,14 @@ int bpf_prog_info_u64(int prog_fd, uint32_t off, uint64_t *v);
 /* How often the kernel skipped the program because another BPF program
  * was running on that CPU (6.7+): 0, or -EOPNOTSUPP on older kernels. */
 int bpf_prog_recursion_misses(int prog_fd, uint64_t *misses);
+/*
+ * Attach a BPF_PROG_TYPE_RAW_TRACEPOINT program to the kernel tracepoint
+ * `name` (4.17; the tracepoint's own name, without its tracefs category:
+ * "sched_switch"): the returned fd holds it, closing it detaches. -ENOENT
+ * if no tracepoint has that name (the syscalls/ events are not
+ * tracepoints), -EINVAL before 4.17.
+ */
+int bpf_raw_tp_open(const char *name, int prog_fd);
 /* Number of possible CPUs (per-CPU map values come in this many slots;
  * cpus.c, as bb_parse_cpu_list). */
 int bb_ncpus_possible(void);
