@@ -556,6 +556,16 @@ int perfbuf_open(struct bb_perfbuf **pbp, int map_fd, int pages_per_cpu,
  * pending sample. */
 int perfbuf_poll(struct bb_perfbuf *pb, int timeout_ms);
 uint64_t perfbuf_lost(const struct bb_perfbuf *pb);
+/*
+ * Pure: the pages per CPU of a ring, given a tool's least (a power of two)
+ * and the machine: 1/512 of mem_bytes over ncpus rings, a power of two,
+ * at most PERFBUF_MAX_RING_BYTES, never fewer than pages. A ring of 64
+ * pages (256 KiB) fills in a millisecond at a million events a second,
+ * sooner than a reader on a busy machine is scheduled again.
+ */
+#define PERFBUF_MAX_RING_BYTES (16UL << 20)
+int perfbuf_pages_scaled(int pages, uint64_t mem_bytes, int ncpus,
+			 size_t page_size);
 void perfbuf_close(struct bb_perfbuf *pb);
 
 /* ---- kernel symbols (kallsyms.c) ---- */
