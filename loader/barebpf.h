@@ -115,6 +115,14 @@ int bpf_prog_info_u64(int prog_fd, uint32_t off, uint64_t *v);
 /* How often the kernel skipped the program because another BPF program
  * was running on that CPU (6.7+): 0, or -EOPNOTSUPP on older kernels. */
 int bpf_prog_recursion_misses(int prog_fd, uint64_t *misses);
+/*
+ * Attach a BPF_PROG_TYPE_RAW_TRACEPOINT program to the kernel tracepoint
+ * `name` (4.17; the tracepoint's own name, without its tracefs category:
+ * "sched_switch"): the returned fd holds it, closing it detaches. -ENOENT
+ * if no tracepoint has that name (the syscalls/ events are not
+ * tracepoints), -EINVAL before 4.17.
+ */
+int bpf_raw_tp_open(const char *name, int prog_fd);
 /* Number of possible CPUs (per-CPU map values come in this many slots;
  * cpus.c, as bb_parse_cpu_list). */
 int bb_ncpus_possible(void);
@@ -590,6 +598,16 @@ int perfbuf_open(struct bb_perfbuf **pbp, int map_fd, int pages_per_cpu,
  * pending sample. */
 int perfbuf_poll(struct bb_perfbuf *pb, int timeout_ms);
 uint64_t perfbuf_lost(const struct bb_perfbuf *pb);
+/*
+ * Pure: the pages per CPU of a ring, given a tool's least (a power of two)
+ * and the machine: 1/512 of mem_bytes over ncpus rings, a power of two,
+ * at most PERFBUF_MAX_RING_BYTES, never fewer than pages. A ring of 64
+ * pages (256 KiB) fills in a millisecond at a million events a second,
+ * sooner than a reader on a busy machine is scheduled again.
+ */
+#define PERFBUF_MAX_RING_BYTES (16UL << 20)
+int perfbuf_pages_scaled(int pages, uint64_t mem_bytes, int ncpus,
+			 size_t page_size);
 void perfbuf_close(struct bb_perfbuf *pb);
 
 /* ---- kernel symbols (kallsyms.c) ---- */

@@ -22,6 +22,7 @@ enum {
 	BPF_OBJ_PIN = 6,
 	BPF_OBJ_GET = 7,
 	BPF_OBJ_GET_INFO_BY_FD = 15, /* 4.13 */
+	BPF_RAW_TRACEPOINT_OPEN = 17, /* 4.17 */
 	BPF_MAP_FREEZE = 22,         /* 5.2 */
 };
 
@@ -56,6 +57,7 @@ enum {
 	BPF_PROG_TYPE_KPROBE = 2,
 	BPF_PROG_TYPE_TRACEPOINT = 5,
 	BPF_PROG_TYPE_PERF_EVENT = 7,
+	BPF_PROG_TYPE_RAW_TRACEPOINT = 17, /* 4.17 */
 };
 
 /* map update flags */

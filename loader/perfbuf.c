@@ -20,6 +20,9 @@
 #include "barebpf.h"
 #include "perfbuf.h"
 
+/* a quarter of the 64 pages rings had before they scaled with memory */
+#define PERFBUF_WATERMARK (64 * 1024)
+
 struct perfbuf_ring {
 	int cpu;
 	int fd;
@@ -166,11 +169,14 @@ static int ring_open(struct bb_perfbuf *pb, int cpu, struct bb_err *err)
 	 * record: a wake-up per record cost the traced task a context switch
 	 * each time (a getppid() loop under trace kept 10% of its speed).
 	 * Records short of the watermark wait for perfbuf_poll's timeout,
-	 * at most PERFBUF_MAX_DELAY_MS. wakeup_watermark shares a union with
+	 * at most PERFBUF_MAX_DELAY_MS. A large ring wakes at 64 KiB all the
+	 * same: the rest of it is the slack for a reader that is late.
+	 * wakeup_watermark shares a union with
 	 * wakeup_events, selected by the watermark bit (both since 2.6.31).
 	 */
 	attr.flags = PERF_ATTR_FLAG_WATERMARK;
-	attr.wakeup_events = pb->ring_size / 4;
+	attr.wakeup_events = pb->ring_size / 4 < PERFBUF_WATERMARK ?
+			     pb->ring_size / 4 : PERFBUF_WATERMARK;
 	fd = sys_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	/* a possible but offline CPU: nothing runs there, nothing to read */
 	if (fd == -ENODEV || fd == -EINVAL)
@@ -298,6 +304,21 @@ int perfbuf_poll(struct bb_perfbuf *pb, int timeout_ms)
 			total += n;
 	}
 	return bad ? bad : total;
+}
+
+int perfbuf_pages_scaled(int pages, uint64_t mem_bytes, int ncpus,
+			 size_t page_size)
+{
+	uint64_t want = mem_bytes / 512 / (ncpus > 0 ? ncpus : 1);
+	uint64_t got = pages;
+
+	if (want > PERFBUF_MAX_RING_BYTES)
+		want = PERFBUF_MAX_RING_BYTES;
+	if (!page_size)
+		return pages;
+	while ((got * 2) * page_size <= want)
+		got *= 2;
+	return (int)got;
 }
 
 uint64_t perfbuf_lost(const struct bb_perfbuf *pb)

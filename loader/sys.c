@@ -452,6 +452,27 @@ int bpf_prog_recursion_misses(int prog_fd, uint64_t *misses)
 }
 
 /*
+ * Why raw tracepoints end fast: closing the fd releases the link
+ * (bpf_raw_tp_link_release, bpf_raw_tracepoint_release before 5.7) ->
+ * bpf_probe_unregister -> tracepoint_probe_unregister, whose
+ * release_probes frees the old probe array by call_rcu/call_srcu: nothing
+ * waits. Closing a tracepoint's last perf event goes through
+ * perf_trace_destroy -> perf_trace_event_unreg instead, which holds
+ * event_mutex and calls tracepoint_synchronize_unregister() (an SRCU and
+ * an RCU grace period, waited for) once per trace event: 53 ms each here,
+ * one after the other.
+ */
+int bpf_raw_tp_open(const char *name, int prog_fd)
+{
+	struct {
+		uint64_t name;
+		uint32_t prog_fd, pad;
+	} attr = { (uintptr_t)name, (uint32_t)prog_fd, 0 };
+
+	return sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr, sizeof(attr));
+}
+
+/*
  * Does this kernel charge BPF memory to the memory cgroup instead of
  * RLIMIT_MEMLOCK (5.11)? Nothing says so directly; libbpf
  * (probe_memcg_account) asks for bpf_ktime_get_coarse_ns, which came in

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
+#include <unistd.h>
 #include "tool.h"
 
 /* session_attach of p (NULL: program prog); the message in err, not printed. */
@@ -70,12 +72,21 @@ int tool_ring(struct tool_ctx *t, int map_fd, int pages,
 	      perfbuf_sample_fn fn, void *ctx, struct bb_perfbuf **pb)
 {
 	struct bb_err err = { "" };
-	int ret;
+	struct sysinfo si;
+	int ret, big = pages;
 
 	if (map_fd < 0)
 		return tool_fail(t, map_fd, "internal: no ring map: %s",
 				 strerror(-map_fd));
-	ret = perfbuf_open(pb, map_fd, pages, fn, ctx, &err);
+	/* rings scaled to the memory; where they cannot be had (locked
+	 * memory limits of an unprivileged user), the tool's own size */
+	if (sysinfo(&si) == 0)
+		big = perfbuf_pages_scaled(pages, (uint64_t)si.totalram *
+					   si.mem_unit, bb_ncpus_possible(),
+					   sysconf(_SC_PAGESIZE));
+	ret = perfbuf_open(pb, map_fd, big, fn, ctx, &err);
+	if (ret < 0 && big > pages && (ret == -EPERM || ret == -ENOMEM))
+		ret = perfbuf_open(pb, map_fd, pages, fn, ctx, &err);
 	if (ret < 0)
 		return tool_fail(t, ret, "%s", err.msg);
 	ring_add(t, map_fd);

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* bpf/funccount.bpf.c on the host: settings, probes, the counts. */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
 #include "progs.h"
 #include "funccount.skel.h"
 #include "../../bpf/funccount.h"
@@ -58,4 +61,88 @@ int funccount_uprobe_progs(struct tool_ctx *t, struct bb_probe *p, int n,
 			return tool_fail(t, ret, "%s", err.msg);
 	}
 	return 0;
+}
+
+/*
+ * counts[key] += 1, for thread group tgid only if not 0: a raw tracepoint
+ * program cannot tell which tracepoint runs it, so each tracepoint gets its
+ * own, its key an immediate (too many to load the object once each).
+ */
+static int rawtp_prog(int map_fd, uint32_t key, uint32_t tgid)
+{
+	struct bpf_insn in[] = {
+		{ .code = BPF_CALL_CODE, .imm = 14 },       /* get_current_pid_tgid */
+		{ .code = 0x77, .dst_reg = 0, .imm = 32 },  /* r0 >>= 32 */
+		{ .code = 0x55, .dst_reg = 0, .off = 9,
+		  .imm = (int32_t)tgid },                   /* if r0 != tgid: out */
+		{ .code = 0x7a, .dst_reg = 10, .off = -8,
+		  .imm = (int32_t)key },                    /* *(u64 *)(r10 - 8) = key */
+		{ .code = BPF_LD_IMM64_CODE, .dst_reg = 1,
+		  .src_reg = BPF_PSEUDO_MAP_FD, .imm = map_fd }, /* r1 = map */
+		{ .code = 0 },
+		{ .code = 0xbf, .dst_reg = 2, .src_reg = 10 }, /* r2 = r10 */
+		{ .code = 0x07, .dst_reg = 2, .imm = -8 },  /* r2 += -8 */
+		{ .code = BPF_CALL_CODE, .imm = 1 },        /* map_lookup_elem */
+		{ .code = 0x15, .dst_reg = 0, .off = 2 },   /* if r0 == 0: out */
+		{ .code = 0xb7, .dst_reg = 1, .imm = 1 },   /* r1 = 1 */
+		{ .code = 0xdb, .dst_reg = 0, .src_reg = 1 }, /* lock *(u64 *)r0 += r1 */
+		{ .code = 0xb7, .dst_reg = 0, .imm = 0 },   /* out: r0 = 0 */
+		{ .code = 0x95 },                           /* exit */
+	};
+	const struct bpf_insn *p = in;
+	int cnt = sizeof(in) / sizeof(in[0]);
+
+	if (!tgid) { /* no filter: from the key on */
+		p += 3;
+		cnt -= 3;
+	}
+	return bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, p, cnt, "GPL", 0,
+			     "funccount_rtp", NULL, NULL);
+}
+
+int funccount_rawtp_attach(struct tool_ctx *t, char **names, int n,
+			   uint32_t pid, int *links, int *progs)
+{
+	int map = funccount_counts_fd(t), i, fd, nlinks = 0;
+	uint64_t key, zero = 0;
+
+	for (i = 0; i < n; i++)
+		links[i] = progs[i] = -1;
+	if (map < 0)
+		return tool_fail(t, map, "funccount: no counts map");
+	for (i = 0; i < n; i++) {
+		const char *ev = strchr(names[i], ':');
+
+		key = i;
+		if (bpf_map_update_elem(map, &key, &zero, BPF_ANY) < 0)
+			return tool_fail(t, -ENOMEM, "cannot set up the count "
+					 "of %s", names[i]);
+		fd = rawtp_prog(map, i, pid);
+		/* the program type itself is unknown before 4.17 */
+		if (fd == -EINVAL && i == 0)
+			return -EOPNOTSUPP;
+		if (fd < 0)
+			return tool_fail(t, fd, "cannot load the counting "
+					 "program of %s: %s", names[i],
+					 strerror(-fd));
+		links[i] = bpf_raw_tp_open(ev ? ev + 1 : names[i], fd);
+		if (links[i] < 0) {
+			int err = links[i];
+
+			links[i] = -1;
+			close(fd);
+			/* its count is the perf events': one row of key i */
+			bpf_map_delete_elem(map, &key);
+			if (err == -ENOENT)
+				continue;
+			if (err == -EINVAL && !nlinks && i == 0)
+				return -EOPNOTSUPP;
+			return tool_fail(t, err, "cannot attach a raw "
+					 "tracepoint to %s: %s", names[i],
+					 strerror(-err));
+		}
+		progs[i] = fd;
+		nlinks++;
+	}
+	return nlinks;
 }

@@ -117,6 +117,17 @@ int funccount_counts_fd(struct tool_ctx *t);
 /* After funccount_probes of n uprobes: each its own copy, in progs. */
 int funccount_uprobe_progs(struct tool_ctx *t, struct bb_probe *p, int n,
 			   struct bb_prog **progs);
+/*
+ * Count tracepoints names[0..n-1] ("category:event") by raw tracepoints
+ * (4.17): one program each, adding 1 to the counts map at key i (set to
+ * 0 first), only for thread group pid if not 0. links[i] and progs[i] get
+ * its fds, or -1 where the kernel has no tracepoint of that name (the
+ * syscalls/ events): those are left to perf events. Returns how many are
+ * attached, -EOPNOTSUPP if the kernel has no raw tracepoints, or -errno
+ * having printed why.
+ */
+int funccount_rawtp_attach(struct tool_ctx *t, char **names, int n,
+			   uint32_t pid, int *links, int *progs);
 
 /* ---- funclatency.c: a function's latency histogram (kprobes) ---- */
 /* Open, configure and load funclatency.bpf.c; its entry and return

@@ -160,6 +160,9 @@ struct fc_state {
 	char **names;         /* tracepoints: "category:event" */
 	int n;
 	int *tp_fds;          /* their perf events: n rows of ncpus */
+	int *raw_links;       /* or their raw tracepoints: n, -1 if none */
+	int *raw_progs;       /* and the programs counting them */
+	int nraw;
 	int ncpus;
 	struct bb_ksyms *ks;  /* kallsyms, read at the first kprobe key */
 	int ks_failed;
@@ -332,6 +335,8 @@ static void print_counts(struct fc_state *s)
 			n++;
 	}
 	for (i = 0; s->tp_fds && i < s->n; i++) {
+		if (s->raw_links && s->raw_links[i] >= 0)
+			continue; /* counted in the map, key i */
 		nr = realloc(cur, (n + 1) * sizeof(*cur));
 		if (!nr)
 			break;
@@ -399,6 +404,69 @@ static void print_counts(struct fc_state *s)
 	free(cur);
 }
 
+/*
+ * Raw tracepoints where the kernel has them (4.17): their end waits for
+ * nothing, where a tracepoint's last perf event waits for a grace period
+ * each (bpf_raw_tp_open says why), 2 minutes for 't:*:*'. The rest (all
+ * of them before 4.17, the syscalls/ events always) are perf events:
+ * p[i].attached says which. Returns 0 or -1 after printing why.
+ */
+static int tp_attach(struct tool_ctx *t, struct fc_state *s,
+		     struct bb_probe *p, uint32_t pid)
+{
+	struct bb_probe *pp;
+	int i, k = 0, ret;
+
+	s->raw_links = malloc(s->n * sizeof(*s->raw_links));
+	s->raw_progs = malloc(s->n * sizeof(*s->raw_progs));
+	pp = calloc(s->n, sizeof(*pp));
+	if (!s->raw_links || !s->raw_progs || !pp) {
+		free(pp);
+		return tool_fail(t, -ENOMEM, "out of memory");
+	}
+	ret = funccount_rawtp_attach(t, s->names, s->n, pid, s->raw_links,
+				     s->raw_progs);
+	if (ret < 0 && ret != -EOPNOTSUPP) {
+		free(pp);
+		return -1;
+	}
+	s->nraw = ret > 0 ? ret : 0;
+	for (i = 0; i < s->n; i++)
+		if (s->raw_links[i] < 0)
+			pp[k++] = p[i];
+	ret = k ? tool_attach_probes(t, pp, k) : 0;
+	for (i = 0, k = 0; i < s->n; i++)
+		if (s->raw_links[i] < 0)
+			p[i].attached = pp[k++].attached;
+	free(pp);
+	return ret < 0 ? -1 : 0;
+}
+
+/* Misses of the raw tracepoints' programs, then their end: at once. */
+static void tp_close_raw(struct tool_ctx *t, struct fc_state *s)
+{
+	uint64_t sum = 0, v;
+	int i;
+
+	for (i = 0; s->raw_progs && i < s->n; i++)
+		if (s->raw_progs[i] >= 0 &&
+		    bpf_prog_recursion_misses(s->raw_progs[i], &v) == 0)
+			sum += v;
+	if (sum)
+		tool_error(t, "warning: %llu event(s) not seen: the kernel "
+			   "skipped our programs because another BPF program "
+			   "was running on that CPU", (unsigned long long)sum);
+	for (i = 0; s->raw_links && i < s->n; i++) {
+		if (s->raw_links[i] >= 0)
+			close(s->raw_links[i]);
+		if (s->raw_progs[i] >= 0)
+			close(s->raw_progs[i]);
+	}
+	free(s->raw_links);
+	free(s->raw_progs);
+	s->raw_links = s->raw_progs = NULL;
+}
+
 static int funccount_main(int argc, char **argv)
 {
 	struct funccount_opts o = { 0 };
@@ -455,10 +523,14 @@ static int funccount_main(int argc, char **argv)
 		       funccount_uprobe_progs(&t, p, n, progs) < 0))
 		goto out;
 	t.fails = &fails;
+	st.names = names;
+	st.n = n;
 	t_attach = now_mono();
-	if (tool_attach_probe_progs(&t, p, progs, n) < 0)
+	if (o.tp ? tp_attach(&t, &st, p, o.pid) < 0 :
+		   tool_attach_probe_progs(&t, p, progs, n) < 0)
 		goto out;
 	t_attach = now_mono() - t_attach;
+	attached = st.nraw;
 	for (i = 0; i < n; i++)
 		attached += p[i].attached;
 	tool_fails_report(&t, &fails, n);
@@ -469,16 +541,15 @@ static int funccount_main(int argc, char **argv)
 	if (t.verbose)
 		fprintf(stderr, "attached %d probes in %.3f s: %.0f probes/s "
 			"(%d through the kprobe PMU, %d through "
-			"kprobe_events)\n", attached, t_attach,
-			attached / (t_attach > 0 ? t_attach : 1e-9),
-			t.sess.npmu, t.sess.ntracefs);
-	st.names = names;
-	st.n = n;
+			"kprobe_events, %d raw tracepoints)\n", attached,
+			t_attach, attached / (t_attach > 0 ? t_attach : 1e-9),
+			t.sess.npmu, t.sess.ntracefs, st.nraw);
 	if (o.tp && tp_open_counters(&t, &st, p) < 0)
 		goto out;
 	/* perf adds their __perf_count() value (ns of delay or runtime), not 1 */
 	for (i = 0; o.tp && i < n; i++)
-		if (!strncmp(names[i], "sched:sched_stat_", 17))
+		if (p[i].attached &&
+		    !strncmp(names[i], "sched:sched_stat_", 17))
 			tool_error(&t, "warning: %s counts what the kernel "
 				   "weights it by (__perf_count: ns), not hits",
 				   names[i]);
@@ -501,10 +572,12 @@ static int funccount_main(int argc, char **argv)
 	if (!o.json)
 		printf("Detaching...\n");
 	tool_flush();
+	tp_close_raw(&t, &st);
 	tp_close_counters(&st);
 	tool_detach(&t); /* -v: "detached N probes in X ms" */
 	ret = 0;
 out:
+	tp_close_raw(&t, &st);
 	tp_close_counters(&st);
 	tool_cleanup(&t);
 	bb_free_strv(names, n);

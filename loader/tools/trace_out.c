@@ -219,13 +219,13 @@ static void print_event(struct trace_run *r, const struct trace_probe *p,
 	out_row_open(stdout, fields, F_N, mask, v, 1);
 	if (p->spec.has_fmt) {
 		printf(",\"msg\":");
-		json_str(stdout, msg);
+		json_str(stdout, msg ? msg : "");
 		printf(",\"args\":");
 		trace_json_args(stdout, &p->spec, &p->prog, e, size, r->ks,
 				r->us);
 	}
 	json_stacks(r, e);
-	printf("}\n");
+	fputs("}\n", stdout);
 }
 
 void trace_on_event(void *ctx, int cpu, const void *data, uint32_t size)
@@ -259,12 +259,16 @@ void trace_on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	comm[TRACE_COMM_LEN] = 0;
 	if (o->name && !strstr(comm, o->name))
 		return;
-	m = open_memstream(&msg, &mlen);
-	if (!m)
-		return;
-	trace_format(m, &p->spec, &p->prog, &e, size, r->ks, r->us);
-	fclose(m);
-	if (o->msg && !strstr(msg, o->msg)) {
+	/* a probe without a format has an empty message: no stream (a
+	 * malloc, a free and stdio's setup per event) */
+	if (p->spec.fmt[0]) {
+		m = open_memstream(&msg, &mlen);
+		if (!m)
+			return;
+		trace_format(m, &p->spec, &p->prog, &e, size, r->ks, r->us);
+		fclose(m);
+	}
+	if (o->msg && !strstr(msg ? msg : "", o->msg)) {
 		free(msg);
 		return;
 	}

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "bbtest.h"
 #include "barebpf.h"
@@ -162,6 +163,89 @@ START_TEST(test_funccount_duration_exits)
 }
 END_TEST
 
+/*
+ * A tracepoint that is a kernel tracepoint (not a syscalls/ event) is
+ * counted by a raw tracepoint where the kernel has them (4.17): a child
+ * of ours forks 321 children, and -p <child> counts exactly its 321
+ * sched_process_fork hits (the filter of the hand-made program).
+ */
+START_TEST(test_funccount_rawtp_exact)
+{
+	static char out[65536], err[4096];
+	struct proc p;
+	pid_t c;
+	int go[2], i;
+	char b, pid_s[16], src[64];
+	struct bb_err e;
+	uint32_t kv;
+	char *argv[] = { (char *)barebpf(), "funccount", "-v", "-p", pid_s,
+			 "t:sched:sched_process_fork", NULL };
+	const char *row;
+
+	ck_assert_int_eq(pipe(go), 0);
+	c = fork();
+	ck_assert_int_ge(c, 0);
+	if (!c) {
+		close(go[1]);
+		if (read(go[0], &b, 1) != 1)
+			_exit(1);
+		for (i = 0; i < 321; i++) {
+			pid_t k = fork();
+
+			if (k < 0)
+				_exit(2);
+			if (!k)
+				_exit(0);
+			waitpid(k, NULL, 0);
+		}
+		_exit(0);
+	}
+	close(go[0]);
+	snprintf(pid_s, sizeof(pid_s), "%d", (int)c);
+	spawn(&p, argv);
+	read_until(p.out, out, sizeof(out), "Tracing", 30000);
+	ck_assert_msg(strstr(out, "Tracing"), "did not start: %s", out);
+	ck_assert_int_eq(write(go[1], "g", 1), 1);
+	ck_assert_int_eq(wait_exit(c), 0);
+	kill(p.pid, SIGINT);
+	read_until(p.out, out, sizeof(out), NULL, 30000);
+	read_until(p.err, err, sizeof(err), NULL, 1000);
+	ck_assert_int_eq(wait_exit(p.pid), 0);
+	row = strstr(out, "sched:sched_process_fork");
+	ck_assert_msg(row && strtol(row + 24, NULL, 10) == 321,
+		      "not 321 forks counted:\n%s%s", out, err);
+	ck_assert_int_eq(kver_detect(NULL, &kv, src, sizeof(src), &e), 0);
+	if (kv >= KVER(4, 17, 0))
+		ck_assert_msg(strstr(err, ", 1 raw tracepoints)"),
+			      "not through a raw tracepoint: %s", err);
+}
+END_TEST
+
+/*
+ * Every tracepoint of the categories not starting with s (1,564 on 6.18):
+ * their perf events took a grace period each to end (53 ms, one after
+ * the other under event_mutex: 125 s for t:*:*); raw tracepoints end at
+ * once, so the run must start, count and exit within 15 s, the bound of
+ * issue 24 (a correctness bound, not a benchmark: about 2 s here). Not
+ * t:*:* itself: the syscalls/ events have no raw tracepoint and still take
+ * 27 s to end (report of branch rawtp).
+ */
+START_TEST(test_funccount_all_tracepoints_exit)
+{
+	static char out[1 << 20], err[65536];
+	char *argv[] = { (char *)barebpf(), "funccount", "--max-probes",
+			 "10000", "-d", "1", "t:[!s]*:*", NULL };
+	double t0 = mono(), took;
+	int rc = run(argv, out, sizeof(out), err, sizeof(err));
+
+	took = mono() - t0;
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+	ck_assert_msg(strstr(out, "timer:"), "no timer event counted: %s",
+		      out);
+	ck_assert_msg(took < 15, "t:[!s]*:* took %.1f s, more than 15", took);
+}
+END_TEST
+
 START_TEST(test_funccount_bad_input)
 {
 	static char out[4096], err[4096];
@@ -220,6 +304,8 @@ static Suite *funccount_suite(void)
 	tcase_add_test(tc, test_funccount_interval_clears);
 	tcase_add_test(tc, test_funccount_duration_exits);
 	tcase_add_test(tc, test_funccount_bad_input);
+	tcase_add_test(tc, test_funccount_rawtp_exact);
+	tcase_add_test(tc, test_funccount_all_tracepoints_exit);
 	suite_add_tcase(s, tc);
 	return s;
 }

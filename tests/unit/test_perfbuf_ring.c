@@ -214,12 +214,34 @@ START_TEST(test_malformed)
 }
 END_TEST
 
+/* Rings scale with the memory: 1/512 of it over the CPUs, a power of two
+ * of pages, 16 MiB at most, never below the tool's own size. */
+START_TEST(test_pages_scaled)
+{
+	const uint64_t G = 1ULL << 30;
+
+	/* this host: 24 GiB, 2 CPUs: 24 MiB each, capped to 16 MiB */
+	ck_assert_int_eq(perfbuf_pages_scaled(64, 24 * G, 2, 4096), 4096);
+	/* 1 GiB, 4 CPUs: 512 KiB each */
+	ck_assert_int_eq(perfbuf_pages_scaled(64, G, 4, 4096), 128);
+	/* 1 GiB, 2 CPUs: 1 MiB each */
+	ck_assert_int_eq(perfbuf_pages_scaled(64, G, 2, 4096), 256);
+	/* 64 MiB, 4 CPUs: 32 KiB is less than the tool's 256 KiB */
+	ck_assert_int_eq(perfbuf_pages_scaled(64, 64ULL << 20, 4, 4096), 64);
+	/* 64 KiB pages (arm64): 16 MiB is 256 of them */
+	ck_assert_int_eq(perfbuf_pages_scaled(8, 64 * G, 1, 65536), 256);
+	/* nothing known */
+	ck_assert_int_eq(perfbuf_pages_scaled(64, 0, 0, 4096), 64);
+}
+END_TEST
+
 static Suite *perfbuf_ring_suite(void)
 {
 	Suite *s = suite_create("perfbuf_ring");
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_several_samples);
+	tcase_add_test(tc, test_pages_scaled);
 	tcase_add_test(tc, test_wraparound);
 	tcase_add_test(tc, test_data_split_at_end);
 	tcase_add_test(tc, test_lost);
