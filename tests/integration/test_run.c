@@ -54,7 +54,8 @@ static char out[1 << 16], err[1 << 14];
  * a child in a loop, counted on entry and on return */
 START_TEST(test_run_uprobe_sections)
 {
-	char *argv[] = { (char *)barebpf(), "run", "-j", "-d", "1",
+	char tgid[32];
+	char *argv[] = { (char *)barebpf(), "run", "-j", "-d", "1", "-c", tgid,
 			 OBJDIR "uprobe_libc.bpf.o", NULL };
 	unsigned long long in = 0, back = 0;
 	const char *p;
@@ -68,6 +69,7 @@ START_TEST(test_run_uprobe_sections)
 			usleep(2000);
 		}
 	}
+	snprintf(tgid, sizeof(tgid), "bb_tgid=%d", (int)pid);
 	rc = run(argv, out, sizeof(out), err, sizeof(err));
 	stop(pid);
 	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
@@ -77,8 +79,10 @@ START_TEST(test_run_uprobe_sections)
 	p = strstr(out, KEY1);
 	ck_assert_msg(p && sscanf(p + strlen(KEY1), "%llu", &back) == 1, "%s",
 		      out);
-	/* a second of calls every 2 ms; a return may miss the end */
-	ck_assert_msg(in >= 50 && back + 1 >= in && back <= in, "%llu %llu: %s",
+	/* a second of calls every 2 ms; returns count only where their
+	 * entry was seen (uprobe_libc.bpf.c: attaching both takes a while
+	 * under load, and calls made in between have one without the other) */
+	ck_assert_msg(in >= 50 && back >= 25 && back <= in, "%llu %llu: %s",
 		      in, back, out);
 }
 END_TEST
