@@ -74,13 +74,26 @@ int tool_ring(struct tool_ctx *t, int map_fd, int pages,
 	struct bb_err err = { "" };
 	struct sysinfo si;
 	int ret, big = pages;
+	const char *env;
 
 	if (map_fd < 0)
 		return tool_fail(t, map_fd, "internal: no ring map: %s",
 				 strerror(-map_fd));
-	/* rings scaled to the memory; where they cannot be had (locked
-	 * memory limits of an unprivileged user), the tool's own size */
-	if (sysinfo(&si) == 0)
+	/* BAREBPF_RING_PAGES: the operator's size (a board short of memory,
+	 * or a test that must fill the ring); else rings scaled to the
+	 * memory, and where they cannot be had (locked memory limits of an
+	 * unprivileged user), the tool's own size */
+	env = getenv("BAREBPF_RING_PAGES");
+	if (env && *env) {
+		char *end;
+		unsigned long v = strtoul(env, &end, 10);
+
+		if (*end || !v || v > 65536 || (v & (v - 1)))
+			return tool_fail(t, -EINVAL, "BAREBPF_RING_PAGES=%s: "
+					 "give pages per CPU, a power of two "
+					 "from 1 to 65536 (or unset it)", env);
+		pages = big = (int)v;
+	} else if (sysinfo(&si) == 0)
 		big = perfbuf_pages_scaled(pages, (uint64_t)si.totalram *
 					   si.mem_unit, bb_ncpus_possible(),
 					   sysconf(_SC_PAGESIZE));

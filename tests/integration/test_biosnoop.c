@@ -297,10 +297,14 @@ START_TEST(test_biosnoop_counts_lost)
 	int rc;
 
 	loop_setup();
+	/* rings are scaled to the memory (16 MiB a CPU here, more than this
+	 * test writes): the ring biosnoop has by itself, 128 pages */
+	setenv("BAREBPF_RING_PAGES", "128", 1);
 	start_biosnoop(&pr, argv, 0, first, sizeof(first));
+	unsetenv("BAREBPF_RING_PAGES");
 	before = completed(loopdev);
 	kill(pr.pid, SIGSTOP);
-	/* far more than 64 pages of ring per CPU hold (about 3,000) */
+	/* far more than 128 pages of ring per CPU hold (about 6,000) */
 	snprintf(args, sizeof(args), "if=/dev/%s of=/dev/null bs=512 "
 		 "count=20000 iflag=direct", loopdev);
 	dd(args);

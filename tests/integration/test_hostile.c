@@ -89,6 +89,26 @@ START_TEST(test_exit_status_const)
 }
 END_TEST
 
+/* BAREBPF_RING_PAGES: a size the kernel would refuse is named, with the
+ * fix, before anything is attached; a good one runs. */
+START_TEST(test_ring_pages_env)
+{
+	char *argv[] = { (char *)barebpf(), "opensnoop", "-d", "1", NULL };
+	char out[4096], err[4096];
+	int rc;
+
+	setenv("BAREBPF_RING_PAGES", "3", 1);
+	rc = run(argv, out, sizeof(out), err, sizeof(err));
+	setenv("BAREBPF_RING_PAGES", "8", 1);
+	ck_assert_msg(rc == 1 && strstr(err, "BAREBPF_RING_PAGES=3: give pages "
+					"per CPU, a power of two"),
+		      "exit %d: %s", rc, err);
+	rc = run(argv, out, sizeof(out), err, sizeof(err));
+	unsetenv("BAREBPF_RING_PAGES");
+	ck_assert_msg(rc == 0, "exit %d with 8 pages: %s", rc, err);
+}
+END_TEST
+
 /* An unknown option: the error and one line to --help, prefixed like
  * every message ("barebpf TOOL:"), not the 40 lines of the help. */
 START_TEST(test_unknown_option)
@@ -493,6 +513,7 @@ static Suite *hostile_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_closed_stdout);
 	tcase_add_test(tc, test_exit_status_const);
+	tcase_add_test(tc, test_ring_pages_env);
 	tcase_add_test(tc, test_unknown_option);
 	tcase_add_test(tc, test_missing_argument);
 	tcase_add_test(tc, test_link_version);
