@@ -320,6 +320,8 @@ build_spin() { # build_spin ARCH
 	"$cc" -O1 -fno-omit-frame-pointer -ffreestanding -nostdlib -static \
 		-o "$WORK/$1/spin" "$HERE/guest/spin.c" 2>"$WORK/spin-$1.log" ||
 		SPINWHY[$1]="guest/spin.c does not build with $cc: $(head -n 1 "$WORK/spin-$1.log")"
+}
+
 # The uprobe case's target (tests/tools/ucalls.c), static, by the musl
 # compiler of ARCH (as the Makefile names them); none: the case skips.
 # armv7: ARM code, not Thumb, which 32-bit ARM kernels cannot probe.
