@@ -172,8 +172,15 @@ $(O)/gen/%.skel.h: $(O)/bpf/%.bpf.o $(O)/bbskel
 	@mkdir -p $(dir $@)
 	$(Q)$(O)/bbskel $< $* $@
 
+# The target's system call names, from its musl (scripts/sysnr.sh): the
+# host objects of the tests are built for this same architecture.
+$(O)/gen/sysnr.h: scripts/sysnr.sh
+	$(call msg,GEN,$@)
+	@mkdir -p $(dir $@)
+	$(Q)scripts/sysnr.sh "$(MUSL_CC)" $@
+
 # Everything of the command line may include a generated header.
-$(CMD_OBJS) $(HCMD_OBJS) $(O)/musl/embed_list.o $(O)/host/embed_list.o: $(SKELS)
+$(CMD_OBJS) $(HCMD_OBJS) $(O)/musl/embed_list.o $(O)/host/embed_list.o: $(SKELS) $(O)/gen/sysnr.h
 
 $(O)/bpf/%.bpf.lz: $(O)/bpf/%.bpf.o $(O)/lzpack
 	$(Q)$(O)/lzpack $< $@
@@ -203,6 +210,8 @@ ASAN_CFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-Wno-stringop-truncation -Wno-array-bounds -Wno-maybe-uninitialized
 ASAN_LIB_OBJS := $(patsubst loader/%.c,$(O)/asan/%.o,$(LIB_SRCS))
 ASAN_CMD_OBJS := $(patsubst loader/%.c,$(O)/asan/%.o,$(filter-out loader/cli/main.c,$(CMD_SRCS)))
+
+$(ASAN_CMD_OBJS): $(SKELS) $(O)/gen/sysnr.h
 
 $(O)/asan/%.o: loader/%.c $(HDRS)
 	$(call msg,ASANCC,$@)

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include "progs.h"
 #include "funccount.skel.h"
+#include "sysnr.h"
 #include "../../bpf/funccount.h"
 
 EMBEDDED_OBJ(funccount);
@@ -145,4 +146,75 @@ int funccount_rawtp_attach(struct tool_ctx *t, char **names, int n,
 		nlinks++;
 	}
 	return nlinks;
+}
+
+/*
+ * The syscalls/ events are made by the kernel from the raw_syscalls ones
+ * (perf_syscall_enter on sys_enter, for the events of the number the
+ * call has): counted through raw sys_enter and sys_exit by that number
+ * instead, their end waits for nothing (bpf_raw_tp_open). An event's
+ * number is that of its name in musl's table of this architecture
+ * ($(O)/gen/sysnr.h), but for the kernel's own names of some calls
+ * (SYSCALL_DEFINE(newstat) is __NR_stat): the event name first, the
+ * table's second.
+ */
+static const char sysnr_renames[] =
+	"newstat\0stat\0newlstat\0lstat\0newfstat\0fstat\0newuname\0uname\0"
+	"sendfile64\0sendfile\0umount\0umount2\0";
+
+int funccount_sysnr_find(const char *table, int count, const char *call)
+{
+	const char *e = table, *w;
+	size_t len = strlen(call);
+	int nr;
+
+	if (!len) /* not the "" of a number without a call */
+		return -ENOENT;
+	for (nr = 0; nr < count; nr++, e += strlen(e) + 1)
+		for (w = e; *w; w += strcspn(w, " "), w += *w == ' ')
+			if (!strncmp(w, call, len) &&
+			    (w[len] == ' ' || !w[len]))
+				return nr;
+	return -ENOENT;
+}
+
+static int sysnr_table(const char *call)
+{
+	return funccount_sysnr_find(sysnr_names, SYSNR_COUNT, call);
+}
+
+int funccount_sysnr(const char *event, int *exit,
+		    int (*exists)(const char *call, void *arg), void *arg)
+{
+	const char *call, *r, *to;
+	int nr;
+
+	if (!strncmp(event, "syscalls:", 9))
+		event += 9;
+	if (!strncmp(event, "sys_enter_", 10)) {
+		*exit = 0;
+		call = event + 10;
+	} else if (!strncmp(event, "sys_exit_", 9)) {
+		*exit = 1;
+		call = event + 9;
+	} else {
+		return -ENOENT;
+	}
+	nr = sysnr_table(call);
+	for (r = sysnr_renames; *r; r = to + strlen(to) + 1) {
+		to = r + strlen(r) + 1;
+		if (nr < 0 && !strcmp(call, r))
+			return sysnr_table(to);
+		/* a kernel with an event newstat as well as stat (arm's
+		 * OABI calls): this stat is an older call than musl's */
+		if (nr >= 0 && !strcmp(call, to) && sysnr_table(r) < 0 &&
+		    exists && exists(r, arg))
+			return -ENOENT;
+	}
+	return nr;
+}
+
+int funccount_sysnr_count(void)
+{
+	return SYSNR_COUNT;
 }

@@ -128,6 +128,20 @@ int funccount_uprobe_progs(struct tool_ctx *t, struct bb_probe *p, int n,
  */
 int funccount_rawtp_attach(struct tool_ctx *t, char **names, int n,
 			   uint32_t pid, int *links, int *progs);
+/*
+ * Pure: the syscall number of event ("syscalls:sys_enter_CALL" or
+ * "sys_exit_CALL", the category optional) in this build's table (musl's,
+ * with the kernel's renames: newstat is stat), *exit 1 for sys_exit_;
+ * -ENOENT if none. exists(call, arg) (may be NULL) says whether the
+ * kernel has an event sys_enter_CALL.
+ */
+int funccount_sysnr(const char *event, int *exit,
+		    int (*exists)(const char *call, void *arg), void *arg);
+/* The table's size: the highest number it knows + 1. */
+int funccount_sysnr_count(void);
+/* Pure: the number of call in table (scripts/sysnr.sh: count entries,
+ * each NUL-ended, of names apart by a space), or -ENOENT. */
+int funccount_sysnr_find(const char *table, int count, const char *call);
 
 /* ---- funclatency.c: a function's latency histogram (kprobes) ---- */
 /* Open, configure and load funclatency.bpf.c; its entry and return
