@@ -295,6 +295,72 @@ START_TEST(test_funccount_rawsys_exact)
 END_TEST
 
 /*
+ * A 32-bit task's calls on a 64-bit x86 kernel: the syscalls/ events
+ * leave them out (in_ia32_syscall; their numbers are another table's:
+ * ia32 getppid, 64, is x86_64's semget), and so must their count through
+ * raw_syscalls (a 32-bit task's cs). tests/tools/compat32 waits in read(0)
+ * for the go, then calls getppid() 777 times and exits: nothing of it
+ * may be counted.
+ */
+START_TEST(test_funccount_rawsys_compat)
+{
+	static char out[65536], err[8192];
+	static const char path[] = BB_BUILD_DIR "/tests/compat32";
+	char *argv[] = { (char *)barebpf(), "funccount", "-v", "--max-probes",
+			 "2000", "-p", NULL, "t:syscalls:sys_*", NULL };
+	char pid_s[16], exe[256], link[64];
+	struct proc p;
+	int go[2], i;
+	ssize_t len;
+	pid_t c;
+
+#ifndef __x86_64__
+	bbtest_skip("32-bit x86 tasks: an x86_64 kernel's");
+#endif
+	if (access(path, X_OK))
+		bbtest_skip("no %s (the compiler cannot build -m32)", path);
+	ck_assert_int_eq(pipe(go), 0);
+	c = fork();
+	ck_assert_int_ge(c, 0);
+	if (!c) {
+		dup2(go[0], 0);
+		close(go[1]);
+		execl(path, path, (char *)NULL);
+		_exit(127);
+	}
+	close(go[0]);
+	/* its calls count from its read on: after the exec */
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)c);
+	for (i = 0; i < 200; i++) {
+		len = readlink(link, exe, sizeof(exe) - 1);
+		exe[len > 0 ? len : 0] = 0;
+		if (strstr(exe, "compat32"))
+			break;
+		usleep(10000);
+	}
+	if (!strstr(exe, "compat32")) {
+		kill(c, SIGKILL);
+		wait_exit(c);
+		bbtest_skip("compat32 did not start (no IA32_EMULATION?)");
+	}
+	snprintf(pid_s, sizeof(pid_s), "%d", (int)c);
+	argv[6] = pid_s;
+	spawn(&p, argv);
+	read_until(p.out, out, sizeof(out), "Tracing", 30000);
+	ck_assert_msg(strstr(out, "Tracing"), "did not start: %s", out);
+	ck_assert_int_eq(write(go[1], "g", 1), 1);
+	ck_assert_int_eq(wait_exit(c), 0);
+	kill(p.pid, SIGINT);
+	read_until(p.out, out, sizeof(out), NULL, 30000);
+	read_until(p.err, err, sizeof(err), NULL, 1000);
+	ck_assert_int_eq(wait_exit(p.pid), 0);
+	ck_assert_msg(strstr(out, "Detaching..."), "no end: %s%s", out, err);
+	ck_assert_msg(!strstr(out, "syscalls:sys_"),
+		      "a 32-bit task's calls counted:\n%s%s", out, err);
+}
+END_TEST
+
+/*
  * Every syscalls/ event (720 on 6.18): a perf event each took a grace
  * period to end, under event_mutex (19-27 s here, issue 24); by number
  * through raw_syscalls, only the calls newer than this build's musl
@@ -379,6 +445,7 @@ static Suite *funccount_suite(void)
 	tcase_add_test(tc, test_funccount_rawtp_exact);
 	tcase_add_test(tc, test_funccount_all_tracepoints_exit);
 	tcase_add_test(tc, test_funccount_rawsys_exact);
+	tcase_add_test(tc, test_funccount_rawsys_compat);
 	tcase_add_test(tc, test_funccount_syscalls_exit);
 	suite_add_tcase(s, tc);
 	return s;
