@@ -322,7 +322,7 @@ static int rawsys_prog(int nrs, int counts, int exit, uint32_t tgid)
 			     NULL, NULL);
 }
 
-void funccount_rawsys_close(struct funccount_rawsys *r)
+static void rawsys_close(struct funccount_rawsys *r)
 {
 	int i;
 
@@ -331,17 +331,50 @@ void funccount_rawsys_close(struct funccount_rawsys *r)
 			close(r->link[i]);
 		if (r->prog[i] >= 0)
 			close(r->prog[i]);
-		r->link[i] = r->prog[i] = -1;
 	}
 	if (r->nrs >= 0)
 		close(r->nrs);
-	r->nrs = -1;
+	*r = FUNCCOUNT_RAWSYS_NONE;
+}
+
+uint64_t funccount_raw_close(int *links, int *progs, int n,
+			     struct funccount_rawsys *r)
+{
+	uint64_t sum = 0, v;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (progs[i] >= 0 &&
+		    bpf_prog_recursion_misses(progs[i], &v) == 0)
+			sum += v;
+	for (i = 0; i < 2; i++)
+		if (r->prog[i] >= 0 &&
+		    bpf_prog_recursion_misses(r->prog[i], &v) == 0)
+			sum += v;
+	for (i = 0; i < n; i++) {
+		if (links[i] >= 0)
+			close(links[i]);
+		if (progs[i] >= 0)
+			close(progs[i]);
+		links[i] = progs[i] = -1;
+	}
+	rawsys_close(r);
+	return sum;
+}
+
+/* Has this kernel the syscalls/ event sys_enter_CALL? */
+static int sys_event_exists(const char *call, void *arg)
+{
+	struct tool_ctx *t = arg;
+	char ev[128];
+
+	snprintf(ev, sizeof(ev), "sys_enter_%s", call);
+	return tracefs_event_id(t->sess.tracefs, "syscalls", ev) >= 0;
 }
 
 int funccount_rawsys_attach(struct tool_ctx *t, char **names, int n,
 			    uint32_t pid, int *links,
-			    int (*exists)(const char *call, void *arg),
-			    void *arg, struct funccount_rawsys *r)
+			    struct funccount_rawsys *r)
 {
 	static const char *const tps[2] = { "sys_enter", "sys_exit" };
 	int counts = funccount_counts_fd(t), i, nr, exit, rows = 0;
@@ -349,7 +382,7 @@ int funccount_rawsys_attach(struct tool_ctx *t, char **names, int n,
 	uint32_t key, row;
 	uint64_t zero = 0, k64;
 
-	r->nrs = r->prog[0] = r->prog[1] = r->link[0] = r->link[1] = -1;
+	*r = FUNCCOUNT_RAWSYS_NONE;
 	for (i = 0; i < n && strncmp(names[i], "syscalls:", 9); i++)
 		;
 	if (i == n)
@@ -367,7 +400,7 @@ int funccount_rawsys_attach(struct tool_ctx *t, char **names, int n,
 	for (i = 0; i < n; i++) {
 		if (links[i] != -1 || strncmp(names[i], "syscalls:", 9))
 			continue;
-		nr = funccount_sysnr(names[i], &exit, exists, arg);
+		nr = funccount_sysnr(names[i], &exit, sys_event_exists, t);
 		if (nr < 0)
 			continue; /* not in musl's table: a perf event */
 		key = (uint32_t)(exit * SYSNR_COUNT + nr);
@@ -387,7 +420,7 @@ int funccount_rawsys_attach(struct tool_ctx *t, char **names, int n,
 		k64 = (uint64_t)i;
 		if (bpf_map_update_elem(r->nrs, &key, &row, BPF_ANY) < 0 ||
 		    bpf_map_update_elem(counts, &k64, &zero, BPF_ANY) < 0) {
-			funccount_rawsys_close(r);
+			rawsys_close(r);
 			return tool_fail(t, -ENOMEM, "cannot set up the count "
 					 "of %s", names[i]);
 		}
@@ -411,11 +444,14 @@ int funccount_rawsys_attach(struct tool_ctx *t, char **names, int n,
 			rows = 0;
 			break;
 		}
-		funccount_rawsys_close(r);
+		rawsys_close(r);
 		return tool_fail(t, ret, "cannot count syscalls through the "
 				 "raw tracepoint %s: %s", tps[exit],
 				 strerror(-ret));
 	}
+	if (rows > 0 && t->verbose)
+		fprintf(stderr, "%d syscalls/ events counted by number through "
+			"the raw tracepoints sys_enter and sys_exit\n", rows);
 	if (rows > 0)
 		return rows;
 	for (i = 0; i < n; i++) {
@@ -425,6 +461,6 @@ int funccount_rawsys_attach(struct tool_ctx *t, char **names, int n,
 			bpf_map_delete_elem(counts, &k64);
 		}
 	}
-	funccount_rawsys_close(r);
+	rawsys_close(r);
 	return 0;
 }

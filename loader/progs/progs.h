@@ -133,25 +133,32 @@ int funccount_rawtp_attach(struct tool_ctx *t, char **names, int n,
  * through the raw tracepoints sys_enter and sys_exit (4.17), by syscall
  * number: links[i] becomes FUNCCOUNT_RAW_SYS for each, counted in the
  * counts map at key i. Events of no known number stay -1 (perf events).
- * exists(call, arg) says whether the kernel has an event sys_enter_CALL
- * (funccount_sysnr). Returns how many are counted so (0 where the kernel
- * cannot), or -errno having printed why; r gets the fds to close.
+ * Returns how many are counted so (0 where the kernel cannot; -v says
+ * how many), or -errno having printed why; r gets the fds.
  */
 #define FUNCCOUNT_RAW_SYS (-2)
 struct funccount_rawsys {
 	int nrs;             /* syscall number -> row + 1 (array map) */
 	int prog[2], link[2]; /* on sys_enter, sys_exit; -1 if none */
 };
+#define FUNCCOUNT_RAWSYS_NONE ((struct funccount_rawsys){ -1, { -1, -1 }, \
+							{ -1, -1 } })
 int funccount_rawsys_attach(struct tool_ctx *t, char **names, int n,
 			    uint32_t pid, int *links,
-			    int (*exists)(const char *call, void *arg),
-			    void *arg, struct funccount_rawsys *r);
-void funccount_rawsys_close(struct funccount_rawsys *r);
+			    struct funccount_rawsys *r);
+/*
+ * Close what funccount_rawtp_attach (links, progs of n) and
+ * funccount_rawsys_attach (r) opened, at once; returns the events their
+ * programs missed (another BPF program running on that CPU).
+ */
+uint64_t funccount_raw_close(int *links, int *progs, int n,
+			     struct funccount_rawsys *r);
 /*
  * Pure: the syscall number of event ("syscalls:sys_enter_CALL" or
  * "sys_exit_CALL", the category optional) in this build's table (musl's,
  * with the kernel's renames: newstat is stat), *exit 1 for sys_exit_;
- * -ENOENT if none. exists (may be NULL) as for funccount_rawsys_attach.
+ * -ENOENT if none. exists(call, arg) (may be NULL) says whether the
+ * kernel has an event sys_enter_CALL.
  */
 int funccount_sysnr(const char *event, int *exit,
 		    int (*exists)(const char *call, void *arg), void *arg);

@@ -161,11 +161,10 @@ struct fc_state {
 	char **names;         /* tracepoints: "category:event" */
 	int n;
 	int *tp_fds;          /* their perf events: n rows of ncpus */
-	int *raw_links;       /* or their raw tracepoints: n, -1 if none, */
-	int *raw_progs;       /* FUNCCOUNT_RAW_SYS by raw_syscalls; and */
-	int nraw;             /* the programs counting them */
+	int *raw_links;       /* or raw tracepoints (-1: none; or */
+	int *raw_progs;       /* FUNCCOUNT_RAW_SYS), their programs */
+	int nraw;
 	struct funccount_rawsys sys; /* raw_syscalls: sys_enter, sys_exit */
-	int nsys;             /* of nraw, the syscalls/ events */
 	int ncpus;
 	struct bb_ksyms *ks;  /* kallsyms, read at the first kprobe key */
 	int ks_failed;
@@ -407,24 +406,13 @@ static void print_counts(struct fc_state *s)
 	free(cur);
 }
 
-/* Has this kernel the syscalls/ event sys_enter_CALL? */
-static int sys_event_exists(const char *call, void *arg)
-{
-	struct tool_ctx *t = arg;
-	char ev[128];
-
-	snprintf(ev, sizeof(ev), "sys_enter_%s", call);
-	return tracefs_event_id(t->sess.tracefs, "syscalls", ev) >= 0;
-}
-
 /*
  * Raw tracepoints where the kernel has them (4.17): their end waits for
  * nothing, where a tracepoint's last perf event waits for a grace period
- * each (bpf_raw_tp_open says why), 2 minutes for 't:*:*'. The syscalls/
- * events, which have none of their own, by number through raw_syscalls'
- * sys_enter and sys_exit. The rest (all of them before 4.17, syscalls of
- * a number this build does not know) are perf events: p[i].attached says
- * which. Returns 0 or -1 after printing why.
+ * each (bpf_raw_tp_open says why), 2 minutes for 't:*:*'; the syscalls/
+ * events by number through raw_syscalls. The rest (all before 4.17, calls
+ * this build does not know) are perf events: p[i].attached says which.
+ * Returns 0 or -1 after printing why.
  */
 static int tp_attach(struct tool_ctx *t, struct fc_state *s,
 		     struct bb_probe *p, uint32_t pid)
@@ -432,8 +420,7 @@ static int tp_attach(struct tool_ctx *t, struct fc_state *s,
 	struct bb_probe *pp;
 	int i, k = 0, ret;
 
-	s->sys.nrs = s->sys.prog[0] = s->sys.prog[1] = -1;
-	s->sys.link[0] = s->sys.link[1] = -1;
+	s->sys = FUNCCOUNT_RAWSYS_NONE;
 	s->raw_links = malloc(s->n * sizeof(*s->raw_links));
 	s->raw_progs = malloc(s->n * sizeof(*s->raw_progs));
 	pp = calloc(s->n, sizeof(*pp));
@@ -450,13 +437,11 @@ static int tp_attach(struct tool_ctx *t, struct fc_state *s,
 	s->nraw = ret > 0 ? ret : 0;
 	if (ret != -EOPNOTSUPP) {
 		ret = funccount_rawsys_attach(t, s->names, s->n, pid,
-					      s->raw_links, sys_event_exists,
-					      t, &s->sys);
+					      s->raw_links, &s->sys);
 		if (ret < 0) {
 			free(pp);
 			return -1;
 		}
-		s->nsys = ret;
 		s->nraw += ret;
 	}
 	for (i = 0; i < s->n; i++)
@@ -473,29 +458,15 @@ static int tp_attach(struct tool_ctx *t, struct fc_state *s,
 /* Misses of the raw tracepoints' programs, then their end: at once. */
 static void tp_close_raw(struct tool_ctx *t, struct fc_state *s)
 {
-	uint64_t sum = 0, v;
-	int i;
+	uint64_t miss;
 
-	for (i = 0; s->raw_progs && i < s->n; i++)
-		if (s->raw_progs[i] >= 0 &&
-		    bpf_prog_recursion_misses(s->raw_progs[i], &v) == 0)
-			sum += v;
-	for (i = 0; s->raw_progs && i < 2; i++)
-		if (s->sys.prog[i] >= 0 &&
-		    bpf_prog_recursion_misses(s->sys.prog[i], &v) == 0)
-			sum += v;
-	if (sum)
+	if (!s->raw_links)
+		return;
+	miss = funccount_raw_close(s->raw_links, s->raw_progs, s->n, &s->sys);
+	if (miss)
 		tool_error(t, "warning: %llu event(s) not seen: the kernel "
 			   "skipped our programs because another BPF program "
-			   "was running on that CPU", (unsigned long long)sum);
-	for (i = 0; s->raw_links && i < s->n; i++) {
-		if (s->raw_links[i] >= 0)
-			close(s->raw_links[i]);
-		if (s->raw_progs[i] >= 0)
-			close(s->raw_progs[i]);
-	}
-	if (s->raw_links)
-		funccount_rawsys_close(&s->sys);
+			   "was running on that CPU", (unsigned long long)miss);
 	free(s->raw_links);
 	free(s->raw_progs);
 	s->raw_links = s->raw_progs = NULL;
@@ -578,9 +549,6 @@ static int funccount_main(int argc, char **argv)
 			"kprobe_events, %d raw tracepoints)\n", attached,
 			t_attach, attached / (t_attach > 0 ? t_attach : 1e-9),
 			t.sess.npmu, t.sess.ntracefs, st.nraw);
-	if (t.verbose && st.nsys)
-		fprintf(stderr, "%d syscalls/ events counted by number through "
-			"the raw tracepoints sys_enter and sys_exit\n", st.nsys);
 	if (o.tp && tp_open_counters(&t, &st, p) < 0)
 		goto out;
 	/* perf adds their __perf_count() value (ns of delay or runtime), not 1 */
