@@ -128,6 +128,45 @@ int funccount_uprobe_progs(struct tool_ctx *t, struct bb_probe *p, int n,
  */
 int funccount_rawtp_attach(struct tool_ctx *t, char **names, int n,
 			   uint32_t pid, int *links, int *progs);
+/*
+ * Count the syscalls/ events among names[0..n-1] whose links[i] is -1
+ * through the raw tracepoints sys_enter and sys_exit (4.17), by syscall
+ * number: links[i] becomes FUNCCOUNT_RAW_SYS for each, counted in the
+ * counts map at key i. Events of no known number stay -1 (perf events).
+ * Returns how many are counted so (0 where the kernel cannot; -v says
+ * how many), or -errno having printed why; r gets the fds.
+ */
+#define FUNCCOUNT_RAW_SYS (-2)
+struct funccount_rawsys {
+	int nrs;             /* syscall number -> row + 1 (array map) */
+	int prog[2], link[2]; /* on sys_enter, sys_exit; -1 if none */
+};
+#define FUNCCOUNT_RAWSYS_NONE ((struct funccount_rawsys){ -1, { -1, -1 }, \
+							{ -1, -1 } })
+int funccount_rawsys_attach(struct tool_ctx *t, char **names, int n,
+			    uint32_t pid, int *links,
+			    struct funccount_rawsys *r);
+/*
+ * Close what funccount_rawtp_attach (links, progs of n) and
+ * funccount_rawsys_attach (r) opened, at once; returns the events their
+ * programs missed (another BPF program running on that CPU).
+ */
+uint64_t funccount_raw_close(int *links, int *progs, int n,
+			     struct funccount_rawsys *r);
+/*
+ * Pure: the syscall number of event ("syscalls:sys_enter_CALL" or
+ * "sys_exit_CALL", the category optional) in this build's table (musl's,
+ * with the kernel's renames: newstat is stat), *exit 1 for sys_exit_;
+ * -ENOENT if none. exists(call, arg) (may be NULL) says whether the
+ * kernel has an event sys_enter_CALL.
+ */
+int funccount_sysnr(const char *event, int *exit,
+		    int (*exists)(const char *call, void *arg), void *arg);
+/* The table's size: the highest number it knows + 1. */
+int funccount_sysnr_count(void);
+/* Pure: the number of call in table (scripts/sysnr.sh: count entries,
+ * each NUL-ended, of names apart by a space), or -ENOENT. */
+int funccount_sysnr_find(const char *table, int count, const char *call);
 
 /* ---- funclatency.c: a function's latency histogram (kprobes) ---- */
 /* Open, configure and load funclatency.bpf.c; its entry and return

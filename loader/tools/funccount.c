@@ -22,10 +22,11 @@ static const char usage[] =
 "One kprobe on every kernel function that matches the pattern (a glob over\n"
 "available_filter_functions, /proc/kallsyms where that cannot be read,\n"
 "leaving out debugfs kprobes/blacklist; or with -r a regular expression),\n"
-"or one perf event on every tracepoint of t:category:event. Functions need\n"
-"kprobes (CONFIG_KPROBE_EVENTS; see `barebpf features`); tracepoints do\n"
-"not. Output is sorted by count, smallest first; with -i, counts start\n"
-"from 0 every interval.\n"
+"or every tracepoint of t:category:event: a raw tracepoint each from 4.17\n"
+"(the syscalls: events by number, through raw_syscalls), else a perf\n"
+"event. Functions need kprobes (CONFIG_KPROBE_EVENTS; see `barebpf\n"
+"features`); tracepoints do not. Output is sorted by count, smallest\n"
+"first; with -i, counts start from 0 every interval.\n"
 "\n"
 "positional arguments:\n"
 "  pattern               function name or glob (\"vfs_*\"), t:cat:event\n"
@@ -160,9 +161,10 @@ struct fc_state {
 	char **names;         /* tracepoints: "category:event" */
 	int n;
 	int *tp_fds;          /* their perf events: n rows of ncpus */
-	int *raw_links;       /* or their raw tracepoints: n, -1 if none */
-	int *raw_progs;       /* and the programs counting them */
+	int *raw_links;       /* or raw tracepoints (-1: none; or */
+	int *raw_progs;       /* FUNCCOUNT_RAW_SYS), their programs */
 	int nraw;
+	struct funccount_rawsys sys; /* raw_syscalls: sys_enter, sys_exit */
 	int ncpus;
 	struct bb_ksyms *ks;  /* kallsyms, read at the first kprobe key */
 	int ks_failed;
@@ -335,7 +337,7 @@ static void print_counts(struct fc_state *s)
 			n++;
 	}
 	for (i = 0; s->tp_fds && i < s->n; i++) {
-		if (s->raw_links && s->raw_links[i] >= 0)
+		if (s->raw_links && s->raw_links[i] != -1)
 			continue; /* counted in the map, key i */
 		nr = realloc(cur, (n + 1) * sizeof(*cur));
 		if (!nr)
@@ -407,9 +409,10 @@ static void print_counts(struct fc_state *s)
 /*
  * Raw tracepoints where the kernel has them (4.17): their end waits for
  * nothing, where a tracepoint's last perf event waits for a grace period
- * each (bpf_raw_tp_open says why), 2 minutes for 't:*:*'. The rest (all
- * of them before 4.17, the syscalls/ events always) are perf events:
- * p[i].attached says which. Returns 0 or -1 after printing why.
+ * each (bpf_raw_tp_open says why), 2 minutes for 't:*:*'; the syscalls/
+ * events by number through raw_syscalls. The rest (all before 4.17, calls
+ * this build does not know) are perf events: p[i].attached says which.
+ * Returns 0 or -1 after printing why.
  */
 static int tp_attach(struct tool_ctx *t, struct fc_state *s,
 		     struct bb_probe *p, uint32_t pid)
@@ -417,6 +420,7 @@ static int tp_attach(struct tool_ctx *t, struct fc_state *s,
 	struct bb_probe *pp;
 	int i, k = 0, ret;
 
+	s->sys = FUNCCOUNT_RAWSYS_NONE;
 	s->raw_links = malloc(s->n * sizeof(*s->raw_links));
 	s->raw_progs = malloc(s->n * sizeof(*s->raw_progs));
 	pp = calloc(s->n, sizeof(*pp));
@@ -431,12 +435,21 @@ static int tp_attach(struct tool_ctx *t, struct fc_state *s,
 		return -1;
 	}
 	s->nraw = ret > 0 ? ret : 0;
+	if (ret != -EOPNOTSUPP) {
+		ret = funccount_rawsys_attach(t, s->names, s->n, pid,
+					      s->raw_links, &s->sys);
+		if (ret < 0) {
+			free(pp);
+			return -1;
+		}
+		s->nraw += ret;
+	}
 	for (i = 0; i < s->n; i++)
-		if (s->raw_links[i] < 0)
+		if (s->raw_links[i] == -1)
 			pp[k++] = p[i];
 	ret = k ? tool_attach_probes(t, pp, k) : 0;
 	for (i = 0, k = 0; i < s->n; i++)
-		if (s->raw_links[i] < 0)
+		if (s->raw_links[i] == -1)
 			p[i].attached = pp[k++].attached;
 	free(pp);
 	return ret < 0 ? -1 : 0;
@@ -445,23 +458,15 @@ static int tp_attach(struct tool_ctx *t, struct fc_state *s,
 /* Misses of the raw tracepoints' programs, then their end: at once. */
 static void tp_close_raw(struct tool_ctx *t, struct fc_state *s)
 {
-	uint64_t sum = 0, v;
-	int i;
+	uint64_t miss;
 
-	for (i = 0; s->raw_progs && i < s->n; i++)
-		if (s->raw_progs[i] >= 0 &&
-		    bpf_prog_recursion_misses(s->raw_progs[i], &v) == 0)
-			sum += v;
-	if (sum)
+	if (!s->raw_links)
+		return;
+	miss = funccount_raw_close(s->raw_links, s->raw_progs, s->n, &s->sys);
+	if (miss)
 		tool_error(t, "warning: %llu event(s) not seen: the kernel "
 			   "skipped our programs because another BPF program "
-			   "was running on that CPU", (unsigned long long)sum);
-	for (i = 0; s->raw_links && i < s->n; i++) {
-		if (s->raw_links[i] >= 0)
-			close(s->raw_links[i]);
-		if (s->raw_progs[i] >= 0)
-			close(s->raw_progs[i]);
-	}
+			   "was running on that CPU", (unsigned long long)miss);
 	free(s->raw_links);
 	free(s->raw_progs);
 	s->raw_links = s->raw_progs = NULL;
