@@ -206,6 +206,7 @@ struct freeze_disk {
 	char comm[FREEZE_COMM_LEN + 1];
 	char attr[FREEZE_ATTR_LEN + 1]; /* "": not a queue/ file write */
 	uint64_t count, frozen_ns;
+	uint64_t last_start; /* start_ns of the freeze comm and attr are of */
 };
 
 struct freeze_priv {
@@ -248,6 +249,13 @@ static void freeze_on_event(void *ctx, int cpu, const void *data,
 	d = &p->d[i];
 	d->count++;
 	d->frozen_ns += ev.frozen_ns;
+	/* the last freezer is the freeze that started last: the rings are
+	 * per CPU and read one after the other, so the last record read may
+	 * be an earlier freeze (4.14 in CI: scheduler named after a later
+	 * nr_requests write) */
+	if (d->count > 1 && ev.start_ns < d->last_start)
+		return;
+	d->last_start = ev.start_ns;
 	snprintf(d->comm, sizeof(d->comm), "%.*s", FREEZE_COMM_LEN, ev.comm);
 	snprintf(d->attr, sizeof(d->attr), "%.*s", FREEZE_ATTR_LEN, ev.attr);
 }
