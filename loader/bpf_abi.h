@@ -102,6 +102,11 @@ struct bpf_insn {
 #define BPF_SRC(code)  ((code) & 0x08)
 #define BPF_LD_IMM64_CODE (BPF_LD | BPF_DW | BPF_IMM) /* 0x18 */
 #define BPF_CALL_CODE     (BPF_JMP | BPF_CALL)        /* 0x85 */
+/* One instruction as an initializer (an array's element, or with a cast
+ * (struct bpf_insn)BB_INSN(...) a value): the loader's hand-written
+ * programs (feature probes, funccount's raw tracepoint counters). */
+#define BB_INSN(c, d, s, o, i)                                                 \
+	{ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) }
 #define BPF_PSEUDO_MAP_FD 1
 #define BPF_PSEUDO_MAP_VALUE 2 /* ld_imm64 of a map value's address, 5.2 */
 #define BPF_PSEUDO_CALL   1 /* src_reg of a bpf-to-bpf call, 4.16 */

@@ -12,8 +12,7 @@
 #include <unistd.h>
 #include "obj.h"
 
-#define INSN(c, d, s, o, i) { .code = (c), .dst_reg = (d), .src_reg = (s), \
-			      .off = (o), .imm = (i) }
+#define INSN BB_INSN
 #define MOV0 INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0)
 #define EXIT INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 

@@ -11,6 +11,9 @@
 
 EMBEDDED_OBJ(funccount);
 
+/* the hand-written counters below: each instruction a value */
+#define INSN(c, d, s, o, i) ((struct bpf_insn)BB_INSN(c, d, s, o, i))
+
 int funccount_load(struct tool_ctx *t, uint32_t pid)
 {
 	int ret = tool_open(t, &funccount_skel, EMBEDDED_ARGS(funccount));
@@ -72,24 +75,21 @@ int funccount_uprobe_progs(struct tool_ctx *t, struct bb_probe *p, int n,
  */
 static int rawtp_prog(int map_fd, uint32_t key, uint32_t tgid)
 {
-	struct bpf_insn in[] = {
-		{ .code = BPF_CALL_CODE, .imm = 14 },       /* get_current_pid_tgid */
-		{ .code = 0x77, .dst_reg = 0, .imm = 32 },  /* r0 >>= 32 */
-		{ .code = 0x55, .dst_reg = 0, .off = 9,
-		  .imm = (int32_t)tgid },                   /* if r0 != tgid: out */
-		{ .code = 0x7a, .dst_reg = 10, .off = -8,
-		  .imm = (int32_t)key },                    /* *(u64 *)(r10 - 8) = key */
-		{ .code = BPF_LD_IMM64_CODE, .dst_reg = 1,
-		  .src_reg = BPF_PSEUDO_MAP_FD, .imm = map_fd }, /* r1 = map */
-		{ .code = 0 },
-		{ .code = 0xbf, .dst_reg = 2, .src_reg = 10 }, /* r2 = r10 */
-		{ .code = 0x07, .dst_reg = 2, .imm = -8 },  /* r2 += -8 */
-		{ .code = BPF_CALL_CODE, .imm = 1 },        /* map_lookup_elem */
-		{ .code = 0x15, .dst_reg = 0, .off = 2 },   /* if r0 == 0: out */
-		{ .code = 0xb7, .dst_reg = 1, .imm = 1 },   /* r1 = 1 */
-		{ .code = 0xdb, .dst_reg = 0, .src_reg = 1 }, /* lock *(u64 *)r0 += r1 */
-		{ .code = 0xb7, .dst_reg = 0, .imm = 0 },   /* out: r0 = 0 */
-		{ .code = 0x95 },                           /* exit */
+	const struct bpf_insn in[] = {
+		INSN(BPF_CALL_CODE, 0, 0, 0, 14),     /* get_current_pid_tgid */
+		INSN(0x77, 0, 0, 0, 32),              /* r0 >>= 32 */
+		INSN(0x55, 0, 0, 9, (int32_t)tgid),   /* if r0 != tgid: out */
+		INSN(0x7a, 10, 0, -8, (int32_t)key),  /* *(u64 *)(r10 - 8) = key */
+		INSN(BPF_LD_IMM64_CODE, 1, BPF_PSEUDO_MAP_FD, 0, map_fd),
+		INSN(0, 0, 0, 0, 0),                  /* r1 = map */
+		INSN(0xbf, 2, 10, 0, 0),              /* r2 = r10 */
+		INSN(0x07, 2, 0, 0, -8),              /* r2 += -8 */
+		INSN(BPF_CALL_CODE, 0, 0, 0, 1),      /* map_lookup_elem */
+		INSN(0x15, 0, 0, 2, 0),               /* if r0 == 0: out */
+		INSN(0xb7, 1, 0, 0, 1),               /* r1 = 1 */
+		INSN(0xdb, 0, 1, 0, 0),               /* lock *(u64 *)r0 += r1 */
+		INSN(0xb7, 0, 0, 0, 0),               /* out: r0 = 0 */
+		INSN(0x95, 0, 0, 0, 0),               /* exit */
 	};
 	const struct bpf_insn *p = in;
 	int cnt = sizeof(in) / sizeof(in[0]);
@@ -236,8 +236,6 @@ int funccount_sysnr_count(void)
 #endif
 #define PTREGS_LEN (PTREGS_HI - PTREGS_LO)
 
-#define INSN(c, d, s, o, i) ((struct bpf_insn){ .code = (c), \
-	.dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
 
 /*
  * On raw sys_enter (regs, id) or sys_exit (regs, ret): row = nrs[nr, or
