@@ -18,12 +18,40 @@ volatile int bb_stop_signal;
 /* errno of the first failed write of our output, 0 if none */
 static int output_errno;
 
+/*
+ * Messages quote what the user gave (probe specs, paths, file contents):
+ * through the text escaper, so that a name with ESC or bytes that are not
+ * UTF-8 cannot reach the terminal as a control sequence. The message's
+ * own line breaks and tabs stay as they are.
+ */
 static void vtool_error(const struct tool_ctx *t, const char *fmt,
 			va_list ap)
 {
+	char small[1024], *msg = small, *p;
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(small, sizeof(small), fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		small[0] = 0;
+	else if (n >= (int)sizeof(small) && (msg = malloc((size_t)n + 1)))
+		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	else
+		msg = small; /* whole, or cut short without memory */
 	fprintf(stderr, "barebpf %s: ", t->name);
-	vfprintf(stderr, fmt, ap);
+	for (p = msg; *p; ) {
+		size_t k = strcspn(p, "\n\t");
+
+		out_textn(stderr, p, k);
+		p += k;
+		if (*p)
+			fputc(*p++, stderr);
+	}
 	fputc('\n', stderr);
+	if (msg != small)
+		free(msg);
 }
 
 void tool_error(const struct tool_ctx *t, const char *fmt, ...)

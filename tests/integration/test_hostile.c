@@ -89,6 +89,24 @@ START_TEST(test_exit_status_const)
 }
 END_TEST
 
+/* An error quotes the user's input: a path with ESC and a byte that is not
+ * UTF-8 reaches the terminal escaped, not as a control sequence. */
+START_TEST(test_error_quotes_escaped)
+{
+	char *argv[] = { (char *)barebpf(), "trace",
+			 "p:/tmp/bbtest-\033[2J-\xff:f", NULL };
+	char out[4096], err[4096];
+	int rc = run(argv, out, sizeof(out), err, sizeof(err));
+
+	ck_assert_msg(rc == 1, "exit %d: %s", rc, err);
+	ck_assert_msg(!strchr(err, '\033') && !strchr(err, '\xff'),
+		      "raw ESC or 0xff in: %s", err);
+	ck_assert_msg(strstr(err, "bbtest-\\x1b[2J-\\xff:f"), "%s", err);
+	ck_assert_msg(strstr(err, "barebpf trace: ") == err &&
+		      err[strlen(err) - 1] == '\n', "%s", err);
+}
+END_TEST
+
 /* BAREBPF_RING_PAGES: a size the kernel would refuse is named, with the
  * fix, before anything is attached; a good one runs. */
 START_TEST(test_ring_pages_env)
@@ -514,6 +532,7 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, test_closed_stdout);
 	tcase_add_test(tc, test_exit_status_const);
 	tcase_add_test(tc, test_ring_pages_env);
+	tcase_add_test(tc, test_error_quotes_escaped);
 	tcase_add_test(tc, test_unknown_option);
 	tcase_add_test(tc, test_missing_argument);
 	tcase_add_test(tc, test_link_version);
