@@ -56,6 +56,7 @@ int qenter_start(struct tool_ctx *t, const struct qenter_settings *s,
 	 * the disk the task's block_bio_queue left (taskdev.h), or the one
 	 * of generic_make_request's bio */
 	struct bb_probe p[6];
+	struct bb_map *m;
 	int ret, np = 0, i;
 
 	if (slow < 0 && !blk)
@@ -65,8 +66,14 @@ int qenter_start(struct tool_ctx *t, const struct qenter_settings *s,
 		return ret;
 	/* qenter_bio_queue does what taskdev_bio_queue does, and more */
 	obj_set_noload(t->obj, QENTER_P_taskdev_bio_queue);
-	if (!submit)
+	if (!submit) {
 		obj_set_noload(t->obj, QENTER_P_qenter_submit);
+		/* nothing fills them: no memory for them */
+		if (!qenter_map(t->obj, QENTER_M_pend, &m))
+			m->def.max_entries = 1;
+		if (!qenter_map(t->obj, QENTER_M_qdev, &m))
+			m->def.max_entries = 1;
+	}
 	if ((ret = tool_load(t)) < 0)
 		return ret;
 	if (slow >= 0) {
