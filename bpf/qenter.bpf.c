@@ -14,9 +14,27 @@
  * of that earlier bio. Where blk_queue_enter() does not serve bios
  * (blk_is_bio 0: 5.15+), it never asks.
  *
+ * Some kernels enter before block_bio_queue: 4.18 to 5.1 call
+ * blk_queue_enter() at the top of generic_make_request(), before
+ * generic_make_request_checks() fires the tracepoint (the order of 4.15
+ * and 5.2+ came back with the revert of 37f9579f4c31). There the task's
+ * last block_bio_queue is its previous bio's. So the tool also probes
+ * generic_make_request's entry (qenter_submit, where that function is)
+ * and the kernel answers, bio by bio, which comes first (see `pend`):
+ * an enter before the bio's block_bio_queue takes the disk of the bio
+ * generic_make_request was given. The bios a stacked device queues
+ * (current->bio_list) each enter at the top of their own nested call,
+ * before their tracepoint, and again, when their queue differs from the
+ * previous bio's, in the outer call's loop, with no generic_make_request
+ * entry of their own just before: that enter takes the disk its queue
+ * had at the top of the nested call (`qdev`), once the kernel has shown
+ * it enters first (`enter_first`); so does a passthrough request's enter
+ * there, into a queue bios entered before.
+ *
  * Constants: filter_dev (0: all), per_disk, need_dev (per_disk or
  * filter_dev), blk_is_bio, unit_div (1000: usecs, 1000000: msecs),
- * keep_sum (the exporter: add each wait to `sums`).
+ * keep_sum (the exporter: add each wait to `sums`),
+ * tpoff_bio_queue_dev (taskdev.h).
  */
 #include "bb_helpers.h"
 #include "qenter.h"
@@ -27,6 +45,16 @@ BB_MAP(start, BPF_MAP_TYPE_HASH, sizeof(u32), sizeof(struct qenter_start),
 BB_MAP(hist, BPF_MAP_TYPE_HASH, sizeof(struct qenter_key), sizeof(u64), 4096);
 BB_DROPS_MAP();
 BB_MAP(sums, BPF_MAP_TYPE_HASH, sizeof(struct qenter_key), sizeof(u64), 1024);
+/* by thread id: the disk of the bio generic_make_request() was given, from
+ * its entry to that bio's block_bio_queue (LRU: a bio that fails its
+ * checks never fires the tracepoint) */
+BB_MAP(pend, BPF_MAP_TYPE_LRU_HASH, sizeof(u32), sizeof(struct qenter_pend),
+       16384);
+/* by request_queue address: its disk, as an enter before the tracepoint
+ * took it from generic_make_request's bio */
+BB_MAP(qdev, BPF_MAP_TYPE_HASH, sizeof(u64), sizeof(u32), 1024);
+/* [0]: 1 once a bio entered before its block_bio_queue, on its own disk */
+BB_MAP(enter_first, BPF_MAP_TYPE_ARRAY, sizeof(u32), sizeof(u32), 1);
 
 static __always_inline u32 take_taskdev(void)
 {
@@ -57,14 +85,101 @@ static __always_inline int entered(u32 dev)
 	return 0;
 }
 
+/*
+ * The disk of a blk_queue_enter(q) that serves bios. An enter between
+ * generic_make_request's entry and its bio's block_bio_queue is that bio's
+ * (the kernel enters first); any other takes the task's last
+ * block_bio_queue (taskdev.h), or, where the kernel enters first, the disk
+ * of q seen at such an enter before (the loop's enters of bios a stacked
+ * device queued).
+ */
+static __always_inline u32 enter_dev(struct pt_regs *ctx)
+{
+	u32 tid = (u32)bpf_get_current_pid_tgid(), zero = 0, dev;
+	u64 q = PT_REGS_PARM1(ctx);
+	struct qenter_pend *p = bpf_map_lookup_elem(&pend, &tid);
+	u32 *d, *first;
+
+	if (p && !p->entered) {
+		p->entered = 1;
+		dev = p->dev;
+		/* what block_bio_queue left is an earlier bio's */
+		bpf_map_delete_elem(&task_dev, &tid);
+		if (dev && q)
+			bpf_map_update_elem(&qdev, &q, &dev, BPF_ANY);
+		return dev;
+	}
+	dev = take_taskdev();
+	first = bpf_map_lookup_elem(&enter_first, &zero);
+	if (!first || !*first)
+		return dev;
+	d = bpf_map_lookup_elem(&qdev, &q);
+	return d ? *d : dev;
+}
+
 SEC("kprobe/blk_queue_enter")
 int qenter_blk(struct pt_regs *ctx)
 {
 	u32 dev = 0;
 
 	if (BB_CONST(need_dev) && BB_CONST(blk_is_bio))
-		dev = take_taskdev();
+		dev = enter_dev(ctx);
 	return entered(dev);
+}
+
+/*
+ * generic_make_request(bio) (4.14 to 5.8): the disk of bio->bi_disk, in
+ * layouts fixed from 4.14 to 5.11: struct bio { bi_next; bi_disk; ... }
+ * and struct gendisk { int major; int first_minor; ... } (pointers of the
+ * kernel's size: 4 bytes on 32-bit ARM). The whole disk, as
+ * block_bio_queue says it there (the partition is remapped before it
+ * fires), so bi_partno is not read. Before 4.14 that field is bi_bdev:
+ * what this reads there is never used, for those kernels fire
+ * block_bio_queue before they enter.
+ */
+SEC("kprobe/generic_make_request")
+int qenter_submit(struct pt_regs *ctx)
+{
+	u32 tid = (u32)bpf_get_current_pid_tgid();
+	const char *bio = (const char *)(unsigned long)PT_REGS_PARM1(ctx);
+	struct { s32 major, first_minor; } g = {};
+	struct qenter_pend p = {};
+	u64 disk;
+
+	if (!bio)
+		return 0;
+	disk = BB_KREAD_ULONG(bio + sizeof(bb_kulong));
+	if (disk && !bpf_probe_read(&g, sizeof(g), (const void *)disk))
+		p.dev = (u32)g.major << 20 | (u32)g.first_minor;
+	bpf_map_update_elem(&pend, &tid, &p, BPF_ANY);
+	return 0;
+}
+
+/*
+ * taskdev.h's block_bio_queue program, for qenter: a bio entered already
+ * (its disk came from generic_make_request) leaves nothing to the next
+ * enter; if it entered on the disk the tracepoint names, this kernel
+ * enters first.
+ */
+SEC("tracepoint/block/block_bio_queue")
+int qenter_bio_queue(void *ctx)
+{
+	u32 tid = (u32)bpf_get_current_pid_tgid(), zero = 0, one = 1;
+	struct qenter_pend *p = bpf_map_lookup_elem(&pend, &tid);
+	u32 dev = 0, entered = 0, pdev = 0;
+
+	BB_TP_READ(dev, ctx, tpoff_bio_queue_dev);
+	if (p) {
+		entered = p->entered;
+		pdev = p->dev;
+		bpf_map_delete_elem(&pend, &tid);
+	}
+	if (entered && pdev == dev) {
+		bpf_map_update_elem(&enter_first, &zero, &one, BPF_ANY);
+		return 0;
+	}
+	bpf_map_update_elem(&task_dev, &tid, &dev, BPF_ANY);
+	return 0;
 }
 
 SEC("kprobe/__bio_queue_enter")

@@ -12,6 +12,12 @@ struct qenter_start {
 	unsigned int pad;
 };
 
+/* pend: generic_make_request's bio on one task, until its block_bio_queue */
+struct qenter_pend {
+	unsigned int dev;     /* kernel dev_t of bio->bi_disk, 0: unreadable */
+	unsigned int entered; /* an enter took dev before the tracepoint */
+};
+
 /* hist: one log2 slot of one disk (dev 0 without -D, or unknown) */
 struct qenter_key {
 	unsigned int dev;

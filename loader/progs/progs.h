@@ -202,7 +202,7 @@ struct qenter_settings {
 	int ms, maxactive;
 };
 /* The functions qenter probes where a kernel has them: for tool_funcs. */
-extern const char *const qenter_wanted_fns[3];
+extern const char *const qenter_wanted_fns[4];
 /*
  * Open, configure, load and attach qenter.bpf.c on the queue entry
  * functions of avail (sorted, of this kernel); what: those functions,

@@ -10,9 +10,12 @@
 
 EMBEDDED_OBJ(qenter);
 
-/* 5.15+ has the first two: then the third does not matter */
-const char *const qenter_wanted_fns[3] = {
-	"__bio_queue_enter", "blk_queue_enter", "bio_queue_enter"
+/* 5.15+ has the first two: then the others do not matter.
+ * generic_make_request: where the kernel may enter before block_bio_queue
+ * (qenter.bpf.c) */
+const char *const qenter_wanted_fns[4] = {
+	"__bio_queue_enter", "blk_queue_enter", "bio_queue_enter",
+	"generic_make_request"
 };
 
 static int configure(struct tool_ctx *t, const struct qenter_settings *s,
@@ -45,16 +48,33 @@ int qenter_start(struct tool_ctx *t, const struct qenter_settings *s,
 {
 	int slow = fn_pick_first(qenter_slow_fns, avail, n);
 	int blk = fn_available(avail, n, "blk_queue_enter");
+	/* bios enter through blk_queue_enter, maybe before their
+	 * block_bio_queue: generic_make_request's entry names their disk */
+	int submit = slow < 0 && blk && s->need_dev &&
+		     fn_available(avail, n, "generic_make_request");
 	/* the returns close what the entries open; an entry takes (closes)
-	 * the disk the task's block_bio_queue left (taskdev.h) */
-	struct bb_probe p[5];
+	 * the disk the task's block_bio_queue left (taskdev.h), or the one
+	 * of generic_make_request's bio */
+	struct bb_probe p[6];
+	struct bb_map *m;
 	int ret, np = 0, i;
 
 	if (slow < 0 && !blk)
 		return -ENOENT;
 	ret = tool_open(t, &qenter_skel, EMBEDDED_ARGS(qenter));
-	if (ret < 0 || (ret = configure(t, s, slow)) < 0 ||
-	    (ret = tool_load(t)) < 0)
+	if (ret < 0 || (ret = configure(t, s, slow)) < 0)
+		return ret;
+	/* qenter_bio_queue does what taskdev_bio_queue does, and more */
+	obj_set_noload(t->obj, QENTER_P_taskdev_bio_queue);
+	if (!submit) {
+		obj_set_noload(t->obj, QENTER_P_qenter_submit);
+		/* nothing fills them: no memory for them */
+		if (!qenter_map(t->obj, QENTER_M_pend, &m))
+			m->def.max_entries = 1;
+		if (!qenter_map(t->obj, QENTER_M_qdev, &m))
+			m->def.max_entries = 1;
+	}
+	if ((ret = tool_load(t)) < 0)
 		return ret;
 	if (slow >= 0) {
 		p[np++] = (struct bb_probe){ QENTER_P_qenter_bio,
@@ -64,13 +84,17 @@ int qenter_start(struct tool_ctx *t, const struct qenter_settings *s,
 	}
 	if (blk) {
 		p[np++] = (struct bb_probe){ QENTER_P_qenter_blk,
-			"blk_queue_enter", 0, "start", "taskdev", 0 };
+			"blk_queue_enter", 0, "start", "taskdev pend", 0 };
 		p[np++] = (struct bb_probe){ QENTER_P_qenter_ret,
 			"blk_queue_enter", s->maxactive, NULL, "start", 0 };
 	}
 	if (s->need_dev)
-		p[np++] = (struct bb_probe){ QENTER_P_taskdev_bio_queue, NULL,
-					     0, "taskdev", NULL, 0 };
+		p[np++] = (struct bb_probe){ QENTER_P_qenter_bio_queue, NULL,
+					     0, "taskdev", "pend", 0 };
+	/* optional: without it, every enter takes block_bio_queue's disk */
+	if (submit)
+		p[np++] = (struct bb_probe){ QENTER_P_qenter_submit,
+			"generic_make_request", 0, "pend", NULL, 1 };
 	ret = tool_attach_probes(t, p, np);
 	if (ret < 0)
 		return ret;

@@ -118,7 +118,7 @@ static int qenter_main(int argc, char **argv)
 	tool_signals();
 	if (tool_need_kprobes(&t) < 0)
 		goto out;
-	n = tool_funcs(&t, BB_FUNCS_FTRACE, qenter_wanted_fns, 3, 2, &avail);
+	n = tool_funcs(&t, BB_FUNCS_FTRACE, qenter_wanted_fns, 4, 2, &avail);
 	if (n < 0) {
 		n = 0;
 		goto out;
