@@ -186,7 +186,7 @@ static int find_usdt_probe(struct tool_ctx *t, struct trace_probe *p,
 				"in %s (%s%s)", p->arg, sp->provider,
 				sp->provider[0] ? ":" : "", sp->func, path,
 				uf.nnotes ? "its probes: " : "it has no USDT "
-				"probes (.note.stapsdt)", list);
+				"probes: no .note.stapsdt", list);
 		goto out;
 	}
 	if (uf.machine != usdt_machine_native()) {
