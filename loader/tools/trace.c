@@ -23,6 +23,9 @@
 #include "usyms.h"
 #include "usdt.h"
 
+/* a USDT probe's ways of keeping its arguments, past the first (libjvm's
+ * probes have up to 3) */
+#define USDT_MAX_ALTS 7
 /* one kprobe each: bcc's funccount stops at 1000 too */
 #define TRACE_MAX_FUNCS 1000
 #define TRACE_PAGES_PER_CPU 64
@@ -123,6 +126,63 @@ static void usdt_list(const struct usdt_file *uf, char *list, size_t len)
 }
 
 /*
+ * Sites of probe p whose arguments are elsewhere than at the first
+ * (first->args; the compiler placed them anew where the probe was
+ * inlined or duplicated): a program copy per other place, p->alt, and
+ * each site's in p->site_alt (in the order of the notes).
+ */
+static int usdt_alts(struct tool_ctx *t, struct trace_probe *p,
+		     const struct usdt_file *uf, const struct usdt_note *first,
+		     int n, const char *path)
+{
+	const char *seen[USDT_MAX_ALTS + 1];
+	struct bb_err err = { "" };
+	int i, k, site = 0, ret;
+
+	seen[0] = first->args;
+	for (i = 0; i < uf->nnotes; i++) {
+		const struct usdt_note *a = &uf->notes[i];
+
+		if (!usdt_matches(&p->spec, a))
+			continue;
+		for (k = 0; k <= p->nalt && strcmp(seen[k], a->args); k++)
+			;
+		if (k > p->nalt) {
+			struct trace_usdt_alt *m;
+
+			if (p->nalt == USDT_MAX_ALTS)
+				return tool_fail(t, -E2BIG, "probe '%s': its "
+						 "sites in %s keep their "
+						 "arguments in more than %d "
+						 "ways", p->arg, path,
+						 USDT_MAX_ALTS + 1);
+			m = realloc(p->alt, (p->nalt + 1) * sizeof(*m));
+			if (!m)
+				return tool_fail(t, -ENOMEM, "out of memory");
+			p->alt = m;
+			m = &p->alt[p->nalt];
+			memset(m, 0, sizeof(*m));
+			ret = usdt_args_parse(a->args, uf->machine, m->uargs,
+					      USDT_MAX_ARGS, &err);
+			if (ret < 0 && uses_args(&p->spec))
+				return tool_fail(t, ret, "probe '%s': %s (in "
+						 "%s)", p->arg, err.msg, path);
+			m->nuargs = ret > 0 ? ret : 0;
+			seen[++p->nalt] = a->args;
+		}
+		if (k && !p->site_alt) {
+			p->site_alt = calloc(n, sizeof(*p->site_alt));
+			if (!p->site_alt)
+				return tool_fail(t, -ENOMEM, "out of memory");
+		}
+		if (p->site_alt)
+			p->site_alt[site] = k;
+		site++;
+	}
+	return 0;
+}
+
+/*
  * The sites of USDT probe p in its file (.note.stapsdt): one uprobe each,
  * "LIB:0xOFFSET", with "(0xSEMAPHORE)" where a semaphore guards it (the
  * kernel raises it while the probe is in, 4.20+). Its arguments go into
@@ -167,16 +227,6 @@ static int find_usdt_probe(struct tool_ctx *t, struct trace_probe *p,
 						sp->func);
 				goto out;
 			}
-			if (strcmp(a->args, first->args)) {
-				ret = tool_fail(t, -EOPNOTSUPP, "probe '%s': "
-						"its sites in %s keep their "
-						"arguments in different places "
-						"('%s', '%s'), which one "
-						"program cannot read; not "
-						"supported", p->arg, path,
-						first->args, a->args);
-				goto out;
-			}
 			n++;
 			sema |= a->sema_off != 0;
 		}
@@ -205,6 +255,9 @@ static int find_usdt_probe(struct tool_ctx *t, struct trace_probe *p,
 				err.msg, path);
 		goto out;
 	}
+	ret = usdt_alts(t, p, &uf, first, n, path);
+	if (ret < 0)
+		goto out;
 	if (sema && !uprobe_ref_ctr_available()) {
 		ret = tool_fail(t, -EOPNOTSUPP, "probe '%s': %s:%s is guarded "
 				"by a semaphore, and fires only while it is "
@@ -302,6 +355,54 @@ static int find_functions(struct tool_ctx *t, struct trace_probe *p, int pid,
 	return 0;
 }
 
+/*
+ * The program copies of a USDT probe's other sites: the same record (the
+ * output reads every site's with p->prog), only read from elsewhere.
+ */
+static int compile_alts(struct tool_ctx *t, const struct trace_opts *o,
+			struct trace_probe *p)
+{
+	struct bb_err err = { "" };
+	struct trace_spec *sp;
+	int i, j;
+
+	if (!p->nalt)
+		return 0;
+	sp = malloc(sizeof(*sp));
+	if (!sp)
+		return tool_fail(t, -ENOMEM, "out of memory");
+	for (i = 0; i < p->nalt; i++) {
+		struct trace_usdt_alt *a = &p->alt[i];
+		const struct trace_prog *m = &p->prog, *q = &a->prog;
+		int same;
+
+		*sp = p->spec;
+		sp->nuargs = a->nuargs;
+		memcpy(sp->uargs, a->uargs, sizeof(sp->uargs));
+		if (trace_spec_compile(sp, trace_arch_native(), NULL, 0,
+				       (int)o->strsize, &a->prog, &err) < 0) {
+			free(sp);
+			return tool_fail(t, -EINVAL, "%s", err.msg);
+		}
+		same = q->nslots == m->nslots && q->rec_size == m->rec_size &&
+		       !memcmp(q->arg_slot, m->arg_slot, sizeof(q->arg_slot));
+		for (j = 0; same && j < m->nslots; j++)
+			same = q->slots[j].str == m->slots[j].str &&
+			       q->slots[j].stroff == m->slots[j].stroff &&
+			       q->slots[j].strsize == m->slots[j].strsize;
+		if (!same) {
+			free(sp);
+			return tool_fail(t, -EOPNOTSUPP, "probe '%s': its sites "
+					 "keep two of its values in one place "
+					 "at some sites and not at others, "
+					 "which one record layout cannot "
+					 "hold; not supported", p->arg);
+		}
+	}
+	free(sp);
+	return 0;
+}
+
 /* Compile probe p against this kernel: its tracepoint's fields. */
 static int compile_probe(struct tool_ctx *t, const struct trace_opts *o,
 			 struct trace_probe *p)
@@ -340,7 +441,7 @@ static int compile_probe(struct tool_ctx *t, const struct trace_opts *o,
 	free(fields);
 	if (ret < 0)
 		return tool_fail(t, -EINVAL, "%s", err.msg);
-	return 0;
+	return compile_alts(t, o, p);
 }
 
 /* trace_prog_consts's names are the object's (tests/unit/test_skel.c
@@ -382,12 +483,22 @@ static int load_probe(struct tool_ctx *t, struct trace_probe *p, int id)
 	};
 	struct bb_err err = { "" };
 	const char *log;
+	int i;
 
 	if (set_consts(t, &p->prog, id) < 0)
 		return -ENOENT;
 	if (traceobj_load_copy(t, (p->spec.lib[0] ? ukinds : kinds)
-			       [p->spec.type], &p->bprog, &err) == 0)
-		return 0;
+			       [p->spec.type], &p->bprog, &err) < 0)
+		goto fail;
+	for (i = 0; i < p->nalt; i++) {
+		if (set_consts(t, &p->alt[i].prog, id) < 0)
+			return -ENOENT;
+		if (traceobj_load_copy(t, BB_PROG_UPROBE, &p->alt[i].bprog,
+				       &err) < 0)
+			goto fail;
+	}
+	return 0;
+fail:
 	log = obj_verifier_log(t->obj);
 	if (log && *log)
 		fprintf(stderr, "--- verifier log ---\n%s--- end of verifier "
@@ -456,7 +567,8 @@ static int attach_all(struct tool_ctx *t, const struct trace_opts *o,
 						    0, NULL, needs, 0, 0 };
 		}
 		for (j = 0; j < q->nfuncs; j++) {
-			progs[n] = q->bprog;
+			progs[n] = q->site_alt && q->site_alt[j] ?
+				   q->alt[q->site_alt[j] - 1].bprog : q->bprog;
 			p[n++] = (struct bb_probe){ "trace_kprobe",
 						    q->funcs[j],
 						    (int)o->maxactive, NULL,
@@ -526,7 +638,7 @@ static int load_symbols(struct tool_ctx *t, const struct trace_opts *o,
 	int i, globs = 0;
 
 	for (i = 0; i < o->nprobes; i++)
-		globs |= o->probes[i].nfuncs > 1;
+		globs |= o->probes[i].nfuncs > 1 && !o->probes[i].spec.lib[0];
 	if ((o->kstack || globs || needs_conv(o, 'K')) &&
 	    ksyms_load(&r->ks, "/proc/kallsyms", &err) < 0)
 		return tool_fail(t, -EINVAL, "%s", err.msg);
@@ -543,8 +655,11 @@ static void free_probes(struct trace_opts *o)
 {
 	int i;
 
-	for (i = 0; o->probes && i < o->nprobes; i++)
+	for (i = 0; o->probes && i < o->nprobes; i++) {
 		bb_free_strv(o->probes[i].funcs, o->probes[i].nfuncs);
+		free(o->probes[i].alt);
+		free(o->probes[i].site_alt);
+	}
 	free(o->probes);
 }
 

@@ -462,6 +462,33 @@ START_TEST(test_usdt_args)
 }
 END_TEST
 
+/* bb:twice: two sites that keep the arguments in different places (a
+ * program copy each), one probe in the FUNC column */
+START_TEST(test_usdt_sites)
+{
+	char out[65536], word[64];
+	char *argv[] = { (char *)barebpf(), "trace",
+			 "u:" UCALLS ":twice \"t=%d %ld\", arg1, arg2", NULL };
+	struct ucalls u;
+	struct proc p;
+	size_t n;
+	int i;
+
+	ucalls_start(&u, N);
+	spawn(&p, argv);
+	n = trace_started(&p, argv, out, sizeof(out));
+	ucalls_run(&u);
+	snprintf(word, sizeof(word), "t=%d %d", N - 1, 100 * (N - 1));
+	read_more(p.out, out, sizeof(out), &n, word, 5000);
+	ck_assert_int_eq(stop(&p, SIGINT, out, sizeof(out), &n), 0);
+	ck_assert_msg(count_lines(out, " twice ") == N, "%s", out);
+	for (i = 0; i < N; i++) {
+		snprintf(word, sizeof(word), " t=%d %d ", i, 100 * i);
+		ck_assert_msg(count_lines(out, word) == 1, "%s: %s", word, out);
+	}
+}
+END_TEST
+
 /*
  * bb:guarded fires only while its semaphore is up: not at all untraced,
  * every call while trace holds it (the kernel raises it, 4.20+), through
@@ -535,7 +562,7 @@ START_TEST(test_usdt_errors)
 	ck_assert_int_ne(run(bad, out, sizeof(out), err, sizeof(err)), 0);
 	ck_assert_msg(strstr(err, "no USDT probe nosuch in ") &&
 		      strstr(err, "/tests/ucalls (its probes: bb:hello, "
-			     "bb:mixed, bb:guarded)"), "%s", err);
+			     "bb:mixed, bb:twice, bb:guarded)"), "%s", err);
 	ck_assert_int_ne(run(prov, out, sizeof(out), err, sizeof(err)), 0);
 	ck_assert_msg(strstr(err, "no USDT probe xx:hello in "), "%s", err);
 	ck_assert_int_ne(run(arg, out, sizeof(out), err, sizeof(err)), 0);
@@ -559,6 +586,7 @@ static Suite *uprobe_suite(void)
 	tcase_add_test(tc, test_uprobe_events_signals);
 	tcase_add_test(tc, test_uprobe_events_errors);
 	tcase_add_test(tc, test_usdt_args);
+	tcase_add_test(tc, test_usdt_sites);
 	tcase_add_test(tc, test_usdt_semaphore);
 	tcase_add_test(tc, test_usdt_semaphore_events);
 	tcase_add_test(tc, test_usdt_errors);

@@ -12,6 +12,8 @@
  * notes sys/sdt.h makes):
  *   bb:hello    (int i, char *name)   name: "zero", "one", "two" by i % 3
  *   bb:mixed    (int 7, long -1000 * i in memory, short -i)
+ *   bb:twice    (int i, long 100 * i) at two sites that keep the values
+ *               in different places: registers for even i, memory for odd
  *   bb:guarded  (long i * 3, int i)   behind a semaphore: fires only
  *               while a tracer raises it; "guarded K" says how often it
  *               was up before "done N"
@@ -53,6 +55,14 @@ NOINLINE void bb_usdt(long i)
 
 	BB_SDT2(bb, hello, "nor", (int)i, "r", (uintptr_t)names[i % 3]);
 	BB_SDT3(bb, mixed, "n", 7, "m", mem, "nor", neg);
+	if (i % 2) {
+		volatile int vi = (int)i;
+		volatile long vh = 100 * i;
+
+		BB_SDT2(bb, twice, "m", vi, "m", vh);
+	} else {
+		BB_SDT2(bb, twice, "r", (int)i, "r", 100 * i);
+	}
 	if (BB_SDT_ENABLED(bb, guarded)) {
 		guarded++;
 		BB_SDT2_S(bb, guarded, "nor", i * 3, "nor", (int)i);
