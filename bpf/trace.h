@@ -19,6 +19,8 @@
  *   strbase TRACE_STR_LOC: the offset the __data_loc value is counted from
  *   zero    1: clear 64 bytes at stroff first (a STRCMP compares them all)
  *   disp    TRACE_BASE_UMEM: added to the register's value
+ *   idx     TRACE_BASE_UMEM: 1 + the offset in ctx of an index register
+ *           whose value << shift is added too (x86's (%rax,%rdx,8)); 0 none
  * Constants of one condition j (f<j>_...):
  *   op      TRACE_OP_*: 0 leaves it unused; neg 1 negates it
  *   slot    the value it tests; mask ANDed to it first; k the number

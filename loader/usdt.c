@@ -279,25 +279,78 @@ static int op_x86(const struct op *o, struct usdt_arg *a)
 	s += 2;
 	if (reg_at(o, &s, end, &r) < 0)
 		return -EINVAL;
-	if (s < end && *s == ',')
-		return op_fail(o, "a scaled index (DISP(%BASE,%INDEX,SCALE)) "
-			       "is not supported");
-	if (s + 1 != end || *s != ')')
-		return op_fail(o, "not an operand (expected DISP(%REG))");
 	if (r.width != 8)
 		return op_fail(o, "an address in a register narrower than 64 "
 			       "bits");
 	a->kind = USDT_MEM;
 	a->reg_off = r.off;
+	/* DISP(%BASE,%INDEX[,SCALE]): an array's element */
+	if (s < end && *s == ',') {
+		int64_t scale = 1;
+
+		if (end - s < 3 || s[1] != '%')
+			return op_fail(o, "not an operand (expected "
+				       "DISP(%BASE,%INDEX,SCALE))");
+		s += 2;
+		if (reg_at(o, &s, end, &r) < 0)
+			return -EINVAL;
+		if (r.width != 8)
+			return op_fail(o, "an index in a register narrower "
+				       "than 64 bits");
+		if (s < end && *s == ',') {
+			s++;
+			if (number(&s, end, &scale) < 0 ||
+			    (scale != 1 && scale != 2 && scale != 4 &&
+			     scale != 8))
+				return op_fail(o, "the scale of an index is 1, "
+					       "2, 4 or 8");
+		}
+		a->idx_off = r.off;
+		a->shift = scale == 8 ? 3 : scale == 4 ? 2 : scale == 2;
+	}
+	if (s + 1 != end || *s != ')')
+		return op_fail(o, "not an operand (expected DISP(%REG) or "
+			       "DISP(%BASE,%INDEX,SCALE))");
 	return 0;
 }
 
 /* arm64 (reg, [reg], [reg, disp], imm) and arm ([reg, #disp], #imm):
  * hash says whether numbers carry '#' (optional on arm64) */
+static int arm_index(const struct op *o, const char **s, const char *end,
+		     struct usdt_arg *a)
+{
+	int64_t n = 0;
+	struct reg_name r;
+
+	if (reg_at(o, s, end, &r) < 0)
+		return -EINVAL;
+	if (r.width != (o->machine == EM_ARM ? 4 : 8))
+		return op_fail(o, "an index in a 32-bit register (extended) "
+			       "is not supported");
+	*s += skip_blanks(*s, end);
+	if (*s < end && **s == ',') {
+		(*s)++;
+		*s += skip_blanks(*s, end);
+		if (end - *s < 4 || memcmp(*s, "lsl", 3))
+			return op_fail(o, "an index shifted other than by lsl "
+				       "is not supported");
+		*s += 3;
+		*s += skip_blanks(*s, end);
+		*s += *s < end && **s == '#';
+		if (number(s, end, &n) < 0 || n < 0 || n > 3)
+			return op_fail(o, "an index shifted by other than lsl "
+				       "0 to 3 is not supported");
+	}
+	a->idx_off = r.off;
+	a->shift = (int)n;
+	return 0;
+}
+
 static int op_arm(const struct op *o, struct usdt_arg *a)
 {
 	const char *s = o->text, *end = s + o->len;
 	struct reg_name r;
+	int ret;
 
 	if (*s == '#' || *s == '-' || (*s >= '0' && *s <= '9')) {
 		s += *s == '#';
@@ -325,11 +378,17 @@ static int op_arm(const struct op *o, struct usdt_arg *a)
 	if (s < end && *s == ',') {
 		s++;
 		s += skip_blanks(s, end);
-		s += s < end && *s == '#';
-		if (number(&s, end, &a->val) < 0)
-			return op_fail(o, "an index register or a shifted "
-				       "operand is not supported (expected "
-				       "[REG, DISP])");
+		if (s < end && *s >= 'a' && *s <= 'z') {
+			/* [BASE, INDEX{, lsl N}]: an array's element */
+			ret = arm_index(o, &s, end, a);
+			if (ret < 0)
+				return ret;
+		} else {
+			s += s < end && *s == '#';
+			if (number(&s, end, &a->val) < 0)
+				return op_fail(o, "not an operand (expected "
+					       "[REG, DISP])");
+		}
 		s += skip_blanks(s, end);
 	}
 	if (s + 1 != end || *s != ']')
@@ -410,6 +469,7 @@ int usdt_args_parse(const char *spec, int machine, struct usdt_arg *args,
 				       "arguments", max);
 		a = &args[n++];
 		memset(a, 0, sizeof(*a));
+		a->idx_off = -1;
 		/* an operand ends at a blank outside brackets ("[sp, 8]") */
 		for (e = s; *e && *e != ' ' && *e != '\t'; e++)
 			if (*e == '[') {

@@ -26,7 +26,8 @@
 enum usdt_akind {
 	USDT_CONST, /* the number val */
 	USDT_REG,   /* the low size bytes of the register at reg_off */
-	USDT_MEM,   /* size bytes at the register's value + val */
+	USDT_MEM,   /* size bytes at the register's value + val (+ the
+		       index register's << shift, where idx_off >= 0) */
 };
 
 struct usdt_arg {
@@ -35,6 +36,8 @@ struct usdt_arg {
 	int is_signed; /* a negative size in the note: "-4@..." */
 	int reg_off;   /* USDT_REG, USDT_MEM: in the BPF context (pt_regs) */
 	int64_t val;   /* USDT_CONST: the value; USDT_MEM: the displacement */
+	int idx_off;   /* USDT_MEM: x86's index register, or -1 */
+	int shift;     /* its scale: 1 << shift */
 };
 
 /*

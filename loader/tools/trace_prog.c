@@ -85,7 +85,7 @@ struct comp {
 
 /* Where a value lies and what type it has: a slot without its string. */
 struct src {
-	uint64_t base, off, size, ext1, ext2, disp;
+	uint64_t base, off, size, ext1, ext2, disp, idx, shift;
 };
 
 enum fkind { F_INT, F_PTR, F_CHARS, F_ARRAY, F_LOC, F_RELLOC };
@@ -217,6 +217,10 @@ static int usdt_src(struct comp *c, const struct trace_value *v,
 		s->base = TRACE_BASE_UMEM;
 		s->off = a->reg_off;
 		s->disp = (uint64_t)a->val;
+		if (a->idx_off >= 0) {
+			s->idx = (uint64_t)a->idx_off + 1;
+			s->shift = a->shift;
+		}
 		break;
 	}
 	*str = TRACE_STR_UPTR;
@@ -369,7 +373,8 @@ static int slot_get(struct comp *c, const struct trace_value *v,
 		sl = &pr->slots[i];
 		if (sl->base != s->base || sl->off != s->off ||
 		    sl->size != s->size || sl->ext1 != s->ext1 ||
-		    sl->ext2 != s->ext2 || sl->disp != s->disp)
+		    sl->ext2 != s->ext2 || sl->disp != s->disp ||
+		    sl->idx != s->idx || sl->shift != s->shift)
 			continue;
 		if (str == TRACE_STR_NONE)
 			return i;
@@ -388,6 +393,8 @@ static int slot_get(struct comp *c, const struct trace_value *v,
 	sl->ext1 = s->ext1;
 	sl->ext2 = s->ext2;
 	sl->disp = s->disp;
+	sl->idx = s->idx;
+	sl->shift = s->shift;
 	if (str == TRACE_STR_NONE)
 		return i;
 set_str:
@@ -523,7 +530,7 @@ void trace_prog_consts(const struct trace_prog *pr, uint32_t probe_id,
 		       void *ctx)
 {
 	static const char *const sname[] = { "base", "off", "size", "ext1",
-		"ext2", "str", "stroff", "strsize", "strbase", "zero", "disp" };
+		"ext2", "str", "stroff", "strsize", "strbase", "zero", "disp", "idx", "shift" };
 	static const char *const tname[] = { "op", "neg", "slot", "mask", "k",
 		"stroff" };
 	char name[32];
@@ -538,7 +545,7 @@ void trace_prog_consts(const struct trace_prog *pr, uint32_t probe_id,
 		const struct trace_slot_c *sl = &pr->slots[i];
 		const uint64_t v[] = { sl->base, sl->off, sl->size, sl->ext1,
 			sl->ext2, sl->str, sl->stroff, sl->strsize,
-			sl->strbase, sl->zero, sl->disp };
+			sl->strbase, sl->zero, sl->disp, sl->idx, sl->shift };
 
 		for (j = 0; j < (int)(sizeof(v) / sizeof(v[0])); j++) {
 			snprintf(name, sizeof(name), "s%d_%s", i, sname[j]);

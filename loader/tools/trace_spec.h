@@ -123,7 +123,7 @@ const struct trace_arch *trace_arch_native(void);
 /* One slot's or condition's constants (names in bpf/trace.h). */
 struct trace_slot_c {
 	uint64_t base, off, size, ext1, ext2, str, stroff, strsize, strbase,
-		zero, disp;
+		zero, disp, idx, shift;
 };
 struct trace_term_c {
 	uint64_t op, neg, slot, mask, k, stroff, w[TRACE_STRCMP_WORDS];

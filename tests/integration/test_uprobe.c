@@ -436,7 +436,9 @@ START_TEST(test_usdt_args)
 	char *argv[] = { (char *)barebpf(), "trace",
 			 "u:" UCALLS ":hello \"h=%d %s\", arg1, arg2",
 			 "u:" UCALLS ":bb:mixed \"m=%d %ld %d\", arg1, arg2, "
-			 "arg3", NULL };
+			 "arg3",
+			 "u:" UCALLS ":indexed \"x=%ld %d\", arg1, arg2",
+			 NULL };
 	struct ucalls u;
 	struct proc p;
 	size_t n;
@@ -446,17 +448,22 @@ START_TEST(test_usdt_args)
 	spawn(&p, argv);
 	n = trace_started(&p, argv, out, sizeof(out));
 	ucalls_run(&u);
-	snprintf(word, sizeof(word), "m=7 %d %d", -1000 * (N - 1), -(N - 1));
+	snprintf(word, sizeof(word), "x=%d %d", ((N - 1) % 3 + 1) * (N - 1),
+		 N - 1);
 	read_more(p.out, out, sizeof(out), &n, word, 5000);
 	ck_assert_int_eq(stop(&p, SIGINT, out, sizeof(out), &n), 0);
 	snprintf(pidw, sizeof(pidw), " %d ", (int)u.pid);
 	ck_assert_msg(count_lines(out, " hello ") == N, "%s", out);
 	ck_assert_msg(count_lines(out, " mixed ") == N, "%s", out);
-	ck_assert_msg(count_lines(out, pidw) == 2 * N, "%s", out);
+	ck_assert_msg(count_lines(out, " indexed ") == N, "%s", out);
+	ck_assert_msg(count_lines(out, pidw) == 3 * N, "%s", out);
 	for (i = 0; i < N; i++) {
 		snprintf(word, sizeof(word), " h=%d %s ", i, names[i % 3]);
 		ck_assert_msg(count_lines(out, word) == 1, "%s: %s", word, out);
 		snprintf(word, sizeof(word), " m=7 %d %d ", -1000 * i, -i);
+		ck_assert_msg(count_lines(out, word) == 1, "%s: %s", word, out);
+		/* an array's element: x86's DISP(%BASE,%INDEX,SCALE) */
+		snprintf(word, sizeof(word), " x=%d %d ", (i % 3 + 1) * i, i);
 		ck_assert_msg(count_lines(out, word) == 1, "%s: %s", word, out);
 	}
 }
@@ -562,7 +569,8 @@ START_TEST(test_usdt_errors)
 	ck_assert_int_ne(run(bad, out, sizeof(out), err, sizeof(err)), 0);
 	ck_assert_msg(strstr(err, "no USDT probe nosuch in ") &&
 		      strstr(err, "/tests/ucalls (its probes: bb:hello, "
-			     "bb:mixed, bb:twice, bb:guarded)"), "%s", err);
+			     "bb:mixed, bb:twice, bb:indexed, bb:guarded)"),
+		      "%s", err);
 	ck_assert_int_ne(run(prov, out, sizeof(out), err, sizeof(err)), 0);
 	ck_assert_msg(strstr(err, "no USDT probe xx:hello in "), "%s", err);
 	ck_assert_int_ne(run(arg, out, sizeof(out), err, sizeof(err)), 0);

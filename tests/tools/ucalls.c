@@ -14,6 +14,8 @@
  *   bb:mixed    (int 7, long -1000 * i in memory, short -i)
  *   bb:twice    (int i, long 100 * i) at two sites that keep the values
  *               in different places: registers for even i, memory for odd
+ *   bb:indexed  (long (i % 3 + 1) * i, int i): the first an element of
+ *               an array, x86's DISP(%BASE,%INDEX,SCALE) operand
  *   bb:guarded  (long i * 3, int i)   behind a semaphore: fires only
  *               while a tracer raises it; "guarded K" says how often it
  *               was up before "done N"
@@ -62,6 +64,11 @@ NOINLINE void bb_usdt(long i)
 		BB_SDT2(bb, twice, "m", vi, "m", vh);
 	} else {
 		BB_SDT2(bb, twice, "r", (int)i, "r", 100 * i);
+	}
+	{
+		long tbl[3] = { i, 2 * i, 3 * i };
+
+		BB_SDT2(bb, indexed, "m", tbl[i % 3], "nor", (int)i);
 	}
 	if (BB_SDT_ENABLED(bb, guarded)) {
 		guarded++;

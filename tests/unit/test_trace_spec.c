@@ -733,15 +733,15 @@ END_TEST
 
 struct consts {
 	int n;
-	char names[160][16];
-	uint64_t v[160];
+	char names[192][16];
+	uint64_t v[192];
 };
 
 static void collect(void *ctx, const char *name, uint64_t v)
 {
 	struct consts *c = ctx;
 
-	ck_assert_int_lt(c->n, 160);
+	ck_assert_int_lt(c->n, 192);
 	ck_assert_int_lt(strlen(name), 16);
 	strcpy(c->names[c->n], name);
 	c->v[c->n++] = v;
@@ -769,7 +769,7 @@ START_TEST(test_consts)
 	compile_ok("p::f (STRCMP(\"ab\", arg2) && arg1 > 3) \"%s\", arg2",
 		   NULL, &trace_arch_x86_64, &sp, &pr);
 	trace_prog_consts(&pr, 7, collect, &c);
-	ck_assert_int_eq(c.n, 5 + 11 * TRACE_NSLOTS +
+	ck_assert_int_eq(c.n, 5 + 13 * TRACE_NSLOTS +
 				      (6 + TRACE_STRCMP_WORDS) * TRACE_NTERMS);
 	for (i = 0; i < c.n; i++)
 		for (j = i + 1; j < c.n; j++)

@@ -68,6 +68,39 @@ START_TEST(test_args_x86_64)
 
 	args_ok("-4@%edi 8@-16(%rbp) 4@$5 -2@%di 1@%r8b 8@(%rsp) "
 		"-8@0x10(%rax)  -8@$-3 8@%r15 1@%sil", EM_X86_64, w, 10);
+	{
+		struct usdt_arg a[3];
+		struct bb_err err = { "" };
+
+		/* what gcc -O1 made of names[i % 3] */
+		ck_assert_int_eq(usdt_args_parse("8@(%rax,%rdx,8) "
+						 "-4@-8(%rbx,%rcx) 8@-16(%rbp)",
+						 EM_X86_64, a, 3, &err), 3);
+		ck_assert_int_eq(a[0].kind, USDT_MEM);
+		ck_assert_int_eq(a[0].reg_off, 80);
+		ck_assert_int_eq(a[0].idx_off, 96);
+		ck_assert_int_eq(a[0].shift, 3);
+		ck_assert_int_eq(a[0].val, 0);
+		ck_assert_int_eq(a[1].reg_off, 40);
+		ck_assert_int_eq(a[1].idx_off, 88);
+		ck_assert_int_eq(a[1].shift, 0);
+		ck_assert_int_eq(a[1].val, -8);
+		ck_assert_int_eq(a[2].idx_off, -1);
+		/* gcc -O1 on aarch64, and arm's */
+		ck_assert_int_eq(usdt_args_parse("-8@[x2, x20, lsl 3] "
+						 "4@[x1, x2] 4@[x0, x1, lsl #2]",
+						 EM_AARCH64, a, 3, &err), 3);
+		ck_assert_int_eq(a[0].reg_off, 16);
+		ck_assert_int_eq(a[0].idx_off, 160);
+		ck_assert_int_eq(a[0].shift, 3);
+		ck_assert_int_eq(a[1].idx_off, 16);
+		ck_assert_int_eq(a[1].shift, 0);
+		ck_assert_int_eq(a[2].shift, 2);
+		ck_assert_int_eq(usdt_args_parse("4@[r0, r1, lsl #2]", EM_ARM,
+						 a, 1, &err), 1);
+		ck_assert_int_eq(a[0].idx_off, 4);
+		ck_assert_int_eq(a[0].shift, 2);
+	}
 	args_ok("", EM_X86_64, w, 0);
 	args_ok("  ", EM_X86_64, w, 0);
 }
@@ -126,9 +159,14 @@ START_TEST(test_args_refused)
 		  "operand relative to %rip (a global variable) needs the "
 		  "program's load address, which is not known to a probe; not "
 		  "supported" },
-		{ "4@%eax 4@(%rax,%rbx,4)", EM_X86_64, "USDT argument 2 "
-		  "'(%rax,%rbx,4)': a scaled index (DISP(%BASE,%INDEX,SCALE)) "
-		  "is not supported" },
+		{ "4@%eax 4@(%rax,%rbx,3)", EM_X86_64, "USDT argument 2 "
+		  "'(%rax,%rbx,3)': the scale of an index is 1, 2, 4 or 8" },
+		{ "4@(%rax,%ebx,4)", EM_X86_64, "USDT argument 1 "
+		  "'(%rax,%ebx,4)': an index in a register narrower than 64 "
+		  "bits" },
+		{ "4@(%rax,%rbx,4", EM_X86_64, "USDT argument 1 '(%rax,%rbx,4': "
+		  "not an operand (expected DISP(%REG) or "
+		  "DISP(%BASE,%INDEX,SCALE))" },
 		{ "1@%ah", EM_X86_64, "USDT argument 1 '%ah': the high byte "
 		  "registers (%ah, %bh, %ch, %dh) are not supported" },
 		{ "3@%eax", EM_X86_64, "USDT argument 1 '%eax': the size before "
@@ -146,9 +184,14 @@ START_TEST(test_args_refused)
 		  "its register" },
 		{ "eax", EM_X86_64, "USDT argument 1 'eax': not SIZE@OPERAND" },
 		{ "4@", EM_X86_64, "USDT argument 1 '': no operand after '@'" },
-		{ "4@[x1, x2]", EM_AARCH64, "USDT argument 1 '[x1, x2]': an "
-		  "index register or a shifted operand is not supported "
-		  "(expected [REG, DISP])" },
+		{ "4@[x1, x2, sxtw 2]", EM_AARCH64, "USDT argument 1 "
+		  "'[x1, x2, sxtw 2]': an index shifted other than by lsl is "
+		  "not supported" },
+		{ "4@[x1, w2, lsl 2]", EM_AARCH64, "USDT argument 1 "
+		  "'[x1, w2, lsl 2]': an index in a 32-bit register (extended) "
+		  "is not supported" },
+		{ "4@[x1, :lo12:foo]", EM_AARCH64, "USDT argument 1 "
+		  "'[x1, :lo12:foo]': not an operand (expected [REG, DISP])" },
 		{ "4@[x1, 8]!", EM_AARCH64, "USDT argument 1 '[x1, 8]!': not an "
 		  "operand (expected [REG] or [REG, DISP]; pre- and post-index "
 		  "forms are not supported)" },

@@ -54,7 +54,8 @@ c=$(grep -c ' bb_ufunc  *ret=' $W/out)
 grep -q ' ret=38$' $W/out || fail "no return of 38"
 uprobes_left && fail "trace -r left uprobes: $(uprobes_left | tr '\n' ';')"
 
-start_tool barebpf trace "u:$U:hello \"h=%d %s\", arg1, arg2"
+start_tool barebpf trace "u:$U:hello \"h=%d %s\", arg1, arg2" \
+	"u:$U:indexed \"x=%ld %d\", arg1, arg2"
 wait_tracing 60
 $U go 20 >/dev/null || fail "ucalls failed"
 sleep 1
@@ -64,6 +65,11 @@ c=$(grep -c ' hello  *h=' $W/out)
 [ "$c" = 20 ] || fail "trace printed $c USDT firings, not 20"
 grep -q ' h=0 zero$' $W/out && grep -q ' h=7 one$' $W/out &&
 	grep -q ' h=19 one$' $W/out || fail "USDT arguments wrong: $(head -n 5 $W/out | tr '\n' ';')"
+# an array's element: (i % 3 + 1) * i, through a base and an index register
+c=$(grep -c ' indexed  *x=' $W/out)
+[ "$c" = 20 ] || fail "trace printed $c indexed firings, not 20"
+grep -q ' x=2 1$' $W/out && grep -q ' x=14 7$' $W/out && grep -q ' x=38 19$' $W/out ||
+	fail "indexed USDT argument wrong: $(grep indexed $W/out | head -n 5 | tr '\n' ';')"
 uprobes_left && fail "trace u: left uprobes: $(uprobes_left | tr '\n' ';')"
 
 if [ -e /sys/bus/event_source/devices/uprobe/format/ref_ctr_offset ]; then
