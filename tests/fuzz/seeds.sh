@@ -197,6 +197,8 @@ arm-linux-musleabihf-gcc -static -marm -O1 -fno-inline -s -o "$c/usdt/ucalls_arm
 	tests/tools/ucalls.c 2>/dev/null || true
 printf '%s' '-4@%edi 8@-16(%rbp) 4@$5 8@(%rax,%rdx,8) -2@%di' >"$c/usdt/args_x86"
 printf '%s' '-4@x0 8@[x1, 8] 8@[sp] -4@7' >"$c/usdt/args_arm64"
+printf '%s' '-8@16(%rsp,%rbp,8) -4@-8(%rbx,%rcx) 8@(%rax,%rdx,8)' >"$c/usdt/args_x86_sib"
+printf '%s' '-8@[x2, x20, lsl 3] 4@[x1, x2]' >"$c/usdt/args_arm64_idx"
 printf '%s' '4@r0 -4@[fp, #8] 4@#5 8@a0 -8@-88(s0)' >"$c/usdt/args_arm_rv"
 
 # ld.so.cache: this host's (new format), and the old format alone and
