@@ -242,7 +242,7 @@ $(O)/tests/stackload: tests/tools/stackload.c
 	$(Q)$(HOST_CC) -O0 -g -fno-omit-frame-pointer -fno-inline $(WARN) -o $@ $<
 
 # Functions for the uprobe tests to probe: not inlined, frame pointers.
-$(O)/tests/ucalls: tests/tools/ucalls.c
+$(O)/tests/ucalls: tests/tools/ucalls.c tests/tools/sdt.h
 	$(call msg,HOSTCC,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -O1 -g -fno-omit-frame-pointer -fno-inline $(WARN) -o $@ $<

@@ -95,14 +95,23 @@ static __always_inline void zero64(char *dst)
 	z[4] = 0; z[5] = 0; z[6] = 0; z[7] = 0;
 }
 
-/* Where slot i's value lies: base + off. */
+/* Where slot i's value lies: base + off (+ disp, + an index). */
 static __always_inline const char *slot_src(void *ctx, struct trace_event *e,
-					    u64 base, u64 off)
+					    u64 base, u64 off, u64 disp,
+					    u64 idx, u64 shift)
 {
 	const char *regs = 0;
+	u64 a;
 
 	if (base == TRACE_BASE_REC)
 		return (const char *)e + (off & 63);
+	if (base == TRACE_BASE_UMEM) {
+		a = BB_KREAD_ULONG((const char *)ctx + off) + disp;
+		if (idx)
+			a += BB_KREAD_ULONG((const char *)ctx + idx - 1)
+			     << (shift & 3);
+		return (const char *)a;
+	}
 	if (base != TRACE_BASE_REGS)
 		return (const char *)ctx + off;
 	/* a syscall wrapper (__x64_sys_*): its first argument is the
@@ -120,12 +129,22 @@ static __always_inline const char *slot_src(void *ctx, struct trace_event *e,
 #define SLOT(i)                                                                \
 	if (BB_CONST(s##i##_base)) {                                           \
 		const char *src = slot_src(ctx, e, BB_CONST(s##i##_base),      \
-					   BB_CONST(s##i##_off));              \
+					   BB_CONST(s##i##_off),               \
+					   BB_CONST(s##i##_disp),              \
+					   BB_CONST(s##i##_idx),               \
+					   BB_CONST(s##i##_shift));            \
 		const char *sp;                                                \
 		char *dst;                                                     \
 		u64 v = 0;                                                     \
                                                                                \
-		bpf_probe_read(&v, ((BB_CONST(s##i##_size) - 1) & 7) + 1, src);\
+		if (BB_CONST(s##i##_base) == TRACE_BASE_CONST)                 \
+			v = BB_CONST(s##i##_off);                              \
+		else if (BB_CONST(s##i##_base) == TRACE_BASE_UMEM)             \
+			bpf_probe_read_user(&v,                                \
+				((BB_CONST(s##i##_size) - 1) & 7) + 1, src);   \
+		else                                                           \
+			bpf_probe_read(&v,                                     \
+				((BB_CONST(s##i##_size) - 1) & 7) + 1, src);   \
 		v = extend(extend(v, BB_CONST(s##i##_ext1)),                   \
 			   BB_CONST(s##i##_ext2));                             \
 		e->val[i] = v;                                                 \

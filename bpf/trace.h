@@ -18,6 +18,9 @@
  *   stroff  where in the record's str[] the string goes, strsize its room
  *   strbase TRACE_STR_LOC: the offset the __data_loc value is counted from
  *   zero    1: clear 64 bytes at stroff first (a STRCMP compares them all)
+ *   disp    TRACE_BASE_UMEM: added to the register's value
+ *   idx     TRACE_BASE_UMEM: 1 + the offset in ctx of an index register
+ *           whose value << shift is added too (x86's (%rax,%rdx,8)); 0 none
  * Constants of one condition j (f<j>_...):
  *   op      TRACE_OP_*: 0 leaves it unused; neg 1 negates it
  *   slot    the value it tests; mask ANDed to it first; k the number
@@ -57,6 +60,10 @@
 #define TRACE_BASE_CTX 1  /* the program's context: pt_regs or the record */
 #define TRACE_BASE_REGS 2 /* the pt_regs a syscall wrapper was passed */
 #define TRACE_BASE_REC 3  /* our own record: tgid, tid, uid, gid, cpu */
+#define TRACE_BASE_CONST 4 /* no read: the value is off itself (a USDT
+			    * argument the compiler knew: 4@$5) */
+#define TRACE_BASE_UMEM 5  /* user memory at the register at ctx + off,
+			    * plus disp (a USDT argument: 8@-16(%rbp)) */
 
 /* The string a value leads to. */
 #define TRACE_STR_NONE 0

@@ -424,6 +424,8 @@ struct bb_link {
 	char target[128];
 	char *path;           /* uprobes: the file (malloc'ed), NULL else */
 	uint64_t off;         /* uprobes: the file offset probed */
+	uint64_t ref_ctr;     /* uprobes: a USDT semaphore's file offset,
+				 raised by the kernel (4.20+), or 0 */
 	int upid;             /* uprobes: only this process if > 0 */
 	struct bb_link *next;
 };
@@ -522,11 +524,15 @@ int session_attach_uprobe(struct bb_session *s, struct bb_prog *prog,
 int uprobe_pmu_type(int *retbit);
 /* Can this kernel make uprobes at all (PMU or uprobe_events)? */
 int uprobes_available(const char *tracefs);
+/* Does it keep a uprobe's reference counter (a USDT semaphore) up while
+ * the probe is in: the PMU's format/ref_ctr_offset, 4.20+? 1 or 0. */
+int uprobe_ref_ctr_available(void);
 /* Remove uprobes of barebpf processes that no longer exist. */
 int uprobes_remove_stale(const char *tracefs, struct bb_err *err);
 /*
  * "LIB:FUNC", "/path:FUNC", "LIB:FUNC+0x10", "/path:0x1234" (a file
- * offset): the file (ulib_resolve, for pid if > 0) and the offset of the
+ * offset; as a session's target also "/path:0x1234(0x5678)", a USDT
+ * probe with its semaphore at file offset 0x5678): the file (ulib_resolve, for pid if > 0) and the offset of the
  * function's first instruction plus the added one. -ENOENT with err
  * saying which of the two is missing.
  */

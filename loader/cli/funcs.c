@@ -414,8 +414,9 @@ int tool_match_ufuncs(struct tool_ctx *t, const char *spec, int pid,
 	if (!l.n) {
 		ufuncs_free(&l);
 		return tool_fail(t, -ENOENT, "'%s': no function matches '%s' "
-				 "in %s (.symtab, .dynsym)", spec, colon + 1,
-				 path);
+				 "in %s (searched .symtab, .dynsym and the "
+				 "MiniDebugInfo of .gnu_debugdata)", spec,
+				 colon + 1, path);
 	}
 	/*
 	 * One probe per address: aliases (strtol, strtoq, strtoimax) would

@@ -168,13 +168,15 @@ int perf_tp_attach_pid(int tp_id, int pid, int prog_fd)
 /* The uprobe PMU (4.17): the path by pointer in config1 (uprobe_path), the
  * file offset in config2 (probe_offset), a uretprobe as a config bit. */
 int uprobe_pmu_open(int type, int retbit, const char *path, uint64_t off,
-		    int pid, int prog_fd)
+		    uint64_t ref_ctr, int pid, int prog_fd)
 {
 	struct perf_event_attr attr;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.type = type;
 	attr.config = retbit >= 0 ? 1ULL << retbit : 0;
+	/* format/ref_ctr_offset: "config:32-63" (4.20+) */
+	attr.config |= ref_ctr << 32;
 	attr.config1 = (uint64_t)(uintptr_t)path;
 	attr.config2 = off;
 	return perf_attach_task(&attr, pid, prog_fd);

@@ -45,10 +45,11 @@ int kprobe_pmu_open(int type, int retbit, const char *fn, int prog_fd);
 int kprobe_pmu_open_at(int type, const char *fn, int off, int prog_fd);
 /* A perf event of trace event tp_id, or of the uprobe PMU (type: a
  * uretprobe if retbit >= 0) at path's file offset off, only in process
- * pid if pid > 0. */
+ * pid if pid > 0; ref_ctr: the file offset of a USDT semaphore the kernel
+ * raises while the probe is in (4.20+), or 0. */
 int perf_tp_attach_pid(int tp_id, int pid, int prog_fd);
 int uprobe_pmu_open(int type, int retbit, const char *path, uint64_t off,
-		    int pid, int prog_fd);
+		    uint64_t ref_ctr, int pid, int prog_fd);
 /* DISABLE and close a perf event fd; -1 is fine. */
 void perf_event_close(int pfd);
 /* DISABLE and close n perf event fds (-1s are skipped) at once, from

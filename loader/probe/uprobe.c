@@ -29,6 +29,12 @@ int uprobes_available(const char *tracefs)
 	return access(path, F_OK) == 0;
 }
 
+int uprobe_ref_ctr_available(void)
+{
+	return access("/sys/bus/event_source/devices/uprobe/format/"
+		      "ref_ctr_offset", F_OK) == 0;
+}
+
 /* uprobe_events reads "PATH:0xOFF" up to a space: a path with a space or
  * a newline would let it smuggle in a second definition. */
 static int path_ok(const char *p)
@@ -105,8 +111,15 @@ static int tracefs_uprobe_attach(struct bb_session *s, struct bb_link *l,
 	/* as kprobe.c: a dead barebpf with our pid may have left the name */
 	for (tries = 0;; tries++) {
 		event_name(s, l->target, name);
-		sprintf(def, "%c:%s/%s %s:0x%llx\n", retprobe ? 'r' : 'p',
-			s->group, name, l->path, (unsigned long long)l->off);
+		int n = sprintf(def, "%c:%s/%s %s:0x%llx", retprobe ? 'r' :
+				'p', s->group, name, l->path,
+				(unsigned long long)l->off);
+
+		/* path:offset(ref_ctr_offset), 4.20+ */
+		if (l->ref_ctr)
+			n += sprintf(def + n, "(0x%llx)",
+				     (unsigned long long)l->ref_ctr);
+		strcpy(def + n, "\n");
 		ret = tracefs_append(s->tracefs, "uprobe_events", def);
 		if (ret != -EEXIST || tries == 3)
 			break;
@@ -150,12 +163,20 @@ static int uprobe_attach_link(struct bb_session *s, struct bb_link *l,
 			       kind, l->path);
 	if (access(l->path, R_OK))
 		return attach_fail(err, -errno, kind, l, "access");
+	/* before 4.20 the PMU ignores the config bits of ref_ctr_offset and
+	 * uprobe_events refuses the form: the probe would never fire */
+	if (l->ref_ctr && !uprobe_ref_ctr_available())
+		return bb_fail(err, -EOPNOTSUPP, "cannot attach %s to %s: a "
+			       "USDT probe guarded by a semaphore needs the "
+			       "kernel to raise it (ref_ctr_offset, Linux "
+			       "4.20+), which this kernel lacks", kind,
+			       l->target);
 	if (s->upmu_type == -2)
 		s->upmu_type = uprobe_pmu_type(&s->upmu_retbit);
 	if (s->upmu_type > 0 && (!retprobe || s->upmu_retbit >= 0)) {
 		pfd = uprobe_pmu_open(s->upmu_type,
 				      retprobe ? s->upmu_retbit : -1, l->path,
-				      l->off, l->upid, prog_fd);
+				      l->off, l->ref_ctr, l->upid, prog_fd);
 		if (pfd >= 0) {
 			l->pfd = pfd;
 			l->pmu = 1;
@@ -219,7 +240,9 @@ int uprobe_resolve(const char *spec, int pid, char *path, size_t len,
 	ret = elfsyms_lookup(path, fn, first_offset, off);
 	if (ret == 0)
 		return bb_fail(err, -ENOENT, "'%s': no function '%s' in %s "
-			       "(.symtab, .dynsym)", spec, fn, path);
+			       "(searched .symtab, .dynsym and the "
+			       "MiniDebugInfo of .gnu_debugdata)", spec, fn,
+			       path);
 	if (ret == -EOPNOTSUPP)
 		return bb_fail(err, ret, "'%s': %s is Thumb code in %s: 32-bit "
 			       "ARM kernels probe ARM code only (build it "
@@ -274,17 +297,45 @@ int session_attach_uprobe(struct bb_session *s, struct bb_prog *prog,
 	return 0;
 }
 
+/* "LIB:0xOFF(0xREF)" -> "LIB:0xOFF" and REF, a USDT probe's semaphore
+ * (trace's u: probes); else target itself and 0. */
+static int split_ref_ctr(const char *target, char *spec, size_t len,
+			 uint64_t *ref, struct bb_err *err)
+{
+	const char *open = strrchr(target, '('), *colon;
+	size_t n = strlen(target);
+	char *end;
+
+	*ref = 0;
+	colon = strrchr(target, ':');
+	if (!open || !colon || open < colon || !n || target[n - 1] != ')' ||
+	    strncmp(colon + 1, "0x", 2)) {
+		snprintf(spec, len, "%s", target);
+		return 0;
+	}
+	*ref = strtoull(open + 1, &end, 16);
+	if (end != target + n - 1 || end == open + 1 || !*ref ||
+	    (size_t)(open - target) >= len)
+		return bb_fail(err, -EINVAL, "'%s': not PATH:0xOFFSET(0xREF)",
+			       target);
+	memcpy(spec, target, open - target);
+	spec[open - target] = 0;
+	return 0;
+}
+
 /* A target "LIB:FUNC" (run's uprobe/PATH:FUNC sections, trace), resolved
  * here, for the session's process if it has one. */
 static int provider_attach(struct bb_session *s, struct bb_link *l,
 			   int prog_fd, int retprobe, struct bb_err *err)
 {
-	char path[4096];
+	char path[4096], spec[sizeof(l->target)];
 	int ret;
 
 	l->upid = s->upid;
-	ret = uprobe_resolve(l->target, s->upid, path, sizeof(path), &l->off,
-			     err);
+	ret = split_ref_ctr(l->target, spec, sizeof(spec), &l->ref_ctr, err);
+	if (ret == 0)
+		ret = uprobe_resolve(spec, s->upid, path, sizeof(path),
+				     &l->off, err);
 	if (ret < 0)
 		return ret;
 	if (link_set_path(l, path) < 0)

@@ -14,7 +14,8 @@
 #define INDENT "        "
 
 /* FUNC of a kprobe event of a glob: the function regs->ip is in (x86
- * reports the probed address + 1, the int3 that trapped). */
+ * reports the probed address + 1, the int3 that trapped). A USDT probe's
+ * sites are all the probe. */
 static const char *func_name(const struct trace_run *r,
 			     const struct trace_probe *p,
 			     const struct trace_event *e, char *buf,
@@ -22,7 +23,7 @@ static const char *func_name(const struct trace_run *r,
 {
 	const struct bb_ksym *s;
 
-	if (p->nfuncs <= 1 || p->spec.type != TRACE_ENTRY)
+	if (p->nfuncs <= 1 || p->spec.type != TRACE_ENTRY || p->spec.lib[0])
 		return trace_spec_display(&p->spec);
 	s = r->ks ? ksyms_find(r->ks, e->ip, NULL) : NULL;
 	if (s)

@@ -80,12 +80,12 @@ struct comp {
 	int nfields, strsize;
 	struct trace_prog *pr;
 	struct bb_err *err;
-	char name[TRACE_NAME_MAX + 300];
+	char name[TRACE_NAME_MAX + USDT_NAME_MAX + 300];
 };
 
 /* Where a value lies and what type it has: a slot without its string. */
 struct src {
-	uint64_t base, off, size, ext1, ext2;
+	uint64_t base, off, size, ext1, ext2, disp, idx, shift;
 };
 
 enum fkind { F_INT, F_PTR, F_CHARS, F_ARRAY, F_LOC, F_RELLOC };
@@ -184,6 +184,52 @@ static uint64_t rec_off(enum trace_vkind k)
 }
 
 /*
+ * Argument argn of a USDT probe, where its note says: a register (its low
+ * bytes), memory at a register plus a displacement (in the process), or
+ * a number the compiler knew. Sized and signed as the note says.
+ */
+static int usdt_src(struct comp *c, const struct trace_value *v,
+		    struct src *s, uint64_t *str)
+{
+	const struct usdt_arg *a;
+	char msg[USDT_NAME_MAX + 40];
+
+	if (v->argn > c->sp->nuargs) {
+		snprintf(msg, sizeof(msg), "USDT probe %s has %d argument%s",
+			 c->sp->func, c->sp->nuargs,
+			 c->sp->nuargs == 1 ? "" : "s");
+		return fail_value(c, v, msg);
+	}
+	a = &c->sp->uargs[v->argn - 1];
+	s->size = a->size;
+	s->ext1 = TRACE_EXT(a->size, a->is_signed);
+	switch (a->kind) {
+	case USDT_CONST:
+		s->base = TRACE_BASE_CONST;
+		s->off = (uint64_t)a->val;
+		s->size = 8;
+		break;
+	case USDT_REG:
+		s->base = TRACE_BASE_CTX;
+		s->off = a->reg_off;
+		break;
+	case USDT_MEM:
+		s->base = TRACE_BASE_UMEM;
+		s->off = a->reg_off;
+		s->disp = (uint64_t)a->val;
+		if (a->idx_off >= 0) {
+			s->idx = (uint64_t)a->idx_off + 1;
+			s->shift = a->shift;
+		}
+		break;
+	}
+	*str = TRACE_STR_UPTR;
+	s->ext2 = v->cast_size ? TRACE_EXT(v->cast_size, v->cast_signed)
+			       : TRACE_EXT(8, 0);
+	return 0;
+}
+
+/*
  * Where value v lies (s), and if want_str, which string it leads to:
  * *str (TRACE_STR_*) and *strbase, *strmax (0: no limit of its own).
  */
@@ -205,6 +251,11 @@ static int value_src(struct comp *c, const struct trace_value *v,
 	s->ext1 = TRACE_EXT(8, 1);
 	switch (v->kind) {
 	case TV_ARG:
+		if (sp->usdt)
+			return usdt_src(c, v, s, str);
+		if (v->argn > 6)
+			return fail_value(c, v, "the arguments of a function "
+					  "are arg1..arg6");
 		if (sp->type == TRACE_RETURN)
 			return fail_value(c, v, "a return probe sees no "
 					  "arguments (their registers hold "
@@ -322,7 +373,8 @@ static int slot_get(struct comp *c, const struct trace_value *v,
 		sl = &pr->slots[i];
 		if (sl->base != s->base || sl->off != s->off ||
 		    sl->size != s->size || sl->ext1 != s->ext1 ||
-		    sl->ext2 != s->ext2)
+		    sl->ext2 != s->ext2 || sl->disp != s->disp ||
+		    sl->idx != s->idx || sl->shift != s->shift)
 			continue;
 		if (str == TRACE_STR_NONE)
 			return i;
@@ -340,6 +392,9 @@ static int slot_get(struct comp *c, const struct trace_value *v,
 	sl->size = s->size;
 	sl->ext1 = s->ext1;
 	sl->ext2 = s->ext2;
+	sl->disp = s->disp;
+	sl->idx = s->idx;
+	sl->shift = s->shift;
 	if (str == TRACE_STR_NONE)
 		return i;
 set_str:
@@ -423,8 +478,9 @@ int trace_spec_compile(const struct trace_spec *sp,
 	if (sp->type == TRACE_TP)
 		snprintf(c.name, sizeof(c.name), "t:%s:%s", sp->cat, sp->event);
 	else
-		snprintf(c.name, sizeof(c.name), "%s:%.200s:%s",
-			 sp->type == TRACE_RETURN ? "r" : "p", sp->lib,
+		snprintf(c.name, sizeof(c.name), "%s:%.200s:%s%s%s",
+			 sp->usdt ? "u" : sp->type == TRACE_RETURN ? "r" : "p",
+			 sp->lib, sp->provider, sp->provider[0] ? ":" : "",
 			 sp->func);
 	if (strsize < 1 || strsize > TRACE_STR_MAX)
 		return bb_fail(err, -EINVAL, "a string size of 1 to %d bytes",
@@ -474,7 +530,7 @@ void trace_prog_consts(const struct trace_prog *pr, uint32_t probe_id,
 		       void *ctx)
 {
 	static const char *const sname[] = { "base", "off", "size", "ext1",
-		"ext2", "str", "stroff", "strsize", "strbase", "zero" };
+		"ext2", "str", "stroff", "strsize", "strbase", "zero", "disp", "idx", "shift" };
 	static const char *const tname[] = { "op", "neg", "slot", "mask", "k",
 		"stroff" };
 	char name[32];
@@ -489,7 +545,7 @@ void trace_prog_consts(const struct trace_prog *pr, uint32_t probe_id,
 		const struct trace_slot_c *sl = &pr->slots[i];
 		const uint64_t v[] = { sl->base, sl->off, sl->size, sl->ext1,
 			sl->ext2, sl->str, sl->stroff, sl->strsize,
-			sl->strbase, sl->zero };
+			sl->strbase, sl->zero, sl->disp, sl->idx, sl->shift };
 
 		for (j = 0; j < (int)(sizeof(v) / sizeof(v[0])); j++) {
 			snprintf(name, sizeof(name), "s%d_%s", i, sname[j]);

@@ -262,6 +262,35 @@ static int parse_lib(struct parser *ps, const char *lib)
 	return 0;
 }
 
+/* u:LIB:PROBE, u:LIB:PROVIDER:PROBE (bcc's): a USDT probe's name, its
+ * provider's if given; where it is, and its arguments, come from LIB */
+static int parse_usdt(struct parser *ps, const char *s, size_t n,
+		      char **part, int np)
+{
+	struct trace_spec *sp = ps->sp;
+	const char *name = part[np - 1];
+
+	if (np < 2 || !*part[0])
+		return tl_fail(ps, s, n, "a USDT probe is u:LIB:PROBE or "
+			       "u:LIB:PROVIDER:PROBE (LIB a path or a "
+			       "library's name)");
+	if (parse_lib(ps, part[0]) < 0)
+		return -EINVAL;
+	sp->usdt = 1;
+	sp->type = TRACE_ENTRY;
+	if (np == 3) {
+		if (!name_ok(part[1], "") ||
+		    strlen(part[1]) >= sizeof(sp->provider))
+			return tl_fail(ps, part[1], strlen(part[1]), "not a "
+				       "USDT provider name");
+		strcpy(sp->provider, part[1]);
+	}
+	if (!name_ok(name, "") || strlen(name) >= sizeof(sp->func))
+		return tl_fail(ps, name, strlen(name), "not a USDT probe name");
+	strcpy(sp->func, name);
+	return 0;
+}
+
 /*
  * bcc's rules: FUNC is p::FUNC and LIB:FUNC is p:LIB:FUNC (a uprobe). No
  * library would be called p or r, so p:FUNC and r:FUNC mean the kernel
@@ -288,7 +317,7 @@ static int parse_probe_name(struct parser *ps, const char *s, size_t n)
 	if (np == 1)
 		return parse_func(ps, TRACE_ENTRY, part[0]);
 	if (!strcmp(part[0], "u") || !strcmp(part[0], "usdt"))
-		return tl_fail(ps, s, n, "USDT probes are not supported");
+		return parse_usdt(ps, s, n, part + 1, np - 1);
 	if (np == 4)
 		return tl_fail(ps, s, n, "too many ':' for a probe");
 	if (!strcmp(part[0], "t") || !strcmp(part[0], "tracepoint")) {
@@ -406,6 +435,20 @@ yes:
 	return star ? 2 : 1;
 }
 
+/* argN: N of 1..12 (USDT_MAX_ARGS), or 0 */
+static int usdt_argn(const struct tok *t)
+{
+	int n = 0;
+	size_t i;
+
+	for (i = 3; i < t->n; i++) {
+		if (t->s[i] < '0' || t->s[i] > '9' || (i == 3 && t->s[i] == '0'))
+			return 0;
+		n = n * 10 + (t->s[i] - '0');
+	}
+	return n <= USDT_MAX_ARGS ? n : 0;
+}
+
 static int parse_atom(struct parser *ps, struct trace_value *v)
 {
 	static const struct {
@@ -426,10 +469,12 @@ static int parse_atom(struct parser *ps, struct trace_value *v)
 			v->kind = vars[i].kind;
 			return tl_lex(ps);
 		}
-	if (t->n == 4 && !strncmp(t->s, "arg", 3) && t->s[3] >= '1' &&
-	    t->s[3] <= '6') {
+	if ((t->n == 4 && !strncmp(t->s, "arg", 3) && t->s[3] >= '1' &&
+	     t->s[3] <= '6') ||
+	    (ps->sp->usdt && t->n >= 4 && t->n <= 5 &&
+	     !strncmp(t->s, "arg", 3) && usdt_argn(t) > 0)) {
 		v->kind = TV_ARG;
-		v->argn = t->s[3] - '0';
+		v->argn = usdt_argn(t);
 		if (tl_lex(ps) < 0)
 			return -EINVAL;
 		if (t->t != TK_AT)
@@ -444,7 +489,9 @@ static int parse_atom(struct parser *ps, struct trace_value *v)
 	}
 	if (!strncmp(t->s, "arg", 3) && t->n > 3 && t->s[3] >= '0' &&
 	    t->s[3] <= '9')
-		return FAIL_TOK(ps, "the arguments are arg1..arg6");
+		return FAIL_TOK(ps, ps->sp->usdt ? "the arguments of a USDT "
+				"probe are arg1..arg12" : "the arguments are "
+				"arg1..arg6");
 	if (tl_tok_is(t, "args")) {
 		if (tl_lex(ps) < 0)
 			return -EINVAL;

@@ -7,6 +7,8 @@
  *   t:CATEGORY:EVENT [(FILTER)] ["FORMAT"[, VALUE]...]
  *   p:LIB:FUNC, r:LIB:FUNC, LIB:FUNC ...             a uprobe: LIB is a
  *                      path (with '/') or a library's short name (c)
+ *   u:LIB:PROBE, u:LIB:PROVIDER:PROBE ...            a USDT probe, its
+ *                      arguments arg1..arg12
  *
  * trace_spec_parse reads the text (pure); trace_spec_compile turns a spec
  * into the load-time constants of bpf/trace.bpf.c (see bpf/trace.h), given
@@ -20,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "barebpf.h"
+#include "usdt.h"
 #include "../../bpf/trace.h"
 
 #define TRACE_MAX_ARGS TRACE_NSLOTS /* values in one format */
@@ -31,7 +34,7 @@
 enum trace_ptype { TRACE_ENTRY, TRACE_RETURN, TRACE_TP };
 
 enum trace_vkind {
-	TV_ARG,    /* arg1..arg6 */
+	TV_ARG,    /* arg1..arg6; a USDT probe's arg1..arg12 */
 	TV_RETVAL, /* retval */
 	TV_FIELD,  /* args->NAME */
 	TV_PID,    /* $pid: the thread */
@@ -73,6 +76,12 @@ struct trace_spec {
 	enum trace_ptype type;
 	char func[TRACE_NAME_MAX];   /* p:, r: a function or a glob */
 	char lib[256];               /* a uprobe's LIB; "" for the kernel */
+	int usdt;                    /* u: (type TRACE_ENTRY), func its name */
+	char provider[USDT_NAME_MAX]; /* u:LIB:PROVIDER:PROBE, or "" */
+	/* a USDT probe's arguments, where its note puts them: filled in
+	 * by the tool from the file before trace_spec_compile */
+	int nuargs;
+	struct usdt_arg uargs[USDT_MAX_ARGS];
 	char cat[64], event[64];     /* t: */
 	int nterms, filter_or;
 	struct trace_term terms[TRACE_NTERMS];
@@ -114,7 +123,7 @@ const struct trace_arch *trace_arch_native(void);
 /* One slot's or condition's constants (names in bpf/trace.h). */
 struct trace_slot_c {
 	uint64_t base, off, size, ext1, ext2, str, stroff, strsize, strbase,
-		zero;
+		zero, disp, idx, shift;
 };
 struct trace_term_c {
 	uint64_t op, neg, slot, mask, k, stroff, w[TRACE_STRCMP_WORDS];

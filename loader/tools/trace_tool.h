@@ -9,13 +9,27 @@
 #include "tool.h"
 #include "trace_spec.h"
 
+/* The sites of a USDT probe that keep its arguments elsewhere than the
+ * first site does (spec.uargs): a copy of the program of their own. */
+struct trace_usdt_alt {
+	int nuargs;
+	struct usdt_arg uargs[USDT_MAX_ARGS];
+	struct trace_prog prog;
+	struct bb_prog *bprog;
+};
+
 struct trace_probe {
 	const char *arg;
 	struct trace_spec spec;
 	struct trace_prog prog;
-	char **funcs; /* p: and r:, globs expanded */
+	char **funcs; /* p: and r:, globs expanded; u: its sites */
 	int nfuncs;
 	struct bb_prog *bprog;
+	/* u: site i runs bprog if site_alt[i] is 0, else alt[site_alt[i] -
+	 * 1].bprog (site_alt NULL: every site runs bprog) */
+	int nalt;
+	struct trace_usdt_alt *alt;
+	int *site_alt;
 };
 
 struct trace_opts {

@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 rm -rf "$c"
 mkdir -p "$c/obj" "$c/elfsyms" "$c/kallsyms" "$c/tpformat" "$c/kver" \
 	"$c/perfbuf" "$c/procfs" "$c/kprobe" "$c/btf" "$c/lz" "$c/tracespec" \
-	"$c/xz" "$c/ldcache" "$c/elflookup"
+	"$c/xz" "$c/ldcache" "$c/elflookup" "$c/usdt"
 
 # BPF objects: every embedded one, the test ones (bad ones too: they reach
 # the error paths), and a small generated one with overlapping maps.
@@ -186,6 +186,20 @@ du -sh "$c"
 cp "$c/elfsyms"/* "$c/elflookup/"
 printf 'int f(int x) { return x + 1; }\nint _start(void) { return f(1); }\n' >"$tmp/a.c"
 arm-linux-gnueabihf-gcc -static -mthumb -Os -nostdlib -o "$c/elflookup/arm32_thumb" "$tmp/a.c" 2>/dev/null || true
+
+# USDT notes: the uprobe test program (tests/tools/sdt.h's notes) for this
+# host, and for aarch64 and 32-bit ARM where a cross compiler is there;
+# argument strings of each architecture
+strip -o "$c/usdt/ucalls" "$o/tests/ucalls"
+aarch64-linux-musl-gcc -static -O1 -fno-inline -s -o "$c/usdt/ucalls_arm64" \
+	tests/tools/ucalls.c 2>/dev/null || true
+arm-linux-musleabihf-gcc -static -marm -O1 -fno-inline -s -o "$c/usdt/ucalls_arm32" \
+	tests/tools/ucalls.c 2>/dev/null || true
+printf '%s' '-4@%edi 8@-16(%rbp) 4@$5 8@(%rax,%rdx,8) -2@%di' >"$c/usdt/args_x86"
+printf '%s' '-4@x0 8@[x1, 8] 8@[sp] -4@7' >"$c/usdt/args_arm64"
+printf '%s' '-8@16(%rsp,%rbp,8) -4@-8(%rbx,%rcx) 8@(%rax,%rdx,8)' >"$c/usdt/args_x86_sib"
+printf '%s' '-8@[x2, x20, lsl 3] 4@[x1, x2]' >"$c/usdt/args_arm64_idx"
+printf '%s' '4@r0 -4@[fp, #8] 4@#5 8@a0 -8@-88(s0)' >"$c/usdt/args_arm_rv"
 
 # ld.so.cache: this host's (new format), and the old format alone and
 # followed by the new one (glibc before 2.32)

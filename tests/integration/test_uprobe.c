@@ -55,6 +55,17 @@ static void ucalls_start(struct ucalls *u, int n)
 	u->out = o[0];
 }
 
+/* Let it call, and wait for it to end; what it printed into buf. */
+static void ucalls_run_out(struct ucalls *u, char *buf, size_t len)
+{
+	ck_assert_int_eq(write(u->go, "\n", 1), 1);
+	read_until(u->out, buf, len, "done", 20000);
+	ck_assert_msg(strstr(buf, "done"), "ucalls: %s", buf);
+	ck_assert_int_eq(wait_exit(u->pid), 0);
+	close(u->go);
+	close(u->out);
+}
+
 /* Let it call, and wait for it to end. */
 static void ucalls_run(struct ucalls *u)
 {
@@ -412,6 +423,162 @@ START_TEST(test_uprobe_library)
 }
 END_TEST
 
+/*
+ * USDT probes (tests/tools/sdt.h's notes in ucalls): bb:hello's int and
+ * string, bb:mixed's constant, memory operand and signed short, each call
+ * printed once with its values; names as u:BIN:PROBE and
+ * u:BIN:PROVIDER:PROBE.
+ */
+START_TEST(test_usdt_args)
+{
+	char out[65536], word[64], pidw[32];
+	static const char *const names[] = { "zero", "one", "two" };
+	char *argv[] = { (char *)barebpf(), "trace",
+			 "u:" UCALLS ":hello \"h=%d %s\", arg1, arg2",
+			 "u:" UCALLS ":bb:mixed \"m=%d %ld %d\", arg1, arg2, "
+			 "arg3",
+			 "u:" UCALLS ":indexed \"x=%ld %d\", arg1, arg2",
+			 NULL };
+	struct ucalls u;
+	struct proc p;
+	size_t n;
+	int i;
+
+	ucalls_start(&u, N);
+	spawn(&p, argv);
+	n = trace_started(&p, argv, out, sizeof(out));
+	ucalls_run(&u);
+	snprintf(word, sizeof(word), "x=%d %d", ((N - 1) % 3 + 1) * (N - 1),
+		 N - 1);
+	read_more(p.out, out, sizeof(out), &n, word, 5000);
+	ck_assert_int_eq(stop(&p, SIGINT, out, sizeof(out), &n), 0);
+	snprintf(pidw, sizeof(pidw), " %d ", (int)u.pid);
+	ck_assert_msg(count_lines(out, " hello ") == N, "%s", out);
+	ck_assert_msg(count_lines(out, " mixed ") == N, "%s", out);
+	ck_assert_msg(count_lines(out, " indexed ") == N, "%s", out);
+	ck_assert_msg(count_lines(out, pidw) == 3 * N, "%s", out);
+	for (i = 0; i < N; i++) {
+		snprintf(word, sizeof(word), " h=%d %s ", i, names[i % 3]);
+		ck_assert_msg(count_lines(out, word) == 1, "%s: %s", word, out);
+		snprintf(word, sizeof(word), " m=7 %d %d ", -1000 * i, -i);
+		ck_assert_msg(count_lines(out, word) == 1, "%s: %s", word, out);
+		/* an array's element: x86's DISP(%BASE,%INDEX,SCALE) */
+		snprintf(word, sizeof(word), " x=%d %d ", (i % 3 + 1) * i, i);
+		ck_assert_msg(count_lines(out, word) == 1, "%s: %s", word, out);
+	}
+}
+END_TEST
+
+/* bb:twice: two sites that keep the arguments in different places (a
+ * program copy each), one probe in the FUNC column */
+START_TEST(test_usdt_sites)
+{
+	char out[65536], word[64];
+	char *argv[] = { (char *)barebpf(), "trace",
+			 "u:" UCALLS ":twice \"t=%d %ld\", arg1, arg2", NULL };
+	struct ucalls u;
+	struct proc p;
+	size_t n;
+	int i;
+
+	ucalls_start(&u, N);
+	spawn(&p, argv);
+	n = trace_started(&p, argv, out, sizeof(out));
+	ucalls_run(&u);
+	snprintf(word, sizeof(word), "t=%d %d", N - 1, 100 * (N - 1));
+	read_more(p.out, out, sizeof(out), &n, word, 5000);
+	ck_assert_int_eq(stop(&p, SIGINT, out, sizeof(out), &n), 0);
+	ck_assert_msg(count_lines(out, " twice ") == N, "%s", out);
+	for (i = 0; i < N; i++) {
+		snprintf(word, sizeof(word), " t=%d %d ", i, 100 * i);
+		ck_assert_msg(count_lines(out, word) == 1, "%s: %s", word, out);
+	}
+}
+END_TEST
+
+/*
+ * bb:guarded fires only while its semaphore is up: not at all untraced,
+ * every call while trace holds it (the kernel raises it, 4.20+), through
+ * the uprobe PMU and through uprobe_events' PATH:OFF(REF) alike; and
+ * nothing is left up or behind afterwards.
+ */
+static void usdt_guarded(const char *how)
+{
+	char out[65536], uout[256], word[64];
+	char *argv[] = { (char *)barebpf(), "trace",
+			 "u:" UCALLS ":bb:guarded (arg2 >= 10) \"g=%ld %d\", "
+			 "arg1, arg2", NULL };
+	struct ucalls u;
+	struct proc p;
+	size_t n;
+	int i;
+
+	ucalls_start(&u, N);
+	ucalls_run_out(&u, uout, sizeof(uout));
+	ck_assert_msg(!strstr(uout, "guarded"), "untraced: %s", uout);
+	if (how)
+		setenv("BAREBPF_UPROBES", how, 1);
+	ucalls_start(&u, N);
+	spawn(&p, argv);
+	unsetenv("BAREBPF_UPROBES");
+	n = trace_started(&p, argv, out, sizeof(out));
+	/* through uprobe_events: its line, with (0xREF), is ours */
+	if (how)
+		ck_assert_int_eq(our_events(p.pid), 1);
+	ucalls_run_out(&u, uout, sizeof(uout));
+	snprintf(word, sizeof(word), "guarded %d\n", N);
+	ck_assert_msg(strstr(uout, word), "%s", uout);
+	snprintf(word, sizeof(word), "g=%d %d", 3 * (N - 1), N - 1);
+	read_more(p.out, out, sizeof(out), &n, word, 5000);
+	ck_assert_int_eq(stop(&p, SIGINT, out, sizeof(out), &n), 0);
+	ck_assert_msg(count_lines(out, " guarded ") == N - 10, "%s", out);
+	for (i = 10; i < N; i++) {
+		snprintf(word, sizeof(word), " g=%d %d ", 3 * i, i);
+		ck_assert_msg(count_lines(out, word) == 1, "%s: %s", word, out);
+	}
+	ck_assert_int_eq(our_events(p.pid), 0);
+	ucalls_start(&u, N);
+	ucalls_run_out(&u, uout, sizeof(uout));
+	ck_assert_msg(!strstr(uout, "guarded"), "after: %s", uout);
+}
+
+START_TEST(test_usdt_semaphore)
+{
+	usdt_guarded(NULL);
+}
+END_TEST
+
+START_TEST(test_usdt_semaphore_events)
+{
+	usdt_guarded("tracefs");
+}
+END_TEST
+
+/* A probe the file does not have: the error names those it has; an
+ * argument it does not have, how many it has. */
+START_TEST(test_usdt_errors)
+{
+	char out[4096], err[4096];
+	char *bad[] = { (char *)barebpf(), "trace", "u:" UCALLS ":nosuch",
+			NULL };
+	char *prov[] = { (char *)barebpf(), "trace", "u:" UCALLS ":xx:hello",
+			 NULL };
+	char *arg[] = { (char *)barebpf(), "trace",
+			"u:" UCALLS ":hello \"%d\", arg3", NULL };
+
+	ck_assert_int_ne(run(bad, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "no USDT probe nosuch in ") &&
+		      strstr(err, "/tests/ucalls (its probes: bb:hello, "
+			     "bb:mixed, bb:twice, bb:indexed, bb:guarded)"),
+		      "%s", err);
+	ck_assert_int_ne(run(prov, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "no USDT probe xx:hello in "), "%s", err);
+	ck_assert_int_ne(run(arg, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "'arg3': USDT probe hello has 2 arguments"),
+		      "%s", err);
+}
+END_TEST
+
 static Suite *uprobe_suite(void)
 {
 	Suite *s = suite_create("uprobe");
@@ -426,6 +593,11 @@ static Suite *uprobe_suite(void)
 	tcase_add_test(tc, test_uprobe_library);
 	tcase_add_test(tc, test_uprobe_events_signals);
 	tcase_add_test(tc, test_uprobe_events_errors);
+	tcase_add_test(tc, test_usdt_args);
+	tcase_add_test(tc, test_usdt_sites);
+	tcase_add_test(tc, test_usdt_semaphore);
+	tcase_add_test(tc, test_usdt_semaphore_events);
+	tcase_add_test(tc, test_usdt_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }

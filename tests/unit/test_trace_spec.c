@@ -227,9 +227,15 @@ START_TEST(test_parse_errors)
 		  "libc)" },
 		{ "p:/bin/x:f%", "probe 'p:/bin/x:f%': 'f%': not a function "
 		  "name" },
-		{ "u:pthread:pthread_create", "probe "
-		  "'u:pthread:pthread_create': 'u:pthread:pthread_create': "
-		  "USDT probes are not supported" },
+		{ "u:pthread", "probe 'u:pthread': 'u:pthread': a USDT probe "
+		  "is u:LIB:PROBE or u:LIB:PROVIDER:PROBE (LIB a path or a "
+		  "library's name)" },
+		{ "u:c:p:q:r", "probe 'u:c:p:q:r': 'u:c:p:q:r': too many ':' "
+		  "for a probe" },
+		{ "u:c:x \"%d\", arg13", "probe 'u:c:x \"%d\", arg13': "
+		  "'arg13': the arguments of a USDT probe are arg1..arg12" },
+		{ "p::f \"%d\", arg7", "probe 'p::f \"%d\", arg7': 'arg7': "
+		  "the arguments are arg1..arg6" },
 		{ "x::vfs_read", "probe 'x::vfs_read': 'x': the probe type is "
 		  "p (entry), r (return) or t (tracepoint)" },
 		{ "t:syscalls", "probe 't:syscalls': 't:syscalls': a "
@@ -727,15 +733,15 @@ END_TEST
 
 struct consts {
 	int n;
-	char names[160][16];
-	uint64_t v[160];
+	char names[192][16];
+	uint64_t v[192];
 };
 
 static void collect(void *ctx, const char *name, uint64_t v)
 {
 	struct consts *c = ctx;
 
-	ck_assert_int_lt(c->n, 160);
+	ck_assert_int_lt(c->n, 192);
 	ck_assert_int_lt(strlen(name), 16);
 	strcpy(c->names[c->n], name);
 	c->v[c->n++] = v;
@@ -763,7 +769,7 @@ START_TEST(test_consts)
 	compile_ok("p::f (STRCMP(\"ab\", arg2) && arg1 > 3) \"%s\", arg2",
 		   NULL, &trace_arch_x86_64, &sp, &pr);
 	trace_prog_consts(&pr, 7, collect, &c);
-	ck_assert_int_eq(c.n, 5 + 10 * TRACE_NSLOTS +
+	ck_assert_int_eq(c.n, 5 + 13 * TRACE_NSLOTS +
 				      (6 + TRACE_STRCMP_WORDS) * TRACE_NTERMS);
 	for (i = 0; i < c.n; i++)
 		for (j = i + 1; j < c.n; j++)
