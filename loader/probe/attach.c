@@ -4,6 +4,7 @@
  * call takes them all down again. The work per kind is done by a provider
  * (kprobe.c, tracepoint.c); this file picks one and keeps the books.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -341,6 +342,40 @@ static void child_quiet(void)
 		close(fd);
 }
 
+static int session_fd(const struct bb_session *s, int fd)
+{
+	const struct bb_link *l;
+
+	if (fd == s->stats_fd)
+		return 1;
+	for (l = s->links; l; l = l->next)
+		if (l->pfd == fd)
+			return 1;
+	return 0;
+}
+
+/* Every fd but stdio and the session's: one inherited from whoever
+ * started the tool (a pipe's write end) must not make its reader wait. */
+static void close_others(const struct bb_session *s)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int fd;
+
+	if (!d) {
+		for (fd = 3; fd < 1024; fd++)
+			if (!session_fd(s, fd))
+				close(fd);
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		fd = atoi(e->d_name);
+		if (fd > 2 && fd != dirfd(d) && !session_fd(s, fd))
+			close(fd);
+	}
+	closedir(d);
+}
+
 /*
  * A perf event ends (and, being a tracepoint's last, waits) with the last
  * reference to its file, whoever drops it: so the child waits until we
@@ -371,6 +406,8 @@ int session_detach_fork(struct bb_session *s)
 		while (read(p[0], &b, 1) < 0 && errno == EINTR)
 			;
 		close(p[0]);
+		/* only now: what we share with the parent is its to end */
+		close_others(s);
 		session_detach_all(s);
 		_exit(0);
 	}

@@ -231,7 +231,7 @@ END_TEST
  */
 START_TEST(test_detach_fork)
 {
-	int x[2], st[2], status;
+	int x[2], st[2], status, i;
 	pid_t p, c = 0;
 	struct pollfd pf;
 	char b;
@@ -262,6 +262,9 @@ START_TEST(test_detach_fork)
 	ck_assert_int_eq(read(st[0], &c, sizeof(c)), sizeof(c));
 	close(st[0]);
 	ck_assert_int_gt(c, 0);
+	/* (setsid is the child's first step: it may not have taken it yet) */
+	for (i = 0; i < 200 && getsid(c) != c; i++)
+		poll(NULL, 0, 10);
 	ck_assert_int_eq(getsid(c), c);
 	/* the child still holds it while the tool has not exited */
 	pf.fd = x[0];
