@@ -12,6 +12,7 @@
  *    a SIGKILL (removed by the next barebpf).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -490,6 +491,65 @@ START_TEST(test_uprobe_detach_background)
 }
 END_TEST
 
+/*
+ * On a terminal the same detach shows its progress after a second, in
+ * place, and ends the line with the total once done: stderr on a pty.
+ */
+START_TEST(test_uprobe_detach_progress)
+{
+	char err[16384], *m, *last = NULL, *q;
+	char *argv[] = { (char *)barebpf(), "funccount", "-v", "-d", "1",
+			 "c:str*", NULL };
+	int master, slave, o[2], st, done, total, ms = 0;
+	size_t n = 0;
+	pid_t pid;
+
+	master = posix_openpt(O_RDWR | O_NOCTTY);
+	ck_assert_int_ge(master, 0);
+	ck_assert_int_eq(grantpt(master), 0);
+	ck_assert_int_eq(unlockpt(master), 0);
+	slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	ck_assert_int_ge(slave, 0);
+	ck_assert_int_eq(pipe(o), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		dup2(o[1], 1);
+		dup2(slave, 2);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(slave);
+	close(o[1]);
+	/* until the exit closes the last slave fd (EIO) */
+	read_more(master, err, sizeof(err), &n, NULL, 30000);
+	st = wait_exit(pid);
+	read_rest(o[0], 100);
+	close(o[0]);
+	close(master);
+	ck_assert_msg(st == 0, "status %d: %s", st, err);
+	m = strstr(err, "detached ");
+	ck_assert_msg(m && sscanf(m, "detached %*d probes in %d ms", &ms) == 1,
+		      "no -v line 'detached N probes in X ms': %s", err);
+	if (ms < 1300)
+		bbtest_skip("the detach took %d ms: too fast to see", ms);
+	for (m = err; (m = strstr(m, "\rDetaching... ")); m++)
+		last = m;
+	ck_assert_msg(last, "a detach of %d ms and no progress: %s", ms, err);
+	ck_assert_int_eq(sscanf(last, "\rDetaching... %d/%d", &done, &total),
+			 2);
+	ck_assert_int_eq(done, total);
+	ck_assert_int_gt(total, 0);
+	/* the hint overwritten with blanks, then the end of the line */
+	q = strchr(last + 1, '\n');
+	ck_assert_ptr_nonnull(q);
+	ck_assert_msg(!memchr(last, '(', q - last), "%s", last);
+	/* an earlier one, while it went on, gave the hint */
+	ck_assert_msg(strstr(err, "(Ctrl-C: finish in the background)"), "%s",
+		      err);
+}
+END_TEST
+
 static Suite *uprobe_suite(void)
 {
 	Suite *s = suite_create("uprobe");
@@ -505,6 +565,7 @@ static Suite *uprobe_suite(void)
 	tcase_add_test(tc, test_uprobe_events_signals);
 	tcase_add_test(tc, test_uprobe_events_errors);
 	tcase_add_test(tc, test_uprobe_detach_background);
+	tcase_add_test(tc, test_uprobe_detach_progress);
 	suite_add_tcase(s, tc);
 	return s;
 }
