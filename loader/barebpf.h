@@ -511,7 +511,8 @@ int session_detach_watch(struct bb_session *s, perf_close_watch_fn watch,
  * Hand the rest of s's detach to a child in a session of its own, stdio on
  * /dev/null, that finishes it once we have exited and exits itself; s is
  * left empty (our perf event fds closed: the child holds them). The child's
- * pid, or -errno (s as it was).
+ * pid, or -errno (s as it was). Not from pid 1 of a pid namespace: its
+ * children die with it.
  */
 int session_detach_fork(struct bb_session *s);
 /* Undo the latest session_attach that succeeded (e.g. the first half of

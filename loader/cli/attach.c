@@ -281,7 +281,13 @@ void tool_detach(struct tool_ctx *t)
 			(int)sizeof(DETACH_HINT) - 1, "");
 	else if (w.shown > 0)
 		fputc('\n', stderr);
-	if (ret == -EINTR) {
+	if (ret == -EINTR && getpid() == 1) {
+		/* the kernel kills a pid namespace's processes with its
+		 * first: a child would not outlive us */
+		tool_error(t, "the detach goes on: as pid 1 of its namespace, "
+			   "barebpf cannot leave it to a child");
+		session_detach_all(&t->sess);
+	} else if (ret == -EINTR) {
 		ret = session_detach_fork(&t->sess);
 		if (ret > 0) {
 			tool_error(t, "finishing the detach in the background "

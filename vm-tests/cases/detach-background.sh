@@ -9,7 +9,8 @@
 # own and leaves nothing: no barebpf process after it (a zombie has closed
 # its perf events), no probe of ours in kprobe_events, tracefs mounted as
 # before; another barebpf started meanwhile finds no stale probe it cannot
-# remove. Not a terminal: no progress line.
+# remove. Not a terminal: no progress line. As pid 1 of a pid namespace,
+# whose children die with it, the tool says so and finishes the detach.
 . /vmtest/lib.sh
 need_tracefs
 save_mounts
@@ -69,4 +70,25 @@ case "$R" in
 	detach_in_background tracepoints barebpf funccount --max-probes 10000 't:*:*' ;;
 esac
 detach_in_background kprobes env BAREBPF_KPROBES=tracefs barebpf funccount --max-probes 10000 'proc_*'
+
+# As pid 1 of a pid namespace (unshare -p -f) no child outlives the tool:
+# the second SIGINT is answered, and the detach finishes in the foreground,
+# leaving nothing.
+command -v unshare >/dev/null || skip "no unshare for the pid namespace part"
+start_tool unshare -p -f --mount-proc env BAREBPF_KPROBES=tracefs barebpf funccount --max-probes 10000 'proc_*'
+wait_tracing 400
+B=
+for p in /proc/[0-9]*; do
+	[ "$(cut -d' ' -f4 $p/stat 2>/dev/null)" = $TOOL_PID ] && B=${p#/proc/}
+done
+[ -n "$B" ] || fail "pidns: cannot find barebpf under unshare"
+kill -INT $B
+sleep 1
+tool_exited && fail "pidns: the detach took less than 1 s: too fast to test"
+kill -INT $B
+wait_exit 300 "the second SIGINT (pidns)"
+[ $RC = 0 ] || fail "pidns: exit $RC after the second SIGINT"
+grep -q 'as pid 1 of its namespace' $W/err || fail "pidns: no 'as pid 1 of its namespace' line"
+no_probes_left "pidns: the detach as pid 1"
+no_stray_mount "pidns: the detach as pid 1"
 pass
