@@ -19,6 +19,7 @@
 #define BB_NR_perf_event_open 241
 #define BB_NR_bpf             280
 #define BB_NR_close            57
+#define BB_NR_write            64
 
 #define bb_syscall0(num) ({                                                   \
 	register long _num __asm__("x8") = (num);                             \

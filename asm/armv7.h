@@ -26,6 +26,7 @@
 #define BB_NR_perf_event_open 364
 #define BB_NR_bpf             386
 #define BB_NR_close             6
+#define BB_NR_write             4
 
 #define bb_syscall0(num) ({                                                   \
 	register long _num __asm__("r7") = (num);                             \

@@ -19,6 +19,7 @@
 #define BB_NR_perf_event_open 241
 #define BB_NR_bpf             280
 #define BB_NR_close            57
+#define BB_NR_write            64
 
 /* Bytes of a function's ftrace patch site, at its address: 6.12 refuses a
  * kprobe there (loader/probe/kprobe.c puts it right past). 8 with or

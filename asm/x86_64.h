@@ -20,6 +20,7 @@
 #define BB_NR_perf_event_open 298
 #define BB_NR_bpf             321
 #define BB_NR_close             3
+#define BB_NR_write             1
 
 #define bb_syscall0(num) ({                                                   \
 	long _ret;                                                            \

@@ -498,6 +498,25 @@ struct bb_probe {
 int probe_order(const struct bb_probe *p, int n, int *order);
 /* Disable, close and remove every probe this session added. Idempotent. */
 void session_detach_all(struct bb_session *s);
+/*
+ * A detach's watch: called every 100 ms or so, and at once after a signal,
+ * while perf events close (each tracepoint's last one waits for the kernel)
+ * and after each probe removed from tracefs; done of total steps (a perf
+ * event closed, a probe removed). Nonzero stops the detach.
+ */
+typedef int (*perf_close_watch_fn)(void *ctx, int done, int total);
+/* session_detach_all under a watch: 0, or -EINTR if the watch stopped it,
+ * what is left still in s (for session_detach_all or session_detach_fork). */
+int session_detach_watch(struct bb_session *s, perf_close_watch_fn watch,
+			 void *ctx);
+/*
+ * Hand the rest of s's detach to a child in a session of its own, stdio on
+ * /dev/null, that finishes it once we have exited and exits itself; s is
+ * left empty (our perf event fds closed: the child holds them). The child's
+ * pid, or -errno (s as it was). Not from pid 1 of a pid namespace: its
+ * children die with it.
+ */
+int session_detach_fork(struct bb_session *s);
 /* Undo the latest session_attach that succeeded (e.g. the first half of
  * an entry/return pair whose second half failed). */
 void session_detach_newest(struct bb_session *s);

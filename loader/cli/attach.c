@@ -213,12 +213,48 @@ static void report_skips(struct tool_ctx *t)
 			   "was running on that CPU", (unsigned long long)sum);
 }
 
+/*
+ * Before 4.17 each tracepoint's last perf event ends with a wait for the
+ * kernel (perf_trace_event_unreg: RCU, under event_mutex), and so does each
+ * kprobe_events probe removed: minutes for hundreds, uninterruptible. So a
+ * terminal sees progress after a second, and a stop signal that comes
+ * during the detach (or a second one) ends the tool: the rest goes on in
+ * the background (session_detach_fork).
+ */
+struct detach_watch {
+	double t0, shown;
+	int sigs, tty, done, total;
+};
+
+#define DETACH_HINT " (Ctrl-C: finish in the background)"
+
+static int detach_tick(void *ctx, int done, int total)
+{
+	struct detach_watch *w = ctx;
+	int sigs = tool_stop_signals();
+	double now;
+
+	w->done = done;
+	w->total = total;
+	if (sigs > w->sigs || sigs >= 2)
+		return 1;
+	if (!w->tty)
+		return 0;
+	now = now_mono();
+	if (now - w->t0 < 1.0 || now - w->shown < 0.1)
+		return 0;
+	w->shown = now;
+	fprintf(stderr, "\rDetaching... %d/%d" DETACH_HINT, done, total);
+	return 0;
+}
+
 void tool_detach(struct tool_ctx *t)
 {
+	struct detach_watch w = { 0 };
 	const struct bb_link *l;
 	double t0;
 	long missed;
-	int n;
+	int n, ret;
 
 	if (!t->sess.links) {
 		session_detach_all(&t->sess); /* unmounts, if still owed */
@@ -236,8 +272,32 @@ void tool_detach(struct tool_ctx *t)
 	n = 0;
 	for (l = t->sess.links; l; l = l->next)
 		n++;
-	t0 = now_mono();
-	session_detach_all(&t->sess);
+	t0 = w.t0 = now_mono();
+	w.sigs = tool_stop_signals();
+	w.tty = isatty(2);
+	ret = session_detach_watch(&t->sess, detach_tick, &w);
+	if (w.shown > 0 && ret == 0)
+		fprintf(stderr, "\rDetaching... %d/%d%*s\n", w.total, w.total,
+			(int)sizeof(DETACH_HINT) - 1, "");
+	else if (w.shown > 0)
+		fputc('\n', stderr);
+	if (ret == -EINTR && getpid() == 1) {
+		/* the kernel kills a pid namespace's processes with its
+		 * first: a child would not outlive us */
+		tool_error(t, "the detach goes on: as pid 1 of its namespace, "
+			   "barebpf cannot leave it to a child");
+		session_detach_all(&t->sess);
+	} else if (ret == -EINTR) {
+		ret = session_detach_fork(&t->sess);
+		if (ret > 0) {
+			tool_error(t, "finishing the detach in the background "
+				   "(pid %d)", ret);
+			return;
+		}
+		tool_error(t, "cannot finish the detach in the background "
+			   "(%s): finishing it here", strerror(-ret));
+		session_detach_all(&t->sess);
+	}
 	if (t->verbose)
 		fprintf(stderr, "detached %d probe%s in %.0f ms\n", n,
 			n == 1 ? "" : "s", (now_mono() - t0) * 1e3);

@@ -105,6 +105,11 @@ static void on_signal(int sig)
 	}
 }
 
+int tool_stop_signals(void)
+{
+	return stop_signals;
+}
+
 /*
  * Every signal that would kill us stops the tool instead, so that its
  * probes are removed and tracefs unmounted on the way out: SIGPIPE too

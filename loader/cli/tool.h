@@ -108,6 +108,8 @@ void tool_init(struct tool_ctx *t, const char *name);
 void tool_signals(void);
 /* set by those signals, or a failed write */
 extern volatile int bb_stop;
+/* how many of those signals but SIGPIPE came so far */
+int tool_stop_signals(void);
 extern volatile int bb_stop_signal;
 /* Before anything is printed: a stdout or stderr left non-blocking by
  * someone else is replaced by a blocking one (see common.c). */
@@ -193,7 +195,10 @@ void tool_tracing(struct tool_ctx *t, FILE *f, const char *fmt, ...)
 /* Sleep up to secs (fractions allowed); returns early once bb_stop is set. */
 void tool_sleep(double secs);
 /* Report kretprobe misses, then detach everything: the programs stop
- * (before a tool drains its rings for the last time). Idempotent. */
+ * (before a tool drains its rings for the last time). Idempotent. Where
+ * that waits on the kernel: progress on a terminal after a second, and a
+ * stop signal meanwhile leaves the rest to a child in the background
+ * (session_detach_fork), said on stderr. */
 void tool_detach(struct tool_ctx *t);
 /*
  * The end of a tool with an output ring: tool_detach, then drain the ring

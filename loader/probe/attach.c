@@ -4,7 +4,10 @@
  * call takes them all down again. The work per kind is done by a provider
  * (kprobe.c, tracepoint.c); this file picks one and keeps the books.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,43 +232,74 @@ out:
 	return ret;
 }
 
+/* Steps of a watched detach: perf events closed, then probes removed. */
+struct steps {
+	perf_close_watch_fn watch;
+	void *ctx;
+	int base, total;
+};
+
+static int steps_watch(void *ctx, int done, int total)
+{
+	struct steps *st = ctx;
+
+	(void)total;
+	return st->watch(st->ctx, st->base + done, st->total);
+}
+
 /*
  * Every perf event at once (perf_events_close), newest disabled first as
  * link by link would, before the providers take down the rest (kprobe
- * events). Without memory for the list, link by link it is.
+ * events). Without memory for the list, link by link it is. -EINTR if the
+ * watch stopped it: the links keep the fds not closed.
  */
-static void close_events(struct bb_session *s)
+static int close_events(struct bb_session *s, struct steps *st)
 {
 	struct bb_link *l;
-	int *fds, n = 0;
+	int *fds, n = 0, ret;
 
 	for (l = s->links; l; l = l->next)
 		n += l->pfd >= 0;
 	if (n < 2 || !(fds = malloc(n * sizeof(*fds))))
-		return;
+		return 0;
 	n = 0;
 	for (l = s->links; l; l = l->next)
 		if (l->pfd >= 0)
 			fds[n++] = l->pfd;
-	perf_events_close(fds, n);
+	ret = perf_events_close_watch(fds, n, st->watch ? steps_watch : NULL,
+				      st);
+	n = 0;
 	for (l = s->links; l; l = l->next)
-		l->pfd = -1;
+		if (l->pfd >= 0)
+			l->pfd = fds[n++];
 	free(fds);
+	return ret;
 }
 
-/*
- * Safe to call twice and from an error path: each link leaves the list
- * before it is taken down. Not async-signal-safe; the command line calls it
- * from its main flow after a signal stopped it.
- */
-void session_detach_all(struct bb_session *s)
+int session_detach_watch(struct bb_session *s, perf_close_watch_fn watch,
+			 void *ctx)
 {
+	struct steps st = { watch, ctx, 0, 0 };
 	struct bb_link *l;
+	int npfd = 0;
 
-	close_events(s);
+	for (l = s->links; l; l = l->next) {
+		npfd += l->pfd >= 0;
+		st.total += (l->pfd >= 0) + !!l->event[0];
+	}
+	if (close_events(s, &st) < 0)
+		return -EINTR;
+	st.base = npfd;
 	while ((l = s->links) != NULL) {
+		int removes = !!l->event[0];
+
 		s->links = l->next;
 		link_detach(s, l);
+		st.base += removes;
+		/* removing a probe waits for the kernel too (unregister_kprobe) */
+		if (watch && removes && s->links &&
+		    watch(ctx, st.base, st.total))
+			return -EINTR;
 	}
 	if (s->stats_fd >= 0) {
 		close(s->stats_fd);
@@ -276,4 +310,120 @@ void session_detach_all(struct bb_session *s)
 		s->mounted = 0;
 		s->tracefs[0] = 0;
 	}
+	return 0;
+}
+
+/*
+ * Safe to call twice and from an error path: each link leaves the list
+ * before it is taken down. Not async-signal-safe; the command line calls it
+ * from its main flow after a signal stopped it.
+ */
+void session_detach_all(struct bb_session *s)
+{
+	session_detach_watch(s, NULL, NULL);
+}
+
+static void child_quiet(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+				    SIGPIPE };
+	size_t i;
+	int fd;
+
+	setsid();
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_IGN);
+	/* a pipe's reader (`| tee log`) must not wait for us */
+	fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	for (i = 0; i < 3; i++)
+		if (fd < 0 || dup2(fd, (int)i) < 0)
+			close((int)i);
+	if (fd > 2)
+		close(fd);
+}
+
+static int session_fd(const struct bb_session *s, int fd)
+{
+	const struct bb_link *l;
+
+	if (fd == s->stats_fd)
+		return 1;
+	for (l = s->links; l; l = l->next)
+		if (l->pfd == fd)
+			return 1;
+	return 0;
+}
+
+/* Every fd but stdio and the session's: one inherited from whoever
+ * started the tool (a pipe's write end) must not make its reader wait. */
+static void close_others(const struct bb_session *s)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int fd;
+
+	if (!d) {
+		for (fd = 3; fd < 1024; fd++)
+			if (!session_fd(s, fd))
+				close(fd);
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		fd = atoi(e->d_name);
+		if (fd > 2 && fd != dirfd(d) && !session_fd(s, fd))
+			close(fd);
+	}
+	closedir(d);
+}
+
+/*
+ * A perf event ends (and, being a tracepoint's last, waits) with the last
+ * reference to its file, whoever drops it: so the child waits until we
+ * have exited before it closes its copies, else our exit could be the
+ * last and wait. The end of our file table says so: the pipe's write end
+ * stays open until then, and with it every fd of ours, those the library
+ * does not know of included.
+ */
+int session_detach_fork(struct bb_session *s)
+{
+	struct bb_link *l;
+	int p[2], ret;
+	pid_t pid;
+	char b;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		close(p[0]);
+		close(p[1]);
+		return ret;
+	}
+	if (pid == 0) {
+		close(p[1]);
+		child_quiet();
+		while (read(p[0], &b, 1) < 0 && errno == EINTR)
+			;
+		close(p[0]);
+		/* only now: what we share with the parent is its to end */
+		close_others(s);
+		session_detach_all(s);
+		_exit(0);
+	}
+	close(p[0]);
+	/* the child holds them: these closes wait for nothing */
+	while ((l = s->links) != NULL) {
+		s->links = l->next;
+		if (l->pfd >= 0)
+			close(l->pfd);
+		free(l->path);
+		free(l);
+	}
+	if (s->stats_fd >= 0) {
+		close(s->stats_fd);
+		s->stats_fd = -1;
+	}
+	s->mounted = 0; /* the child unmounts */
+	return pid;
 }

@@ -221,6 +221,12 @@ static int remove_stale_in(const char *tracefs, const char *file,
 		if (!stale)
 			continue;
 		ret = probe_event_remove(tracefs, file, event);
+		/* EBUSY: a perf event still holds it, its process is ending
+		 * it (a SIGKILLed barebpf's exit, the child that finishes a
+		 * detach in the background: session_detach_fork); ENOENT:
+		 * that process removed it since we read the list */
+		if (ret == -EBUSY || ret == -ENOENT)
+			continue;
 		if (ret < 0) {
 			if (!first_err)
 				first_err = bb_fail(err, ret,

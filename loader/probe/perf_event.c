@@ -6,6 +6,8 @@
  */
 /* clone: _GNU_SOURCE comes from the Makefile */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -196,9 +198,14 @@ void perf_event_close(int pfd)
  * periods, 20-50 ms each here, one tracepoint after the other when one task
  * closes them all. So the closes are shared out among up to CLOSERS tasks
  * that share our memory and file table (clone, as vfork children would:
- * raw system calls only, no libc, every signal blocked), the caller being
- * one of them. The kernel still holds event_mutex across part of that wait,
- * so the waits overlap only in part (about 2x for 2-26 tracepoints).
+ * raw system calls only, no libc, every signal blocked). The kernel still
+ * holds event_mutex across part of that wait, so the waits overlap only in
+ * part (about 2x for 2-26 tracepoints).
+ * Without a watch the caller is one of them. With one, the caller only
+ * watches (its close could not be left: the wait is uninterruptible), woken
+ * by a signal, by the last helper out (a byte on a pipe) or every
+ * CLOSE_TICK_MS; the watch may stop the helpers, who finish the close they
+ * are in and take no other.
  * A helper that cannot start, or is killed, leaves its share to the caller:
  * each fd is set to -1 once closed, and what is not is closed at the end
  * (nothing opens fds meanwhile, so a number cannot have been reused).
@@ -207,67 +214,146 @@ void perf_event_close(int pfd)
 #define CLOSERS 16
 #endif
 #define CLOSER_STACK (16 * 1024)
+#define CLOSE_TICK_MS 100
 
 struct closers {
 	int *fds;
 	int n;
-	int next; /* the next index to take, shared */
+	int next;    /* the next index to take, shared */
+	int done;    /* closed so far */
+	int stop;    /* set: take no more */
+	int running; /* helpers not yet out */
+	int wake;    /* write end of the caller's pipe, or -1 */
 };
+
+static void closer_loop(struct closers *c)
+{
+	int i;
+
+	while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE) &&
+	       (i = __atomic_fetch_add(&c->next, 1, __ATOMIC_RELAXED)) < c->n) {
+		int fd = __atomic_load_n(&c->fds[i], __ATOMIC_RELAXED);
+
+		if (fd >= 0) {
+			bb_syscall6(BB_NR_close, fd, 0, 0, 0, 0, 0);
+			__atomic_store_n(&c->fds[i], -1, __ATOMIC_RELEASE);
+		}
+		__atomic_fetch_add(&c->done, 1, __ATOMIC_RELAXED);
+	}
+}
 
 static int closer_main(void *arg)
 {
 	struct closers *c = arg;
-	int i;
+	static const char b = 0;
 
-	while ((i = __atomic_fetch_add(&c->next, 1, __ATOMIC_RELAXED)) < c->n) {
-		int fd = __atomic_load_n(&c->fds[i], __ATOMIC_RELAXED);
-
-		if (fd < 0)
-			continue;
-		bb_syscall6(BB_NR_close, fd, 0, 0, 0, 0, 0);
-		__atomic_store_n(&c->fds[i], -1, __ATOMIC_RELEASE);
-	}
+	closer_loop(c);
+	if (__atomic_sub_fetch(&c->running, 1, __ATOMIC_ACQ_REL) == 0 &&
+	    c->wake >= 0)
+		bb_syscall6(BB_NR_write, c->wake, (long)&b, 1, 0, 0, 0);
 	return 0;
 }
 
-void perf_events_close(int *fds, int n)
+/* Whether every helper is out (one killed never says so on the pipe). */
+static int helpers_gone(const pid_t *pids, int nh)
 {
-	struct closers c = { fds, n, 0 };
+	int i;
+
+	for (i = 0; i < nh; i++)
+		if (pids[i] > 0 && waitpid(pids[i], NULL, __WCLONE | WNOHANG) == 0)
+			return 0;
+	return 1;
+}
+
+/* Wait for the helpers; 1 if the watch stopped them. */
+static int closers_watch(struct closers *c, int rfd, const pid_t *pids,
+			 int nh, perf_close_watch_fn watch, void *ctx)
+{
+	struct pollfd pfd = { rfd, POLLIN, 0 };
+
+	for (;;) {
+		int ret = poll(&pfd, 1, CLOSE_TICK_MS);
+
+		if (ret > 0)
+			return 0;
+		if (ret == 0 && helpers_gone(pids, nh))
+			return 0;
+		/* a timeout, or a signal (never restarted: signal(7)) */
+		if (watch(ctx, __atomic_load_n(&c->done, __ATOMIC_RELAXED),
+			  c->n)) {
+			__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
+			return 1;
+		}
+	}
+}
+
+int perf_events_close_watch(int *fds, int n, perf_close_watch_fn watch,
+			    void *ctx)
+{
+	struct closers c = { fds, n, 0, 0, 0, 0, -1 };
 	pid_t pids[CLOSERS];
-	int i, nh = 0, tasks = n < CLOSERS ? n : CLOSERS;
+	int i, nh = 0, tasks = n < CLOSERS ? n : CLOSERS, p[2] = { -1, -1 };
+	int stopped = 0;
 	char *stacks = NULL;
 	sigset_t all, old;
 
 	for (i = 0; i < n; i++)
 		if (fds[i] >= 0)
 			sys_ioctl(fds[i], PERF_EVENT_IOC_DISABLE, 0);
-	if (tasks > 1)
-		stacks = malloc((size_t)(tasks - 1) * CLOSER_STACK);
+	/* watched: every task a helper, the caller free to watch */
+	if (watch && tasks > 0 && pipe2(p, O_CLOEXEC) == 0)
+		c.wake = p[1];
+	else if (watch)
+		watch = NULL;
+	else
+		tasks--;
+	if (tasks > 0)
+		stacks = malloc((size_t)tasks * CLOSER_STACK);
 	if (stacks) {
 		sigfillset(&all);
 		sigprocmask(SIG_SETMASK, &all, &old);
-		for (i = 0; i < tasks - 1; i++) {
-			/* exit signal 0: reaped with __WCLONE, no SIGCHLD */
-			pid_t pid = clone(closer_main,
-					  stacks + (size_t)(i + 1) * CLOSER_STACK,
-					  CLONE_VM | CLONE_FILES, &c);
+		for (i = 0; i < tasks; i++) {
+			pid_t pid;
 
-			if (pid < 0)
+			__atomic_fetch_add(&c.running, 1, __ATOMIC_RELAXED);
+			/* exit signal 0: reaped with __WCLONE, no SIGCHLD */
+			pid = clone(closer_main,
+				    stacks + (size_t)(i + 1) * CLOSER_STACK,
+				    CLONE_VM | CLONE_FILES, &c);
+			if (pid < 0) {
+				__atomic_fetch_sub(&c.running, 1,
+						   __ATOMIC_RELAXED);
 				break;
+			}
 			pids[nh++] = pid;
 		}
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
-	closer_main(&c);
+	if (watch && nh)
+		stopped = closers_watch(&c, p[0], pids, nh, watch, ctx);
+	else
+		closer_loop(&c);
 	for (i = 0; i < nh; i++)
 		while (waitpid(pids[i], NULL, __WCLONE) < 0 && errno == EINTR)
 			;
 	free(stacks);
+	if (p[0] >= 0) {
+		close(p[0]);
+		close(p[1]);
+	}
+	if (stopped)
+		return -EINTR;
 	for (i = 0; i < n; i++) /* a helper's share if it was killed */
 		if (fds[i] >= 0) {
 			close(fds[i]);
 			fds[i] = -1;
 		}
+	return 0;
+}
+
+void perf_events_close(int *fds, int n)
+{
+	perf_events_close_watch(fds, n, NULL, NULL);
 }
 
 int kprobe_pmu_format_bit(const char *text)

@@ -55,6 +55,10 @@ void perf_event_close(int pfd);
 /* DISABLE and close n perf event fds (-1s are skipped) at once, from
  * several tasks: each is -1 after. */
 void perf_events_close(int *fds, int n);
+/* The same, calling watch (perf_close_watch_fn, barebpf.h) while it lasts;
+ * -EINTR if the watch stopped it: the fds not closed are still >= 0. */
+int perf_events_close_watch(int *fds, int n, perf_close_watch_fn watch,
+			    void *ctx);
 
 /* ---- kprobe_events.c ---- */
 /* Remove "group/event" from kprobe_events. */

@@ -12,6 +12,8 @@
  *    a SIGKILL (removed by the next barebpf).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -579,6 +581,142 @@ START_TEST(test_usdt_errors)
 }
 END_TEST
 
+/*
+ * A detach that waits on the kernel (here each uprobe's perf event ends
+ * with an RCU wait: 59 of libc's str* took 6.4 s): a stop signal during it
+ * ends the tool at once, saying which child finishes in the background;
+ * that child holds neither of our pipes, and removes every uprobe_events
+ * line of ours once the closes are done. Not a terminal: no progress line.
+ */
+START_TEST(test_uprobe_detach_background)
+{
+	char out[8192], err[8192], *m;
+	char *argv[] = { (char *)barebpf(), "funccount", "c:str*", NULL };
+	struct pollfd pf;
+	struct proc p;
+	size_t n = 0;
+	int st, i, nev;
+	pid_t bg;
+	double t0;
+
+	setenv("BAREBPF_UPROBES", "tracefs", 1);
+	spawn(&p, argv);
+	unsetenv("BAREBPF_UPROBES");
+	read_until(p.out, out, sizeof(out), "Ctrl-C", 30000);
+	ck_assert_msg(strstr(out, "Tracing"), "did not start: %s", out);
+	nev = our_events(p.pid);
+	ck_assert_int_gt(nev, 0);
+	kill(p.pid, SIGINT);
+	usleep(1000000);
+	if (waitpid(p.pid, &st, WNOHANG) == p.pid)
+		bbtest_skip("the detach of %d uprobes took less than 1 s", nev);
+	t0 = mono();
+	kill(p.pid, SIGINT);
+	for (i = 0; i < 300 && waitpid(p.pid, &st, WNOHANG) == 0; i++)
+		usleep(10000);
+	ck_assert_msg(i < 300, "still running 3 s after the second SIGINT");
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %#x", st);
+	/* EOF on both pipes at once: the child has /dev/null */
+	read_more(p.err, err, sizeof(err), &n, NULL, 2000);
+	ck_assert_msg(mono() - t0 < 3, "stderr open %.1f s after the signal",
+		      mono() - t0);
+	pf.fd = p.err;
+	pf.events = POLLIN;
+	ck_assert_int_eq(poll(&pf, 1, 0), 1);
+	ck_assert_int_eq(read(p.err, err + n, 1), 0);
+	read_rest(p.out, 100);
+	pf.fd = p.out;
+	ck_assert_int_eq(poll(&pf, 1, 0), 1);
+	ck_assert_int_eq(read(p.out, out, 1), 0);
+	close(p.out);
+	close(p.err);
+	m = strstr(err, "barebpf funccount: finishing the detach in the "
+			"background (pid ");
+	ck_assert_msg(m, "no background line: %s", err);
+	bg = atoi(m + strlen("barebpf funccount: finishing the detach in the "
+			     "background (pid "));
+	ck_assert_int_gt(bg, 0);
+	ck_assert_msg(!strstr(err, "Detaching... "), "progress: %s", err);
+	/* the child's end: no line of ours left, the child gone */
+	for (i = 0; i < 600 && (our_events(p.pid) || kill(bg, 0) == 0); i++) {
+		char path[64], stat[512];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)bg);
+		f = fopen(path, "r");
+		if (f && fgets(stat, sizeof(stat), f) && strstr(stat, ") Z ") &&
+		    !our_events(p.pid)) {
+			fclose(f);
+			break; /* a zombie that nobody reaps: it is done */
+		}
+		if (f)
+			fclose(f);
+		usleep(100000);
+	}
+	ck_assert_msg(i < 600, "after 60 s: %d events of ours, child %s",
+		      our_events(p.pid), kill(bg, 0) ? "gone" : "running");
+}
+END_TEST
+
+/*
+ * On a terminal the same detach shows its progress after a second, in
+ * place, and ends the line with the total once done: stderr on a pty.
+ */
+START_TEST(test_uprobe_detach_progress)
+{
+	char err[16384], *m, *last = NULL, *q;
+	char *argv[] = { (char *)barebpf(), "funccount", "-v", "-d", "1",
+			 "c:str*", NULL };
+	int master, slave, o[2], st, done, total, ms = 0;
+	size_t n = 0;
+	pid_t pid;
+
+	master = posix_openpt(O_RDWR | O_NOCTTY);
+	ck_assert_int_ge(master, 0);
+	ck_assert_int_eq(grantpt(master), 0);
+	ck_assert_int_eq(unlockpt(master), 0);
+	slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	ck_assert_int_ge(slave, 0);
+	ck_assert_int_eq(pipe(o), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		dup2(o[1], 1);
+		dup2(slave, 2);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(slave);
+	close(o[1]);
+	/* until the exit closes the last slave fd (EIO) */
+	read_more(master, err, sizeof(err), &n, NULL, 30000);
+	st = wait_exit(pid);
+	read_rest(o[0], 100);
+	close(o[0]);
+	close(master);
+	ck_assert_msg(st == 0, "status %d: %s", st, err);
+	m = strstr(err, "detached ");
+	ck_assert_msg(m && sscanf(m, "detached %*d probes in %d ms", &ms) == 1,
+		      "no -v line 'detached N probes in X ms': %s", err);
+	if (ms < 1300)
+		bbtest_skip("the detach took %d ms: too fast to see", ms);
+	for (m = err; (m = strstr(m, "\rDetaching... ")); m++)
+		last = m;
+	ck_assert_msg(last, "a detach of %d ms and no progress: %s", ms, err);
+	ck_assert_int_eq(sscanf(last, "\rDetaching... %d/%d", &done, &total),
+			 2);
+	ck_assert_int_eq(done, total);
+	ck_assert_int_gt(total, 0);
+	/* the hint overwritten with blanks, then the end of the line */
+	q = strchr(last + 1, '\n');
+	ck_assert_ptr_nonnull(q);
+	ck_assert_msg(!memchr(last, '(', q - last), "%s", last);
+	/* an earlier one, while it went on, gave the hint */
+	ck_assert_msg(strstr(err, "(Ctrl-C: finish in the background)"), "%s",
+		      err);
+}
+END_TEST
+
 static Suite *uprobe_suite(void)
 {
 	Suite *s = suite_create("uprobe");
@@ -598,6 +736,8 @@ static Suite *uprobe_suite(void)
 	tcase_add_test(tc, test_usdt_semaphore);
 	tcase_add_test(tc, test_usdt_semaphore_events);
 	tcase_add_test(tc, test_usdt_errors);
+	tcase_add_test(tc, test_uprobe_detach_background);
+	tcase_add_test(tc, test_uprobe_detach_progress);
 	suite_add_tcase(s, tc);
 	return s;
 }
