@@ -139,9 +139,9 @@ NO_BREAKDOWN_CASES=$(sed 's/breakdown-freeze|//' <<<"$ARCH_CASES")
 # program ("program requires BPF JIT compiler": README.md, known problems)
 RISCV7_CASES=$(sed 's/uprobe|//; s/trace-args-entry|trace-args-open|trace-kprobe|trace-tracepoint|//' <<<"$NO_BREAKDOWN_CASES")
 CASE_SETS="
-old     ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint)$
-old419  ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-frozen|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint)$
-oldest  ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|qenter-reads|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|hygiene-sigint|old-refuses)$
+old     ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint)$
+old419  ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-frozen|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint)$
+oldest  ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|qenter-reads|qenter-split|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|hygiene-sigint|old-refuses)$
 arch      $ARCH_CASES
 armv7nobd $NO_BREAKDOWN_CASES
 riscv612  $RISCV612_CASES
