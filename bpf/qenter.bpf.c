@@ -10,9 +10,19 @@
  *
  * The disk (-D, -d): block_bio_queue fired on this task just before (see
  * taskdev.h). It is taken, not just read, so that an entry without a bio
- * (a passthrough request after a bio) counts as unknown, not as the disk
- * of that earlier bio. Where blk_queue_enter() does not serve bios
- * (blk_is_bio 0: 5.15+), it never asks.
+ * (a passthrough request after a bio) does not take the disk of that
+ * earlier bio. An enter that finds none takes the disk its queue had at
+ * an earlier enter (`qdev`: a queue belongs to one disk): the remainder
+ * of a split bio enters again without a block_bio_queue of its own
+ * (blk_queue_split resubmits the same bio, flagged BIO_TRACE_COMPLETION
+ * once traced: 5.x), and so does a passthrough request. A queue learns
+ * its disk only from an enter that took the one disk queued since the
+ * task's last enter: a stacked device's clones to several disks fire
+ * their block_bio_queue one after the other, before the first enters
+ * (current->bio_list), and the last disk is not the others' (QENTER_MIXED);
+ * such an enter, too, takes its queue's disk where it has one. Where
+ * blk_queue_enter() does not serve bios (blk_is_bio 0: 5.15+), it never
+ * asks (its passthrough requests count as '?').
  *
  * Some kernels enter before block_bio_queue: 4.18 to 5.1 call
  * blk_queue_enter() at the top of generic_make_request(), before
@@ -50,11 +60,17 @@ BB_MAP(sums, BPF_MAP_TYPE_HASH, sizeof(struct qenter_key), sizeof(u64), 1024);
  * checks never fires the tracepoint) */
 BB_MAP(pend, BPF_MAP_TYPE_LRU_HASH, sizeof(u32), sizeof(struct qenter_pend),
        16384);
-/* by request_queue address: its disk, as an enter before the tracepoint
- * took it from generic_make_request's bio */
+/* by request_queue address: its disk, as an enter took it from the one
+ * disk the task queued before it, or (before the tracepoint) from
+ * generic_make_request's bio */
 BB_MAP(qdev, BPF_MAP_TYPE_HASH, sizeof(u64), sizeof(u32), 1024);
 /* [0]: 1 once a bio entered before its block_bio_queue, on its own disk */
 BB_MAP(enter_first, BPF_MAP_TYPE_ARRAY, sizeof(u32), sizeof(u32), 1);
+
+/* In task_dev's values here, beside a dev_t (block majors are below 512,
+ * BLKDEV_MAJOR_MAX): a block_bio_queue of another disk replaced the one an
+ * enter had not taken yet. */
+#define QENTER_MIXED (1u << 31)
 
 static __always_inline u32 take_taskdev(void)
 {
@@ -86,12 +102,31 @@ static __always_inline int entered(u32 dev)
 }
 
 /*
+ * The disk of an enter into queue q that took dev (0: none) from the
+ * task's block_bio_queue: dev, where it is the one disk queued since the
+ * task's last enter (q learns it); else the disk q had at such an enter
+ * before, else the last disk queued (or 0).
+ */
+static __always_inline u32 queue_dev(u64 q, u32 dev)
+{
+	u32 *d = q ? bpf_map_lookup_elem(&qdev, &q) : (u32 *)0;
+
+	if (dev && !(dev & QENTER_MIXED)) {
+		/* a lookup costs less than an update: every bio comes here */
+		if (q && (!d || *d != dev))
+			bpf_map_update_elem(&qdev, &q, &dev, BPF_ANY);
+		return dev;
+	}
+	return d ? *d : dev & ~QENTER_MIXED;
+}
+
+/*
  * The disk of a blk_queue_enter(q) that serves bios. An enter between
  * generic_make_request's entry and its bio's block_bio_queue is that bio's
  * (the kernel enters first); any other takes the task's last
- * block_bio_queue (taskdev.h), or, where the kernel enters first, the disk
- * of q seen at such an enter before (the loop's enters of bios a stacked
- * device queued).
+ * block_bio_queue (taskdev.h, queue_dev), or, where the kernel enters
+ * first, the disk of q seen at such an enter before (the loop's enters of
+ * bios a stacked device queued).
  */
 static __always_inline u32 enter_dev(struct pt_regs *ctx)
 {
@@ -112,9 +147,9 @@ static __always_inline u32 enter_dev(struct pt_regs *ctx)
 	dev = take_taskdev();
 	first = bpf_map_lookup_elem(&enter_first, &zero);
 	if (!first || !*first)
-		return dev;
+		return queue_dev(q, dev);
 	d = bpf_map_lookup_elem(&qdev, &q);
-	return d ? *d : dev;
+	return d ? *d : dev & ~QENTER_MIXED;
 }
 
 SEC("kprobe/blk_queue_enter")
@@ -166,7 +201,7 @@ int qenter_bio_queue(void *ctx)
 {
 	u32 tid = (u32)bpf_get_current_pid_tgid(), zero = 0, one = 1;
 	struct qenter_pend *p = bpf_map_lookup_elem(&pend, &tid);
-	u32 dev = 0, entered = 0, pdev = 0;
+	u32 dev = 0, entered = 0, pdev = 0, *old;
 
 	BB_TP_READ(dev, ctx, tpoff_bio_queue_dev);
 	if (p) {
@@ -178,17 +213,21 @@ int qenter_bio_queue(void *ctx)
 		bpf_map_update_elem(&enter_first, &zero, &one, BPF_ANY);
 		return 0;
 	}
+	old = bpf_map_lookup_elem(&task_dev, &tid);
+	if (old && *old != dev)
+		dev |= QENTER_MIXED;
 	bpf_map_update_elem(&task_dev, &tid, &dev, BPF_ANY);
 	return 0;
 }
 
+/* __bio_queue_enter(q, bio) (5.15+) */
 SEC("kprobe/__bio_queue_enter")
 int qenter_bio(struct pt_regs *ctx)
 {
 	u32 dev = 0;
 
 	if (BB_CONST(need_dev))
-		dev = take_taskdev();
+		dev = queue_dev(PT_REGS_PARM1(ctx), take_taskdev());
 	return entered(dev);
 }
 

@@ -68,10 +68,9 @@ int qenter_start(struct tool_ctx *t, const struct qenter_settings *s,
 	obj_set_noload(t->obj, QENTER_P_taskdev_bio_queue);
 	if (!submit) {
 		obj_set_noload(t->obj, QENTER_P_qenter_submit);
-		/* nothing fills them: no memory for them */
+		/* nothing fills it: no memory for it (qdev, a queue's
+		 * disk, serves every kernel) */
 		if (!qenter_map(t->obj, QENTER_M_pend, &m))
-			m->def.max_entries = 1;
-		if (!qenter_map(t->obj, QENTER_M_qdev, &m))
 			m->def.max_entries = 1;
 	}
 	if ((ret = tool_load(t)) < 0)
