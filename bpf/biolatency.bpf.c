@@ -29,10 +29,11 @@
  * counted, and the tool says so at exit (tool_report_drops). Preallocated
  * (loader/progs/biolatency.c): on 64-bit a 72-byte element and a 16-byte
  * bucket per entry, 352 KiB (10,240 entries: 977 KiB). Its size costs
- * time as well: on 6.18 rq_issue took 265 to 292 ns a run with 10,240
- * entries, 184 to 207 ns with 4,096 (the kernel's accounting, the same
- * fio load, alternating), more memory touched for the same work (16,384
- * buckets instead of 4,096).
+ * time as well: on 6.18 rq_issue took 283 ns a run with 10,240 entries,
+ * 195 ns with 4,096 (bpftrace's, 4,096 too: 201 ns; medians of 5
+ * alternating rounds under the same fio load, by the kernel's own
+ * accounting): more memory touched for the same work, 16,384 buckets
+ * instead of 4,096.
  */
 BB_MAP(start, BPF_MAP_TYPE_HASH, sizeof(struct biolat_rq), sizeof(u64), 4096);
 BB_MAP(hist, BPF_MAP_TYPE_HASH, sizeof(struct biolat_key), sizeof(u64), 4096);
