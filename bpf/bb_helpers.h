@@ -118,11 +118,11 @@ static long (*bpf_probe_read_kernel_str)(void *dst, u32 size,
  * and guards against a fault, per field, in programs that run for every
  * block request; bpftrace loads such fields from ctx too. (The difference
  * is a few ns a field: within the noise of make bench on a shared host.)
- * The verifier
- * takes a ctx load only at an offset in the instruction itself, hence the
- * compile-time `off`; where the kernel disagrees (32-bit sector_t before
- * 5.2, a future layout), the constant chooses the read of the offset from
- * the format file, and the branch not taken is left out by the verifier.
+ * The verifier takes a ctx load only at an offset in the instruction
+ * itself, hence the compile-time `off`; where the kernel disagrees (32-bit
+ * sector_t before 5.2, a future layout), the constant chooses the read of
+ * the offset from the format file, and the verifier leaves the branch not
+ * taken out.
  */
 #define BB_TP_FIELD(dst, ctx, direct, off, offconst)                           \
 	do {                                                                   \
