@@ -176,7 +176,7 @@ START_TEST(test_biosnoop_start_cost)
 {
 	struct biosnoop_settings s = { 0 };
 	struct bb_perfbuf *pb = NULL;
-	struct blkdisks disks;
+	struct blkdisks disks = { 0 }; /* blkdisks_scan frees what it held */
 	struct tool_ctx t;
 	const char *ev[] = { "block_getrq", "block_bio_frontmerge",
 			     "block_rq_issue", "block_rq_complete" };
