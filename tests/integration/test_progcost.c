@@ -183,7 +183,7 @@ START_TEST(test_biosnoop_start_cost)
 	int32_t pr;
 	int i, at = 1;
 
-	ck_assert_int_eq(blkdisks_scan(&disks), 0);
+	ck_assert_int_ge(blkdisks_scan(&disks), 0); /* how many */
 	tool_init(&t, "biosnoop");
 	s.disks = &disks;
 	s.pages = 8;
