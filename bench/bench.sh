@@ -212,9 +212,9 @@ cost_collect() {
 # What sampling costs while it runs, over BENCH_PROFILE_SECS (10) seconds
 # from 1 s after the tool said it is attached: the CPU time of every
 # thread of the tool's process (/proc/PID/task/*/schedstat, ns) plus the
-# time the kernel ran its BPF programs (run_time_ns in the fdinfo of the
-# process's program fds, counted while kernel.bpf_stats_enabled is 1:
-# 5.1+; the BPF time includes the stack walks of bpf_get_stackid). Not
+# time the kernel ran its BPF programs (run_time_ns of the programs the
+# process holds, by progstats, counted while kernel.bpf_stats_enabled is
+# 1: 5.1+; the BPF time includes the stack walks of bpf_get_stackid). Not
 # counted: the perf interrupt around the program, and the printing at
 # exit. Start (exec to the ready line) and peak RSS from benchrun, as
 # above. barebpf samples the hardware cycles event where there is a PMU
@@ -224,7 +224,9 @@ PROF_STATS=
 bench_profile_measure() {
 	local k i
 	cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{s += $1} END {print s + 0}'; }
-	bpf_ns() { cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '/^run_time_ns:/ {s += $2} END {print s + 0}'; }
+	# progstats, as the ns per run rows: each program once, however
+	# many descriptors of it the process holds
+	bpf_ns() { "$W/progstats" "$1" 2>/dev/null | awk '{s += $3} END {print s + 0}'; }
 	# prof_run KEY PATTERN CMD...: "start_ms exit_ms rss_kib tool_ns bpf_ns"
 	prof_run() {
 		local key=$1 pat=$2 bp pid c0 b0; shift 2
@@ -281,7 +283,7 @@ bench_profile_rows() {
 	for l in "${LABELS[@]}"; do cells+=("$(cell "$l" "$(pcpu "$l")")"); done
 	row "profile: CPU while sampling $(nproc) CPUs at 99 Hz, % of one CPU, median" \
 		"$(ratio "$(pcol bpftrace 6)" "$(pcol barebpf 6)")" \
-		"\`profile -F 99\` / \`bpftrace -e 'profile:hz:99 { @[kstack, ustack] = count(); }'\` (bench/profile.bt), $ROUNDS rounds of ${PROF_SECS} s from 1 s after the ready line: the process's threads' CPU time (/proc/PID/task/*/schedstat) + its BPF programs' run_time_ns (kernel.bpf_stats_enabled=1); not the perf interrupt around them" \
+		"\`profile -F 99\` / \`bpftrace -e 'profile:hz:99 { @[kstack, ustack] = count(); }'\` (bench/profile.bt), $ROUNDS rounds of ${PROF_SECS} s from 1 s after the ready line: the process's threads' CPU time (/proc/PID/task/*/schedstat) + its BPF programs' run_time_ns (kernel.bpf_stats_enabled=1, bench/progstats.c); not the perf interrupt around them" \
 		"${cells[@]}"
 }
 bench_profile_measure

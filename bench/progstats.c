@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * progstats: the kernel's own accounting of the BPF programs a process
- * holds (make bench, the "ns per run" rows).
+ * holds (make bench: the "ns per run" rows, and the BPF share of the
+ * profile row).
  *
  *   progstats PID
  *

@@ -29,6 +29,13 @@ struct biolat_key {
 /* sums (keep_sum): nanoseconds of latency in all, by the hist key with
  * slot 0, for a histogram's _sum */
 
+/* Where block_rq_insert, _issue and _complete have dev (dev_t, 4 bytes) and
+ * sector (sector_t, 8) on 4.9 to 7.x wherever sector_t has 8 bytes: read
+ * there straight from ctx (load-time constant tp_direct) if the format
+ * files say so. */
+#define BIOLAT_TP_DEV 8
+#define BIOLAT_TP_SECTOR 16
+
 /* The tracepoint fields the program reads are load-time constants
  * tpoff_<event>_<field>, set to their offsets in events/block/<event>/format
  * by loader/progs/biolatency.c. */

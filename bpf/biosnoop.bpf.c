@@ -27,13 +27,16 @@
  * block_rq_* report the whole disk: part_disk (filled by the tool from
  * /sys/class/block) maps a partition to its disk.
  *
- * Constants: tpoff_<event>_<field> (offsets), filter_dev (0: all disks).
+ * Constants: tpoff_<event>_<field> (offsets), tp_direct (dev, sector and
+ * nr_sector are where biosnoop.h says: read from ctx), filter_dev (0: all
+ * disks).
  */
 #include "bb_helpers.h"
 #include "biosnoop.h"
 
+/* start: as biolatency.bpf.c's (why 4,096, and preallocated) */
 BB_MAP(start, BPF_MAP_TYPE_HASH, sizeof(struct biosnoop_rq),
-       sizeof(struct biosnoop_stage), 10240);
+       sizeof(struct biosnoop_stage), 4096);
 BB_MAP(bioinfo, BPF_MAP_TYPE_LRU_HASH, sizeof(struct biosnoop_rq),
        sizeof(struct biosnoop_who), 4096);
 BB_MAP(part_disk, BPF_MAP_TYPE_HASH, sizeof(u32), sizeof(u32), 4096);
@@ -71,8 +74,9 @@ int rq_getrq(void *ctx)
 	struct biosnoop_rq rq = {};
 	struct biosnoop_who who = {};
 
-	BB_TP_READ(rq.dev, ctx, tpoff_getrq_dev);
-	BB_TP_READ(rq.sector, ctx, tpoff_getrq_sector);
+	BB_TP_FIELD(rq.dev, ctx, tp_direct, BIOSNOOP_TP_DEV, tpoff_getrq_dev);
+	BB_TP_FIELD(rq.sector, ctx, tp_direct, BIOSNOOP_TP_SECTOR,
+		    tpoff_getrq_sector);
 	rq.dev = whole_disk(rq.dev);
 	if (filtered(rq.dev))
 		return 0;
@@ -90,9 +94,11 @@ int bio_frontmerge(void *ctx)
 	struct biosnoop_who who, *whop;
 	u32 nr = 0;
 
-	BB_TP_READ(rq.dev, ctx, tpoff_frontmerge_dev);
-	BB_TP_READ(rq.sector, ctx, tpoff_frontmerge_sector);
-	BB_TP_READ(nr, ctx, tpoff_frontmerge_nr_sector);
+	BB_TP_FIELD(rq.dev, ctx, tp_direct, BIOSNOOP_TP_DEV, tpoff_frontmerge_dev);
+	BB_TP_FIELD(rq.sector, ctx, tp_direct, BIOSNOOP_TP_SECTOR,
+		    tpoff_frontmerge_sector);
+	BB_TP_FIELD(nr, ctx, tp_direct, BIOSNOOP_TP_NR_SECTOR,
+		    tpoff_frontmerge_nr_sector);
 	rq.dev = whole_disk(rq.dev);
 	if (filtered(rq.dev))
 		return 0;
@@ -114,8 +120,9 @@ int rq_insert(void *ctx)
 	struct biosnoop_rq rq = {};
 	struct biosnoop_stage st = {};
 
-	BB_TP_READ(rq.dev, ctx, tpoff_insert_dev);
-	BB_TP_READ(rq.sector, ctx, tpoff_insert_sector);
+	BB_TP_FIELD(rq.dev, ctx, tp_direct, BIOSNOOP_TP_DEV, tpoff_insert_dev);
+	BB_TP_FIELD(rq.sector, ctx, tp_direct, BIOSNOOP_TP_SECTOR,
+		    tpoff_insert_sector);
 	if (filtered(rq.dev))
 		return 0;
 	st.insert = bpf_ktime_get_ns();
@@ -129,8 +136,9 @@ int rq_issue(void *ctx)
 	struct biosnoop_rq rq = {};
 	struct biosnoop_stage st = {}, *stp;
 
-	BB_TP_READ(rq.dev, ctx, tpoff_issue_dev);
-	BB_TP_READ(rq.sector, ctx, tpoff_issue_sector);
+	BB_TP_FIELD(rq.dev, ctx, tp_direct, BIOSNOOP_TP_DEV, tpoff_issue_dev);
+	BB_TP_FIELD(rq.sector, ctx, tp_direct, BIOSNOOP_TP_SECTOR,
+		    tpoff_issue_sector);
 	if (filtered(rq.dev))
 		return 0;
 	st.issue = bpf_ktime_get_ns();
@@ -153,8 +161,9 @@ int rq_complete(void *ctx)
 	struct biosnoop_stage *stp;
 	struct biosnoop_who *who;
 
-	BB_TP_READ(rq.dev, ctx, tpoff_complete_dev);
-	BB_TP_READ(rq.sector, ctx, tpoff_complete_sector);
+	BB_TP_FIELD(rq.dev, ctx, tp_direct, BIOSNOOP_TP_DEV, tpoff_complete_dev);
+	BB_TP_FIELD(rq.sector, ctx, tp_direct, BIOSNOOP_TP_SECTOR,
+		    tpoff_complete_sector);
 	stp = bpf_map_lookup_elem(&start, &rq);
 	if (!stp)
 		return 0; /* issued before we started, filtered out, or the
@@ -169,7 +178,8 @@ int rq_complete(void *ctx)
 	bpf_map_delete_elem(&start, &rq);
 	ev.dev = rq.dev;
 	ev.sector = rq.sector;
-	BB_TP_READ(ev.nr_sector, ctx, tpoff_complete_nr_sector);
+	BB_TP_FIELD(ev.nr_sector, ctx, tp_direct, BIOSNOOP_TP_NR_SECTOR,
+		    tpoff_complete_nr_sector);
 	/* 4.15 has rwbs[8], 6.x rwbs[10]: the first 8 hold any real value */
 	BB_TP_READ(ev.rwbs, ctx, tpoff_complete_rwbs);
 	who = bpf_map_lookup_elem(&bioinfo, &rq);

@@ -11,6 +11,13 @@ struct biosnoop_rq {
 	unsigned long long sector;
 };
 
+/* Where block_getrq, block_bio_frontmerge and block_rq_* have dev (4
+ * bytes), sector (8) and nr_sector (4) wherever sector_t has 8 bytes, as
+ * in biolatency.h: read there from ctx if the format files say so. */
+#define BIOSNOOP_TP_DEV 8
+#define BIOSNOOP_TP_SECTOR 16
+#define BIOSNOOP_TP_NR_SECTOR 24
+
 /* start: when the request was inserted (-Q) and issued; 0 if not seen */
 struct biosnoop_stage {
 	unsigned long long insert;

@@ -163,8 +163,16 @@ int tool_match_funcs(struct tool_ctx *t, const char *pattern, int regexp,
 int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
 		   const char *field)
 {
-	struct bb_err err = { "" };
 	struct bb_tp_field f;
+	int ret = tool_tp_field(t, cat, event, field, &f);
+
+	return ret < 0 ? ret : f.offset;
+}
+
+int tool_tp_field(struct tool_ctx *t, const char *cat, const char *event,
+		  const char *field, struct bb_tp_field *out)
+{
+	struct bb_err err = { "" };
 	const char *tfs = tool_tracefs(t);
 	char name[sizeof(t->tp_event)];
 	int ret;
@@ -183,12 +191,12 @@ int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
 		snprintf(t->tp_event, sizeof(t->tp_event), "%s", name);
 	}
 	ret = tp_fields_find(t->tp_fields, t->tp_nfields, tfs, cat, event,
-			     field, &f, &err);
+			     field, out, &err);
 	if (ret < 0) {
 		tool_error(t, "%s", err.msg);
 		return ret;
 	}
-	return f.offset;
+	return 0;
 }
 
 /*

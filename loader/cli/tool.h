@@ -159,6 +159,9 @@ int tool_syscall_funcs(struct tool_ctx *t, const char *const *sys, int n,
 /* The offset of a tracepoint field (>= 0), or -errno after printing why. */
 int tool_tp_offset(struct tool_ctx *t, const char *cat, const char *event,
 		   const char *field);
+/* The whole field (offset, size, type): 0, or -errno after printing why. */
+int tool_tp_field(struct tool_ctx *t, const char *cat, const char *event,
+		  const char *field, struct bb_tp_field *out);
 /* No option needs the disk of a bio (taskdev.h): its program is not
  * loaded and its map (16,384 preallocated LRU entries, 2 ms) holds one. */
 void tool_taskdev_unused(struct tool_ctx *t);

@@ -154,7 +154,8 @@ static int create_map(struct bb_obj *obj, struct bb_map *m, int inner_fd,
 	 * atomic add (ldrexd; its JIT has none) takes an alignment fault on
 	 * it: a kernel oops (seen on 6.1 armmp). Preallocated elements are
 	 * aligned. */
-	if (obj->lazy_hash && obj->kern_version >= LAZY_HASH_KVER &&
+	if (obj->lazy_hash && !m->prealloc &&
+	    obj->kern_version >= LAZY_HASH_KVER &&
 	    sizeof(void *) == 8 &&
 	    (a.type == BPF_MAP_TYPE_HASH || a.type == BPF_MAP_TYPE_PERCPU_HASH))
 		a.map_flags |= BPF_F_NO_PREALLOC;

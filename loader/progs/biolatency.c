@@ -7,28 +7,40 @@
 EMBEDDED_OBJ(biolatency);
 
 /* the tracepoint fields the programs read (block_rq_insert only with -Q) */
+#define DEV BIOLAT_TP_DEV, 4
+#define SECTOR BIOLAT_TP_SECTOR, 8
 static const struct prog_tp_off insert_offs[] = {
-	{ "block_rq_insert", "dev", BIOLATENCY_C_tpoff_insert_dev },
-	{ "block_rq_insert", "sector", BIOLATENCY_C_tpoff_insert_sector },
+	{ "block_rq_insert", "dev", BIOLATENCY_C_tpoff_insert_dev, DEV },
+	{ "block_rq_insert", "sector", BIOLATENCY_C_tpoff_insert_sector,
+	  SECTOR },
 };
 static const struct prog_tp_off offs[] = {
-	{ "block_rq_issue", "dev", BIOLATENCY_C_tpoff_issue_dev },
-	{ "block_rq_issue", "sector", BIOLATENCY_C_tpoff_issue_sector },
-	{ "block_rq_complete", "dev", BIOLATENCY_C_tpoff_complete_dev },
-	{ "block_rq_complete", "sector", BIOLATENCY_C_tpoff_complete_sector },
+	{ "block_rq_issue", "dev", BIOLATENCY_C_tpoff_issue_dev, DEV },
+	{ "block_rq_issue", "sector", BIOLATENCY_C_tpoff_issue_sector, SECTOR },
+	{ "block_rq_complete", "dev", BIOLATENCY_C_tpoff_complete_dev, DEV },
+	{ "block_rq_complete", "sector", BIOLATENCY_C_tpoff_complete_sector,
+	  SECTOR },
 	{ "block_rq_complete", "rwbs", BIOLATENCY_C_tpoff_complete_rwbs },
 };
 
 static int configure(struct tool_ctx *t, const struct biolat_settings *s)
 {
 	struct bb_obj *o = t->obj;
-	int ret = prog_tp_offsets(t, &biolatency_skel, "block", insert_offs, 2,
-				  s->queued);
+	struct bb_map *start;
+	int direct = 1;
+	int ret = prog_tp_fields(t, &biolatency_skel, "block", insert_offs, 2,
+				 s->queued, &direct);
 
-	if (ret < 0 || (ret = prog_tp_offsets(t, &biolatency_skel, "block",
-					      offs, 5, 1)) < 0)
+	if (ret < 0 || (ret = prog_tp_fields(t, &biolatency_skel, "block",
+					     offs, 5, 1, &direct)) < 0)
 		return ret;
+	/* an update and a delete per request: from a free list (barebpf.h) */
+	ret = biolatency_map(o, BIOLATENCY_M_start, &start);
+	if (ret < 0)
+		return tool_fail(t, ret, "internal: no start map");
+	start->prealloc = 1;
 	const int set[] = {
+		biolatency_set(o, BIOLATENCY_C_tp_direct, direct),
 		biolatency_set(o, BIOLATENCY_C_filter_dev, s->filter_dev),
 		biolatency_set(o, BIOLATENCY_C_per_disk, s->per_disk),
 		biolatency_set(o, BIOLATENCY_C_per_flags, s->per_flags),

@@ -8,36 +8,49 @@
 EMBEDDED_OBJ(biosnoop);
 
 /* block_rq_insert only with -Q: without, its format is not read */
+#define DEV BIOSNOOP_TP_DEV, 4
+#define SECTOR BIOSNOOP_TP_SECTOR, 8
+#define NR_SECTOR BIOSNOOP_TP_NR_SECTOR, 4
 static const struct prog_tp_off insert_offs[] = {
-	{ "block_rq_insert", "dev", BIOSNOOP_C_tpoff_insert_dev },
-	{ "block_rq_insert", "sector", BIOSNOOP_C_tpoff_insert_sector },
+	{ "block_rq_insert", "dev", BIOSNOOP_C_tpoff_insert_dev, DEV },
+	{ "block_rq_insert", "sector", BIOSNOOP_C_tpoff_insert_sector, SECTOR },
 };
 static const struct prog_tp_off offs[] = {
-	{ "block_getrq", "dev", BIOSNOOP_C_tpoff_getrq_dev },
-	{ "block_getrq", "sector", BIOSNOOP_C_tpoff_getrq_sector },
-	{ "block_bio_frontmerge", "dev", BIOSNOOP_C_tpoff_frontmerge_dev },
+	{ "block_getrq", "dev", BIOSNOOP_C_tpoff_getrq_dev, DEV },
+	{ "block_getrq", "sector", BIOSNOOP_C_tpoff_getrq_sector, SECTOR },
+	{ "block_bio_frontmerge", "dev", BIOSNOOP_C_tpoff_frontmerge_dev, DEV },
 	{ "block_bio_frontmerge", "sector",
-	  BIOSNOOP_C_tpoff_frontmerge_sector },
+	  BIOSNOOP_C_tpoff_frontmerge_sector, SECTOR },
 	{ "block_bio_frontmerge", "nr_sector",
-	  BIOSNOOP_C_tpoff_frontmerge_nr_sector },
-	{ "block_rq_issue", "dev", BIOSNOOP_C_tpoff_issue_dev },
-	{ "block_rq_issue", "sector", BIOSNOOP_C_tpoff_issue_sector },
-	{ "block_rq_complete", "dev", BIOSNOOP_C_tpoff_complete_dev },
-	{ "block_rq_complete", "sector", BIOSNOOP_C_tpoff_complete_sector },
+	  BIOSNOOP_C_tpoff_frontmerge_nr_sector, NR_SECTOR },
+	{ "block_rq_issue", "dev", BIOSNOOP_C_tpoff_issue_dev, DEV },
+	{ "block_rq_issue", "sector", BIOSNOOP_C_tpoff_issue_sector, SECTOR },
+	{ "block_rq_complete", "dev", BIOSNOOP_C_tpoff_complete_dev, DEV },
+	{ "block_rq_complete", "sector", BIOSNOOP_C_tpoff_complete_sector,
+	  SECTOR },
 	{ "block_rq_complete", "nr_sector",
-	  BIOSNOOP_C_tpoff_complete_nr_sector },
+	  BIOSNOOP_C_tpoff_complete_nr_sector, NR_SECTOR },
 	{ "block_rq_complete", "rwbs", BIOSNOOP_C_tpoff_complete_rwbs },
 };
 
 static int configure(struct tool_ctx *t, const struct biosnoop_settings *s)
 {
-	int ret = prog_tp_offsets(t, &biosnoop_skel, "block", offs,
-				  sizeof(offs) / sizeof(offs[0]), 1);
+	struct bb_map *start;
+	int direct = 1;
+	int ret = prog_tp_fields(t, &biosnoop_skel, "block", offs,
+				 sizeof(offs) / sizeof(offs[0]), 1, &direct);
 
-	if (ret < 0 || (ret = prog_tp_offsets(t, &biosnoop_skel, "block",
-					      insert_offs, 2, s->queued)) < 0)
+	if (ret < 0 || (ret = prog_tp_fields(t, &biosnoop_skel, "block",
+					     insert_offs, 2, s->queued,
+					     &direct)) < 0)
 		return ret;
+	/* an update and a delete per request: from a free list (barebpf.h) */
+	ret = biosnoop_map(t->obj, BIOSNOOP_M_start, &start);
+	if (ret < 0)
+		return tool_fail(t, ret, "internal: no start map");
+	start->prealloc = 1;
 	const int set[] = {
+		biosnoop_set(t->obj, BIOSNOOP_C_tp_direct, direct),
 		biosnoop_set(t->obj, BIOSNOOP_C_filter_dev, s->filter_dev),
 	};
 	if (!s->queued) /* not attached: not loaded */

@@ -9,17 +9,31 @@ int prog_tp_offsets(struct tool_ctx *t, const struct bb_skel *s,
 		    const char *cat, const struct prog_tp_off *o, int n,
 		    int read)
 {
-	int i, off;
+	return prog_tp_fields(t, s, cat, o, n, read, NULL);
+}
+
+int prog_tp_fields(struct tool_ctx *t, const struct bb_skel *s,
+		   const char *cat, const struct prog_tp_off *o, int n,
+		   int read, int *direct)
+{
+	struct bb_tp_field f;
+	int i, ret;
 
 	for (i = 0; i < n; i++) {
-		off = read ? tool_tp_offset(t, cat, o[i].event, o[i].field) : 0;
-		if (off < 0)
-			return off;
-		off = obj_skel_set(t->obj, s, o[i].id, off);
-		if (off < 0)
-			return tool_fail(t, off,
+		f.offset = f.size = 0;
+		if (read) {
+			ret = tool_tp_field(t, cat, o[i].event, o[i].field, &f);
+			if (ret < 0)
+				return ret;
+			if (direct && o[i].at &&
+			    (f.offset != o[i].at || f.size != o[i].size))
+				*direct = 0;
+		}
+		ret = obj_skel_set(t->obj, s, o[i].id, f.offset);
+		if (ret < 0)
+			return tool_fail(t, ret,
 					 "internal: constant %d of %s: %s",
-					 o[i].id, s->name, strerror(-off));
+					 o[i].id, s->name, strerror(-ret));
 	}
 	return 0;
 }

@@ -26,6 +26,9 @@
 struct prog_tp_off {
 	const char *event, *field;
 	int id; /* of the object's enum NAME_const */
+	/* where the program reads it straight from ctx if it is there with
+	 * that size (BB_TP_FIELD), else at the constant; 0: never */
+	int at, size;
 };
 /*
  * Set constants o[0..n-1] of s to their fields' offsets in
@@ -35,6 +38,14 @@ struct prog_tp_off {
 int prog_tp_offsets(struct tool_ctx *t, const struct bb_skel *s,
 		    const char *cat, const struct prog_tp_off *o, int n,
 		    int read);
+/*
+ * The same, and *direct = 0 unless every field with an `at` is at that
+ * offset with that size (left as it is: start with 1, for several calls;
+ * fields not read, with read 0, do not count).
+ */
+int prog_tp_fields(struct tool_ctx *t, const struct bb_skel *s,
+		   const char *cat, const struct prog_tp_off *o, int n,
+		   int read, int *direct);
 
 /*
  * The results of a module's NAME_set calls (an array of them, in the
