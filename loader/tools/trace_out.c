@@ -231,6 +231,7 @@ static void print_event(struct trace_run *r, const struct trace_probe *p,
 void trace_on_event(void *ctx, int cpu, const void *data, uint32_t size)
 {
 	static struct trace_event e; /* 4 KiB: not on the stack */
+	static uint32_t last_size;
 	struct trace_run *r = ctx;
 	const struct trace_opts *o = r->o;
 	const struct trace_probe *p;
@@ -240,12 +241,22 @@ void trace_on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	FILE *m;
 
 	(void)cpu;
-	/* the raw sample is padded to 8 bytes: at least our header */
-	if (size < TRACE_EVENT_FIXED)
+	/* a probe sends its record's first rec_size bytes (bpf/trace.h),
+	 * at least the head; the rest reads as 0 */
+	if (size < TRACE_EVENT_HEAD)
 		return;
 	if (size > sizeof(e))
 		size = sizeof(e);
-	memcpy(&e, data, size);
+	/* a constant size: copied inline (musl's memcpy sets up a `rep
+	 * movs` for every call, a tenth of a streamed event's time) */
+	memcpy(&e, data, TRACE_EVENT_HEAD);
+	if (size > TRACE_EVENT_HEAD)
+		memcpy((char *)&e + TRACE_EVENT_HEAD,
+		       (const char *)data + TRACE_EVENT_HEAD,
+		       size - TRACE_EVENT_HEAD);
+	if (last_size > size)
+		memset((char *)&e + size, 0, last_size - size);
+	last_size = size;
 	r->received++;
 	/* every stack taken counts, printed or not */
 	if (o->kstack)
