@@ -26,7 +26,8 @@
  *   slot    the value it tests; mask ANDed to it first; k the number
  *   stroff  TRACE_OP_STREQ: the slot's string; w0..w7 the string compared
  *           with, 8 bytes a word, little-endian, zero-padded
- * Per probe: probe_id (in the record), rec_size (bytes sent), is_kprobe,
+ * Per probe: probe_id (in the record), rec_size (bytes sent: see
+ * struct trace_event), is_kprobe,
  * regs_off (TRACE_BASE_REGS: where the syscall wrapper's pt_regs pointer
  * lies), filter_or (0: every condition must hold; 1: one suffices).
  * Shared: filter_tgid, filter_tid, self_tgid (0: none), kstack, ustack,
@@ -91,18 +92,26 @@
 #define TRACE_CNT_EMITTED 0
 #define TRACE_NCOUNTERS 1
 
-/* The record's size, and that of what precedes str[]. */
+/*
+ * The record's size; that of its head (what every probe sends), of what
+ * a kprobe sends with no values, and of what precedes str[].
+ */
 #define TRACE_EVENT_SIZE 4096
-#define TRACE_EVENT_FIXED (64 + TRACE_COMM_LEN + 12 * TRACE_NSLOTS)
+#define TRACE_EVENT_HEAD (44 + TRACE_COMM_LEN)
+#define TRACE_EVENT_VALS 80
+#define TRACE_EVENT_FIXED (TRACE_EVENT_VALS + 12 * TRACE_NSLOTS)
 
 /*
  * One event. No implicit padding: the record leaves the kernel whole.
- * The first rec_size bytes are sent: the header, then the strings.
+ * A probe sends the first rec_size bytes, only what it uses: a
+ * tracepoint without values its head (60 bytes: a 72-byte sample in the
+ * ring, where the whole header made 192), a kprobe up to entry_ret,
+ * values without strings up to its last val[], strings all of str_ret[]
+ * and its strings. A ring holds that many more records; the reader
+ * takes what was not sent as 0.
  */
 struct trace_event {
 	unsigned long long ts;        /* bpf_ktime_get_ns */
-	unsigned long long ip;        /* kprobe: regs->ip (function+1 on x86) */
-	unsigned long long entry_ret; /* kprobe: PT_REGS_ENTRY_RET */
 	unsigned int tgid;
 	unsigned int tid;
 	unsigned int uid;
@@ -112,8 +121,12 @@ struct trace_event {
 	int kstack;                   /* stack id, -errno, or -1 if not asked */
 	int ustack;
 	unsigned int stack_map;       /* the stack ids are of stacks (0), stacks1 */
-	unsigned int pad;
 	char comm[TRACE_COMM_LEN];
+	/* TRACE_EVENT_HEAD */
+	unsigned int pad;
+	unsigned long long ip;        /* kprobe: regs->ip (function+1 on x86) */
+	unsigned long long entry_ret; /* kprobe: PT_REGS_ENTRY_RET */
+	/* TRACE_EVENT_VALS */
 	unsigned long long val[TRACE_NSLOTS];
 	int str_ret[TRACE_NSLOTS];    /* bytes read with the NUL, or -errno */
 	char str[TRACE_STR_AREA];

@@ -13,6 +13,9 @@
 
 #define INDENT "        "
 
+int trace_fast = 1;
+uint64_t trace_fast_lines;
+
 /* FUNC of a kprobe event of a glob: the function regs->ip is in (x86
  * reports the probed address + 1, the int3 that trapped). A USDT probe's
  * sites are all the probe. */
@@ -229,9 +232,153 @@ static void print_event(struct trace_run *r, const struct trace_probe *p,
 	fputs("}\n", stdout);
 }
 
+/* The fast line's pieces: u in decimal (two digits a step), and a string
+ * that is its own escape (printable ASCII; in JSON no '"' or '\\'). */
+static char *put_u32(char *p, uint32_t u)
+{
+	static const char d2[] =
+		"000102030405060708091011121314151617181920212223242526272829"
+		"303132333435363738394041424344454647484950515253545556575859"
+		"606162636465666768697071727374757677787980818283848586878889"
+		"90919293949596979899";
+	char tmp[10], *t = tmp + sizeof(tmp);
+
+	while (u >= 100) {
+		t -= 2;
+		t[0] = d2[(u % 100) * 2];
+		t[1] = d2[(u % 100) * 2 + 1];
+		u /= 100;
+	}
+	if (u >= 10) {
+		t -= 2;
+		t[0] = d2[u * 2];
+		t[1] = d2[u * 2 + 1];
+	} else {
+		*--t = '0' + u;
+	}
+	while (t < tmp + sizeof(tmp))
+		*p++ = *t++;
+	return p;
+}
+
+static char *put_str(char *p, const char *s, size_t n)
+{
+	while (n--)
+		*p++ = *s++;
+	return p;
+}
+
+static char *put_pad(char *p, char *start, int width)
+{
+	while (p < start + width)
+		*p++ = ' ';
+	return p;
+}
+
+/* The length of s (at most max) if every byte of it is printable ASCII
+ * (and, for JSON, neither '"' nor '\\'): as it is in either output.
+ * Else -1. */
+static int plain(const char *s, int max, int json)
+{
+	int i;
+
+	for (i = 0; i < max && s[i]; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e ||
+		    (json && (s[i] == '"' || s[i] == '\\')))
+			return -1;
+	return i;
+}
+
+/*
+ * The line of an event with no message and no stacks (the common case of
+ * a busy stream: sys_enter_getppid at 3 million a second), built in one
+ * buffer and written at once: out_row's bytes, a fifth of its time.
+ * 0, or -1 where a string needs escaping (then out_row prints it).
+ */
+static int fast_event(const struct trace_run *r, const struct trace_event *e,
+		      const char *comm, const char *func, int func_fixed)
+{
+	/* a stream's events mostly come from one task and one probe: the
+	 * last comm's and func's checks hold again */
+	static uint64_t last_comm[2];
+	static const char *last_func;
+	static int last_nc = -1, last_nf = -1;
+	const struct trace_opts *o = r->o;
+	char line[512], tbuf[32] = "", *p = line, *col;
+	uint64_t cw[2];
+	int nc, nf, nt = 0;
+
+	memcpy(cw, comm, sizeof(cw));
+	if (cw[0] != last_comm[0] || cw[1] != last_comm[1] || last_nc < 0) {
+		last_nc = plain(comm, TRACE_COMM_LEN, o->json);
+		memcpy(last_comm, cw, sizeof(cw));
+	}
+	nc = last_nc;
+	if (!func_fixed || func != last_func) {
+		last_nf = plain(func, 256, o->json);
+		last_func = func_fixed ? func : NULL;
+	}
+	nf = last_nf;
+
+	if (o->time || o->timestamp)
+		event_time(r, e, tbuf, sizeof(tbuf));
+	if (nc < 0 || nf < 0 || func[nf] || (nt = plain(tbuf, 32, 1)) < 0)
+		return -1;
+	if (o->json) {
+		p = put_str(p, "{\"pid\":", 7);
+		p = put_u32(p, e->tgid);
+		p = put_str(p, ",\"tid\":", 7);
+		p = put_u32(p, e->tid);
+		p = put_str(p, ",\"comm\":\"", 9);
+		p = put_str(p, comm, nc);
+		p = put_str(p, "\",\"func\":\"", 10);
+		p = put_str(p, func, nf);
+		*p++ = '"';
+		if (o->timestamp) {
+			p = put_str(p, ",\"ts\":", 6);
+			p = put_str(p, tbuf, nt);
+		} else if (o->time) {
+			p = put_str(p, ",\"time\":\"", 9);
+			p = put_str(p, tbuf, nt);
+			*p++ = '"';
+		}
+		if (o->cpu) {
+			p = put_str(p, ",\"cpu\":", 7);
+			p = put_u32(p, e->cpu);
+		}
+		*p++ = '}';
+	} else {
+		if (o->time || o->timestamp) {
+			col = p;
+			p = put_pad(put_str(p, tbuf, nt), col, 8);
+			*p++ = ' ';
+		}
+		if (o->cpu) {
+			col = p;
+			p = put_pad(put_u32(p, e->cpu), col, 3);
+			*p++ = ' ';
+		}
+		col = p;
+		p = put_pad(put_u32(p, e->tgid), col, 7);
+		*p++ = ' ';
+		col = p;
+		p = put_pad(put_u32(p, e->tid), col, 7);
+		*p++ = ' ';
+		col = p;
+		p = put_pad(put_str(p, comm, nc), col, 15);
+		*p++ = ' ';
+		p = put_str(p, func, nf);
+	}
+	*p++ = '\n';
+	fwrite(line, 1, p - line, stdout);
+	trace_fast_lines++;
+	return 0;
+}
+
 void trace_on_event(void *ctx, int cpu, const void *data, uint32_t size)
 {
 	static struct trace_event e; /* 4 KiB: not on the stack */
+	static uint32_t last_size;
 	struct trace_run *r = ctx;
 	const struct trace_opts *o = r->o;
 	const struct trace_probe *p;
@@ -241,12 +388,22 @@ void trace_on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	FILE *m;
 
 	(void)cpu;
-	/* the raw sample is padded to 8 bytes: at least our header */
-	if (size < TRACE_EVENT_FIXED)
+	/* a probe sends its record's first rec_size bytes (bpf/trace.h),
+	 * at least the head; the rest reads as 0 */
+	if (size < TRACE_EVENT_HEAD)
 		return;
 	if (size > sizeof(e))
 		size = sizeof(e);
-	memcpy(&e, data, size);
+	/* a constant size: copied inline (musl's memcpy sets up a `rep
+	 * movs` for every call, a tenth of a streamed event's time) */
+	memcpy(&e, data, TRACE_EVENT_HEAD);
+	if (size > TRACE_EVENT_HEAD)
+		memcpy((char *)&e + TRACE_EVENT_HEAD,
+		       (const char *)data + TRACE_EVENT_HEAD,
+		       size - TRACE_EVENT_HEAD);
+	if (last_size > size)
+		memset((char *)&e + size, 0, last_size - size);
+	last_size = size;
 	r->received++;
 	/* every stack taken counts, printed or not */
 	if (o->kstack)
@@ -278,7 +435,9 @@ void trace_on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	if (r->us && e.ustack >= 0)
 		usyms_add_pid(r->us, (int)e.tgid);
 	func = func_name(r, p, &e, buf, sizeof(buf));
-	print_event(r, p, &e, size, comm, func, msg);
+	if (!trace_fast || msg || p->spec.has_fmt || o->kstack || o->ustack ||
+	    fast_event(r, &e, comm, func, func != buf) < 0)
+		print_event(r, p, &e, size, comm, func, msg);
 	free(msg);
 	r->printed++;
 	tool_output_failed();

@@ -14,6 +14,9 @@
 
 _Static_assert(offsetof(struct trace_event, str) == TRACE_EVENT_FIXED,
 	       "TRACE_EVENT_FIXED in bpf/trace.h");
+_Static_assert(offsetof(struct trace_event, pad) == TRACE_EVENT_HEAD &&
+	       offsetof(struct trace_event, val) == TRACE_EVENT_VALS,
+	       "TRACE_EVENT_HEAD, TRACE_EVENT_VALS in bpf/trace.h");
 _Static_assert(sizeof(struct trace_event) == TRACE_EVENT_SIZE,
 	       "TRACE_EVENT_SIZE in bpf/trace.h");
 
@@ -521,7 +524,15 @@ int trace_spec_compile(const struct trace_spec *sp,
 	pr->filter_or = sp->filter_or;
 	pr->is_kprobe = sp->type != TRACE_TP;
 	pr->regs_off = arch->args[0];
-	pr->rec_size = TRACE_EVENT_FIXED + end;
+	/* only what the reader uses is sent (bpf/trace.h): a full ring
+	 * holds that many more records */
+	if (end)
+		pr->rec_size = TRACE_EVENT_FIXED + end;
+	else if (pr->nslots)
+		pr->rec_size = TRACE_EVENT_VALS + 8 * pr->nslots;
+	else
+		pr->rec_size = pr->is_kprobe ? TRACE_EVENT_VALS :
+			       TRACE_EVENT_HEAD;
 	return 0;
 }
 

@@ -59,7 +59,12 @@ struct trace_run {
 	int done;
 };
 
-/* perfbuf callback: print one event, as text or JSON (r->o->json). */
+/* perfbuf callback: print one event, as text or JSON (r->o->json). An
+ * event without a message or stacks takes a fast path to the same bytes;
+ * for the tests: trace_fast 0 sends every line through out_row instead,
+ * trace_fast_lines counts the lines of the fast path. */
+extern int trace_fast;
+extern uint64_t trace_fast_lines;
 void trace_on_event(void *ctx, int cpu, const void *data, uint32_t size);
 void trace_print_header(const struct trace_opts *o);
 /* Between drains: once the stack map in use fills, empty the other one and

@@ -233,7 +233,11 @@ START_TEST(test_trace_lost_events_counted)
 	int printed = 0;
 
 	child_start(&c, CALLS);
+	/* rings of 256 KiB: the default ones (16 MiB here) hold 200,000
+	 * 72-byte samples, and the 1 MiB pipe the rest */
+	setenv("BAREBPF_RING_PAGES", "64", 1);
 	no = trace_start(&p, &c, NULL, NULL, out, sizeof(out));
+	unsetenv("BAREBPF_RING_PAGES");
 	child_run(&c);
 	read_more(p.out, out, sizeof(out), &no, NULL, 3000);
 	kill(p.pid, SIGINT);

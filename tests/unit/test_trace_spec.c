@@ -553,7 +553,8 @@ START_TEST(test_compile_kprobes)
 	ck_assert_uint_eq(t[0].op, TRACE_OP_LTS);
 	ck_assert_uint_eq(t[0].neg, 0);
 	ck_assert_uint_eq(t[0].slot, 1);
-	ck_assert_uint_eq(pr.rec_size, TRACE_EVENT_FIXED);
+	/* no strings: the record ends after its last value */
+	ck_assert_uint_eq(pr.rec_size, TRACE_EVENT_VALS + 2 * 8);
 
 	/* numbers take the type of what they are compared with */
 	compile_ok("p::f ((u8)arg1 == -1 && $pid < 7 && (unsigned)arg2 >= "
@@ -641,6 +642,16 @@ START_TEST(test_compile_tracepoints)
 		   openat_fmt, &trace_arch_x86_64, &sp, &pr);
 	CHECK_SLOT(&s[0], TRACE_BASE_CTX, 40, 8, TRACE_EXT(2, 0),
 		   TRACE_EXT(8, 0), TRACE_STR_NONE);
+	ck_assert_uint_eq(pr.rec_size, TRACE_EVENT_VALS + 8);
+	/* no values: the head alone (a 72-byte sample; 192 with the whole
+	 * header); a kprobe sends its ip and entry_ret as well */
+	compile_ok("t:syscalls:sys_enter_openat", openat_fmt,
+		   &trace_arch_x86_64, &sp, &pr);
+	ck_assert_int_eq(pr.nslots, 0);
+	ck_assert_uint_eq(pr.rec_size, TRACE_EVENT_HEAD);
+	ck_assert_uint_eq((pr.rec_size + 4 + 7) / 8 * 8 + 8, 72);
+	compile_ok("p::vfs_read", NULL, &trace_arch_x86_64, &sp, &pr);
+	ck_assert_uint_eq(pr.rec_size, TRACE_EVENT_VALS);
 }
 END_TEST
 
