@@ -19,6 +19,7 @@ static int configure(struct tool_ctx *t, const struct profile_settings *s)
 		profile_set(o, PROFILE_C_kstack, s->kstack),
 		profile_set(o, PROFILE_C_ustack, s->ustack),
 		profile_set(o, PROFILE_C_idle, s->idle),
+		profile_set(o, PROFILE_C_build_id, s->build_id),
 	};
 	struct bb_map *m = obj_map(o, "stacks"), *c = obj_map(o, "counts");
 
@@ -27,6 +28,10 @@ static int configure(struct tool_ctx *t, const struct profile_settings *s)
 		m->def.max_entries = s->stack_storage;
 	if (c && s->hash_storage)
 		c->def.max_entries = s->hash_storage;
+	if (s->build_id && s->ustack &&
+	    prog_build_id_stacks(t, "ustacks", s->stack_storage ?
+				 s->stack_storage : PROFILE_STACKS) < 0)
+		return -EOPNOTSUPP;
 	return PROG_CONSTS_SET(t, set);
 }
 
@@ -69,6 +74,8 @@ int profile_start(struct tool_ctx *t, const struct profile_settings *s,
 		return ret;
 	r->counts_fd = profile_map_fd(t->obj, PROFILE_M_counts);
 	r->stacks_fd = profile_map_fd(t->obj, PROFILE_M_stacks);
+	r->ustacks_fd = s->build_id && s->ustack ?
+			profile_map_fd(t->obj, PROFILE_M_ustacks) : -1;
 	return attach_cpus(t, r, s->hz);
 }
 
