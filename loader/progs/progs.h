@@ -282,14 +282,13 @@ struct profile_settings {
 struct profile_run {
 	int counts_fd, stacks_fd;
 	int ustacks_fd;         /* the user stacks' with build_id, else -1 */
-	int *fds, nfds;         /* the sampling events */
+	int ncpus;              /* sampled */
 	int software;           /* cpu-clock: no hardware cycles here */
 };
-/* Open, configure and load profile.bpf.c, open and attach the events. */
+/* Open, configure and load profile.bpf.c, open and attach the events (in
+ * t's session: tool_detach closes them, and the programs stop). */
 int profile_start(struct tool_ctx *t, const struct profile_settings *s,
 		  struct profile_run *r);
-/* Close the sampling events (the programs stop). */
-void profile_stop(struct profile_run *r);
 
 /* ---- trace.c: trace's one program, a copy per probe ---- */
 struct traceobj_settings {

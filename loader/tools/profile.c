@@ -168,7 +168,7 @@ static int profile_main(int argc, char **argv)
 	if (profile_start(&t, &s, &r) < 0)
 		goto out;
 	if (t.verbose)
-		fprintf(stderr, "sampling %d CPUs with the %s\n", r.nfds,
+		fprintf(stderr, "sampling %d CPUs with the %s\n", r.ncpus,
 			r.software ? "software cpu-clock (no hardware cycles "
 				     "counter here)" : "hardware cycles counter");
 	so->title = "Flame Graph";
@@ -182,11 +182,9 @@ static int profile_main(int argc, char **argv)
 	tool_timer_init(&tm, 1, o.duration);
 	while (tool_wait(&tm, NULL) != TOOL_TICK_LAST)
 		stackcount_poll(&sc);
-	profile_stop(&r);
-	tool_report_drops(&t); /* not in the session: tool_detach cannot */
+	tool_detach(&t);
 	ret = stackcount_print(&t, &sc, so) < 0;
 out:
-	profile_stop(&r);
 	stackcount_free(&sc);
 	tool_cleanup(&t);
 	return ret;

@@ -384,8 +384,8 @@ START_TEST(test_offcputime_naps)
 END_TEST
 
 /* A full counts map: the samples it could not take are said, not lost in
- * silence (profile's events are not the session's, which says it for the
- * other tools). */
+ * silence (by tool_detach, as for the other tools: profile's events are
+ * the session's). */
 START_TEST(test_profile_full_map)
 {
 	static char out[1 << 16], err[4096];
@@ -434,6 +434,25 @@ START_TEST(test_bad_args)
 }
 END_TEST
 
+/*
+ * A CPU that cannot be sampled fails profile, saying which and why, as
+ * `run` does (session_attach_sampling): a rate above
+ * kernel.perf_event_max_sample_rate, refused on every CPU. (Only an
+ * offline CPU is skipped; profile once dropped any CPU that failed,
+ * silently while one was left.)
+ */
+START_TEST(test_profile_cpu_refused)
+{
+	char out[4096], err[4096];
+	char *const argv[] = { (char *)barebpf(), "profile", "-F",
+			       "1000000000", "1", NULL };
+
+	ck_assert_int_eq(run(argv, out, sizeof(out), err, sizeof(err)), 1);
+	ck_assert_msg(strstr(err, "cannot sample CPU 0 at 1000000000 Hz") &&
+		      strstr(err, "perf_event_max_sample_rate"), "%s", err);
+}
+END_TEST
+
 static const char *need_load(void)
 {
 	const char *why = need_root_and_tools();
@@ -456,6 +475,7 @@ static Suite *profile_suite(void)
 	tcase_add_test(tc, test_profile_svg_browser);
 	tcase_add_test(tc, test_offcputime_naps);
 	tcase_add_test(tc, test_profile_full_map);
+	tcase_add_test(tc, test_profile_cpu_refused);
 	tcase_add_test(tc, test_profile_exited);
 	tcase_add_test(tc, test_offcputime_exited);
 	tcase_add_test(tc, test_bad_args);
