@@ -8,7 +8,8 @@
  *
  * Constants: filter_tgid, filter_pid (0: all), user_only, kernel_only
  * (threads with or without a user space: a kernel thread's user stack is
- * -EFAULT), min_us, max_us (bcc's -m, -M), tpoff_next_pid.
+ * -EFAULT), min_us, max_us (bcc's -m, -M), tpoff_next_pid, build_id (user
+ * stacks into `ustacks`, a build-id stack map then: --build-id).
  */
 #include "bb_helpers.h"
 #include "offcputime.h"
@@ -22,6 +23,8 @@ struct start_val {
 
 BB_MAP(stacks, BPF_MAP_TYPE_STACK_TRACE, sizeof(u32), 127 * sizeof(u64),
        OFFCPU_STACKS);
+/* one entry, unused, unless build_id (the loader sizes it then) */
+BB_MAP(ustacks, BPF_MAP_TYPE_STACK_TRACE, sizeof(u32), 127 * sizeof(u64), 1);
 BB_MAP(counts, BPF_MAP_TYPE_HASH, sizeof(struct stack_key), sizeof(u64),
        OFFCPU_COUNTS);
 BB_MAP(start, BPF_MAP_TYPE_HASH, sizeof(u32), sizeof(struct start_val),
@@ -61,7 +64,10 @@ int on_switch(void *ctx)
 	u32 pid = (u32)id, next = 0;
 	struct start_val sv = {}, *sp;
 
-	if (wanted(pid, id >> 32))
+	if (wanted(pid, id >> 32) && BB_CONST(build_id))
+		sv.key.ustack = bpf_get_stackid(ctx, &ustacks,
+						BPF_F_USER_STACK);
+	else if (wanted(pid, id >> 32))
 		sv.key.ustack = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 	if (wanted(pid, id >> 32) && wanted_kind(sv.key.ustack)) {
 		sv.ts = now;

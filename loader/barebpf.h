@@ -184,7 +184,8 @@ enum bb_prog_kind {
 	BB_PROG_TRACEPOINT,
 	BB_PROG_PERF_EVENT, /* perf_event (libbpf, samples/bpf): run samples
 			     * every CPU (session_attach_sampling); and
-			     * bb_perf_event, which profile attaches itself */
+			     * bb_perf_event, which profile attaches the
+			     * same way (not at its section's target) */
 	BB_PROG_UPROBE,     /* uprobe/PATH:FUNC: a kprobe program */
 	BB_PROG_URETPROBE,
 };

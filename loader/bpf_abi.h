@@ -48,6 +48,7 @@ enum {
 #define BPF_F_NO_PREALLOC (1U << 0) /* 4.6 */
 #define BPF_F_NO_COMMON_LRU (1U << 1) /* 4.10 */
 #define BPF_F_NUMA_NODE   (1U << 2) /* 4.14 */
+#define BPF_F_STACK_BUILD_ID (1U << 5) /* 4.17: stack maps of (build id, offset) */
 #define BPF_F_RDONLY_PROG (1U << 7) /* 5.2 */
 
 /* program types */

@@ -4,6 +4,14 @@
  * (stackcount.h). Kernel frames are named from /proc/kallsyms, user
  * frames from the binaries mapped in the process (usyms), "[unknown]"
  * where no symbol holds the address. bcc names frames without offsets.
+ *
+ * A process's maps are read while it runs (stackcount_poll, each second),
+ * which names the frames of any process that lived through one pass. With
+ * --build-id the kernel gives each user frame as (build id, file offset)
+ * instead: a process gone before any pass is named from a file of that
+ * build id, among those the processes seen had mapped (or the debug
+ * directory); the frames the kernel could only give as addresses are
+ * named through the process's maps, as without it.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -37,6 +45,7 @@ int stackcount_opt(struct tool_ctx *t, int c, struct stackcount_opts *o,
 		return opt_count(t, "--stack-storage-size", "stacks", optarg,
 				 storage) ? -EINVAL : 1;
 	case STACKCOUNT_OPT_SVG: o->svg = optarg; return 1;
+	case STACKCOUNT_OPT_BUILD_ID: o->build_id = 1; return 1;
 	}
 	return 0;
 }
@@ -45,6 +54,9 @@ int stackcount_opts_check(struct tool_ctx *t, const struct stackcount_opts *o)
 {
 	if (!o->kernel && !o->user)
 		return tool_fail(t, -EINVAL, "-U and -K exclude each other");
+	if (!o->user && o->build_id)
+		return tool_fail(t, -EINVAL, "--build-id names user frames: "
+				 "not with -K");
 	return 0;
 }
 
@@ -54,13 +66,15 @@ const char *stackcount_which(const struct stackcount_opts *o)
 }
 
 int stackcount_init(struct tool_ctx *t, struct stackcount *sc, int counts_fd,
-		    int stacks_fd, const struct stackcount_opts *o)
+		    int stacks_fd, int ustacks_fd,
+		    const struct stackcount_opts *o)
 {
 	struct bb_err err = { "" };
 
 	memset(sc, 0, sizeof(*sc));
 	sc->counts_fd = counts_fd;
 	sc->stacks_fd = stacks_fd;
+	sc->ustacks_fd = ustacks_fd;
 	if (o->kernel && ksyms_load(&sc->ks, "/proc/kallsyms", &err) < 0)
 		tool_error(t, "kernel frames stay unnamed: %s", err.msg);
 	if (o->user && usyms_new(&sc->us) < 0)
@@ -211,16 +225,69 @@ static int read_counts(int fd, struct entry **ep)
 /* Names of a stack's frames, innermost first, into names (of buf). */
 struct named {
 	uint64_t ips[BB_MAX_STACK];
+	struct bb_stack_build_id bids[BB_MAX_STACK]; /* --build-id's */
 	const char *names[BB_MAX_STACK];
 	char buf[BB_MAX_STACK][256];
 	int n;
 };
+
+/* The longest first: a 20-byte id that ends in zeros is not cut. */
+int stackcount_find_build_id(struct bb_usyms *us, const uint8_t *id,
+			     uint64_t foff, struct bb_usym *u)
+{
+	static const size_t lens[] = { BB_STACK_BUILD_ID_SIZE, 16, 8 };
+	size_t i, j;
+	int ret = -ENOENT;
+
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		for (j = lens[i]; j < BB_STACK_BUILD_ID_SIZE && !id[j]; j++)
+			;
+		if (j < BB_STACK_BUILD_ID_SIZE)
+			break; /* not zeros past this length */
+		ret = usyms_find_build_id(us, id, lens[i], foff, u);
+		if (ret != -ENOENT)
+			return ret;
+	}
+	return ret;
+}
+
+/* A user stack of ustacks_fd: frames by build id, or (where the kernel
+ * could not read one) by address. */
+static int read_build_id_stack(struct stackcount *sc, int id, int pid,
+			       struct named *s)
+{
+	int i;
+
+	memset(s->bids, 0, sizeof(s->bids));
+	if (bpf_map_lookup_elem(sc->ustacks_fd, &id, s->bids) < 0)
+		return 0;
+	for (i = 0; i < BB_MAX_STACK; i++) {
+		const struct bb_stack_build_id *f = &s->bids[i];
+		struct bb_usym u = { 0 };
+
+		if (f->status == BB_STACK_BUILD_ID_VALID)
+			stackcount_find_build_id(sc->us, f->build_id,
+						 f->offset, &u);
+		else if (f->status == BB_STACK_BUILD_ID_IP)
+			usyms_find(sc->us, pid, f->ip, &u);
+		else
+			break; /* EMPTY: the end */
+		snprintf(s->buf[i], sizeof(s->buf[i]), "%s",
+			 u.name ? u.name : "[unknown]");
+		s->names[i] = s->buf[i];
+	}
+	return i;
+}
 
 static void name_stack(struct stackcount *sc, int id, int pid, int kernel,
 		       struct named *s)
 {
 	int i;
 
+	if (!kernel && sc->ustacks_fd >= 0) {
+		s->n = id >= 0 ? read_build_id_stack(sc, id, pid, s) : 0;
+		return;
+	}
 	s->n = id >= 0 ? stack_read(sc->stacks_fd, id, s->ips, BB_MAX_STACK)
 		       : 0;
 	if (s->n < 0)

@@ -15,6 +15,7 @@
 struct stackcount_opts {
 	int kernel, user;  /* the stacks taken (profile's -K/-U) */
 	int folded, delimited, json;
+	int build_id;      /* --build-id: user stacks by build id */
 	const char *svg;   /* the flame graph's file; NULL: none */
 	const char *title; /* the flame graph's */
 	const char *unit;  /* the counts': "samples", "us" */
@@ -26,6 +27,8 @@ struct stackcount_opts {
 
 struct stackcount {
 	int counts_fd, stacks_fd;
+	int ustacks_fd;    /* user stacks by build id (--build-id); -1: the
+			    * user stacks are addresses in stacks_fd */
 	struct bb_ksyms *ks;
 	struct bb_usyms *us;
 	uint32_t *seen;    /* processes whose maps were read */
@@ -34,13 +37,14 @@ struct stackcount {
 
 /*
  * The options profile and offcputime share, as bcc's: -U (user stacks
- * only), -K (kernel only), -d, -f, --stack-storage-size N, --svg FILE.
- * stackcount_opts_init first (both stacks); then stackcount_opt on each of
- * the tool's own getopt answers: 1 taken, 0 not one of these, -EINVAL
- * (said); stackcount_opts_check after the loop (-U with -K).
+ * only), -K (kernel only), -d, -f, --stack-storage-size N, --svg FILE; and
+ * --build-id. stackcount_opts_init first (both stacks); then stackcount_opt
+ * on each of the tool's own getopt answers: 1 taken, 0 not one of these,
+ * -EINVAL (said); stackcount_opts_check after the loop (-U with -K,
+ * --build-id with -K).
  */
 enum { STACKCOUNT_OPT_STORAGE = TOOL_OPT_FIRST_OWN, STACKCOUNT_OPT_SVG,
-       STACKCOUNT_OPT_FIRST_OWN };
+       STACKCOUNT_OPT_BUILD_ID, STACKCOUNT_OPT_FIRST_OWN };
 #define STACKCOUNT_SHORTOPTS "UKdf"
 #define STACKCOUNT_LONGOPTS                                                    \
 	{ "user-stacks-only", no_argument, NULL, 'U' },                        \
@@ -49,7 +53,8 @@ enum { STACKCOUNT_OPT_STORAGE = TOOL_OPT_FIRST_OWN, STACKCOUNT_OPT_SVG,
 	{ "folded", no_argument, NULL, 'f' },                                  \
 	{ "stack-storage-size", required_argument, NULL,                       \
 	  STACKCOUNT_OPT_STORAGE },                                            \
-	{ "svg", required_argument, NULL, STACKCOUNT_OPT_SVG }
+	{ "svg", required_argument, NULL, STACKCOUNT_OPT_SVG },                \
+	{ "build-id", no_argument, NULL, STACKCOUNT_OPT_BUILD_ID }
 void stackcount_opts_init(struct stackcount_opts *o);
 int stackcount_opt(struct tool_ctx *t, int c, struct stackcount_opts *o,
 		   unsigned long *storage);
@@ -58,16 +63,28 @@ int stackcount_opts_check(struct tool_ctx *t, const struct stackcount_opts *o);
  * line ("... by user + kernel stack"). */
 const char *stackcount_which(const struct stackcount_opts *o);
 
-/* The symbol tables for what o asks. 0 or -errno (said). */
+/* The symbol tables for what o asks; ustacks_fd as in struct stackcount.
+ * 0 or -errno (said). */
 int stackcount_init(struct tool_ctx *t, struct stackcount *sc, int counts_fd,
-		    int stacks_fd, const struct stackcount_opts *o);
+		    int stacks_fd, int ustacks_fd,
+		    const struct stackcount_opts *o);
 /* Read the maps of processes new in counts now, while they still run
- * (the tool calls it every second): the binaries that name their stacks. */
+ * (the tool calls it every second): the binaries that name their stacks,
+ * and (--build-id) the files whose build ids name the stacks of processes
+ * that lived too short to be seen here. */
 void stackcount_poll(struct stackcount *sc);
 /* Everything counted, as o says. 0, or -errno (said). */
 int stackcount_print(struct tool_ctx *t, struct stackcount *sc,
 		     const struct stackcount_opts *o);
 void stackcount_free(struct stackcount *sc);
+/*
+ * A user frame of a build-id stack map: build id (BB_STACK_BUILD_ID_SIZE
+ * bytes: a shorter one, an MD5's 16 or lld's 8 of xxhash, padded with
+ * zeros, its length not said) and file offset, named as by
+ * usyms_find_build_id (its answers).
+ */
+int stackcount_find_build_id(struct bb_usyms *us, const uint8_t *id,
+			     uint64_t foff, struct bb_usym *u);
 
 /*
  * bcc's folded line into out (len bytes): comm, the user frames from the

@@ -230,8 +230,7 @@ uint64_t tool_ring_lost_fd(struct tool_ctx *t, struct bb_perfbuf *pb,
 			   int stats_fd, uint32_t idx, uint64_t received,
 			   uint64_t *sent);
 /* "warning: N event(s) not counted" if the object's drops map (bb_helpers.h)
- * counted any: tool_detach says it; a tool whose events are not in the
- * session (profile's sampling events) calls it itself. */
+ * counted any: tool_detach says it. */
 void tool_report_drops(struct tool_ctx *t);
 /* tool_detach, then close the object. */
 void tool_cleanup(struct tool_ctx *t);

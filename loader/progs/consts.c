@@ -3,7 +3,12 @@
  * the results of setting them. */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 #include "progs.h"
+#include "../../bpf/stackkey.h"
+
+_Static_assert(sizeof(struct bb_stack_build_id) == 32,
+	       "struct bpf_stack_build_id is 32 bytes");
 
 int prog_tp_offsets(struct tool_ctx *t, const struct bb_skel *s,
 		    const char *cat, const struct prog_tp_off *o, int n,
@@ -48,5 +53,31 @@ int prog_consts_set(struct tool_ctx *t, const int *results, int n)
 					 "internal: load-time constant %d "
 					 "of %d: %s", i, n,
 					 strerror(-results[i]));
+	return 0;
+}
+
+int prog_build_id_stacks(struct tool_ctx *t, const char *name,
+			 uint32_t entries)
+{
+	struct bb_map *m = obj_map(t->obj, name);
+	int fd;
+
+	if (!m)
+		return tool_fail(t, -EINVAL, "internal: no map %s", name);
+	/* asked of the kernel, not of its version (backports) */
+	fd = bpf_map_create(BPF_MAP_TYPE_STACK_TRACE, sizeof(uint32_t),
+			    sizeof(struct bb_stack_build_id), 1,
+			    BPF_F_STACK_BUILD_ID, NULL);
+	if (fd == -EINVAL)
+		return tool_fail(t, -EOPNOTSUPP, "--build-id: this kernel has "
+				 "no build-id stack maps (BPF_F_STACK_BUILD_ID, "
+				 "Linux 4.17); without --build-id, the frames "
+				 "of a process are named while it runs");
+	if (fd >= 0)
+		close(fd);
+	/* else (EPERM, ENOMEM ...) the load says why */
+	m->def.map_flags |= BPF_F_STACK_BUILD_ID;
+	m->def.value_size = BB_MAX_STACK * sizeof(struct bb_stack_build_id);
+	m->def.max_entries = entries;
 	return 0;
 }

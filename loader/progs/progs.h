@@ -52,6 +52,14 @@ int prog_tp_fields(struct tool_ctx *t, const struct bb_skel *s,
  * order made): 0, or the first error, said as a bug of the build.
  */
 int prog_consts_set(struct tool_ctx *t, const int *results, int n);
+/*
+ * Make the stack map `name` of t's object (declared as an address stack
+ * map) a build-id stack map (BPF_F_STACK_BUILD_ID: struct
+ * bb_stack_build_id frames) of entries stacks, before the load. 0, or
+ * -EOPNOTSUPP (said) where the kernel has none (before 4.17).
+ */
+int prog_build_id_stacks(struct tool_ctx *t, const char *name,
+			 uint32_t entries);
 #define PROG_CONSTS_SET(t, results)                                            \
 	prog_consts_set((t), (results), sizeof(results) / sizeof((results)[0]))
 
@@ -266,10 +274,13 @@ struct offcpu_settings {
 	int user_only, kernel_only;
 	uint64_t min_us, max_us;
 	uint32_t stack_storage; /* the stack map's entries; 0: compiled */
+	int build_id;           /* user stacks by build id (4.17; here 5.4.7,
+				 * 4.19.92: offcputime.c) */
 };
-/* Open, configure, load and attach offcputime.bpf.c; its maps' fds. */
+/* Open, configure, load and attach offcputime.bpf.c; its maps' fds
+ * (*ustacks_fd: the user stacks' with build_id, else -1). */
 int offcpu_start(struct tool_ctx *t, const struct offcpu_settings *s,
-		 int *counts_fd, int *stacks_fd);
+		 int *counts_fd, int *stacks_fd, int *ustacks_fd);
 
 /* ---- profile.c: samples by stack (a perf event per CPU) ---- */
 struct profile_settings {
@@ -277,17 +288,18 @@ struct profile_settings {
 	unsigned hz;
 	int kstack, ustack, idle;
 	uint32_t stack_storage, hash_storage; /* 0: as compiled */
+	int build_id;           /* user stacks by build id (4.17) */
 };
 struct profile_run {
 	int counts_fd, stacks_fd;
-	int *fds, nfds;         /* the sampling events */
+	int ustacks_fd;         /* the user stacks' with build_id, else -1 */
+	int ncpus;              /* sampled */
 	int software;           /* cpu-clock: no hardware cycles here */
 };
-/* Open, configure and load profile.bpf.c, open and attach the events. */
+/* Open, configure and load profile.bpf.c, open and attach the events (in
+ * t's session: tool_detach closes them, and the programs stop). */
 int profile_start(struct tool_ctx *t, const struct profile_settings *s,
 		  struct profile_run *r);
-/* Close the sampling events (the programs stop). */
-void profile_stop(struct profile_run *r);
 
 /* ---- trace.c: trace's one program, a copy per probe ---- */
 struct traceobj_settings {

@@ -11,8 +11,16 @@
  *                         then "sleep_us=N pipe_us=M": how long each part
  *                         took (longer than 2 s and 1 s on a busy machine:
  *                         the wakeups wait for a CPU)
+ *   stackload brief MS NAME
+ *                         renamed NAME (its comm, which the tests pick
+ *                         its stacks by): for MS milliseconds, work in
+ *                         spin_brief (a few ms) then a 10 ms nap in
+ *                         nap_brief, over and over; then exits (the
+ *                         exited-process tests: run for less than the
+ *                         tools' one-second pass over their counts)
  */
 #include <poll.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,12 +119,39 @@ NOINLINE static int nap(void)
 	return 0;
 }
 
+NOINLINE void spin_brief(void)
+{
+	spin(1000000);
+}
+
+NOINLINE void nap_brief(void)
+{
+	struct timespec ts = { 0, 10000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+NOINLINE static int brief(double ms, const char *name)
+{
+	double end = now() + ms / 1e3;
+
+	prctl(PR_SET_NAME, name, 0, 0, 0);
+	while (now() < end) {
+		spin_brief();
+		nap_brief();
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "burn"))
 		return burn(atof(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "nap"))
 		return nap();
-	fprintf(stderr, "usage: stackload burn SECS | stackload nap\n");
+	if (argc == 4 && !strcmp(argv[1], "brief"))
+		return brief(atof(argv[2]), argv[3]);
+	fprintf(stderr, "usage: stackload burn SECS | stackload nap | "
+		"stackload brief MS NAME\n");
 	return 2;
 }

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "barebpf.h"
 #include "output.h"
+#include "stackcount.h"
 #include "bbtest.h"
 
 /* Functions with known names to look up. noinline and used: they must
@@ -697,6 +698,7 @@ static const char mdi_script[] =
 	"int main(int c, char **v) { (void)v; return mdi_global(c); }\n"
 	"C\n"
 	"cc -O1 -o full p.c\n"
+	"cc -O1 -Wl,--build-id=md5 -o md5 p.c\n"
 	"nm -D full --format=posix --defined-only | awk '{ print $1 }' "
 	"| sort >dynsyms\n"
 	"nm full --format=posix --defined-only | awk '$2 ~ /^[TtD]$/ "
@@ -747,14 +749,14 @@ void mdi_clean(void)
 	ck_assert_int_eq(system(cmd), 0);
 }
 
-/* Where `name` is in the unstripped program, by libelf. */
-static uint64_t full_addr(const char *name)
+/* Where `name` is in the unstripped program `file` of mdi_dir, by libelf. */
+static uint64_t file_addr(const char *file, const char *name)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	uint64_t addr = 0;
 	Elf *e;
-	int fd = open(mdi_path("full"), O_RDONLY);
+	int fd = open(mdi_path(file), O_RDONLY);
 
 	ck_assert_int_ge(fd, 0);
 	ck_assert_uint_ne(elf_version(EV_CURRENT), EV_NONE);
@@ -779,6 +781,11 @@ static uint64_t full_addr(const char *name)
 	close(fd);
 	ck_assert_msg(addr, "no %s in the unstripped program", name);
 	return addr;
+}
+
+static uint64_t full_addr(const char *name)
+{
+	return file_addr("full", name);
 }
 
 START_TEST(test_minidebuginfo)
@@ -927,14 +934,14 @@ START_TEST(test_build_id)
 }
 END_TEST
 
-/* The file offset of a function of the unstripped program (its PT_LOAD). */
-static uint64_t full_foff(const char *name)
+/* The file offset of a function of an unstripped program (its PT_LOAD). */
+static uint64_t file_foff(const char *file, const char *name)
 {
-	uint64_t va = full_addr(name), foff = 0;
+	uint64_t va = file_addr(file, name), foff = 0;
 	GElf_Phdr ph;
 	size_t i, n;
 	Elf *e;
-	int fd = open(mdi_path("full"), O_RDONLY);
+	int fd = open(mdi_path(file), O_RDONLY);
 
 	e = elf_begin(fd, ELF_C_READ, NULL);
 	ck_assert_int_eq(elf_getphdrnum(e, &n), 0);
@@ -946,6 +953,11 @@ static uint64_t full_foff(const char *name)
 	close(fd);
 	ck_assert_uint_ne(foff, 0);
 	return foff;
+}
+
+static uint64_t full_foff(const char *name)
+{
+	return file_foff("full", name);
 }
 
 static void put_debug(const char *root, const uint8_t *id, const char *from)
@@ -1043,6 +1055,47 @@ START_TEST(test_find_build_id)
 			 -ENOENT);
 	ck_assert_int_eq(usyms_find_build_id(u, other, 0, 0x1000, &s),
 			 -EINVAL);
+	usyms_free(u);
+}
+END_TEST
+
+/*
+ * A build id shorter than 20 bytes (ld --build-id=md5: 16) as a build-id
+ * stack map gives it, padded with zeros to 20: stackcount names the frame
+ * from the file of the 16-byte id, which a lookup of the 20 bytes as they
+ * are does not find.
+ */
+START_TEST(test_padded_build_id)
+{
+	uint8_t id[64], padded[BB_STACK_BUILD_ID_SIZE] = { 0 };
+	uint64_t foff = file_foff("md5", "mdi_local");
+	char root[4200], cmd[9000], hex[40];
+	struct bb_usyms *u;
+	struct bb_usym s;
+	size_t i, n = libelf_build_id(mdi_path("md5"), id);
+
+	ck_assert_uint_eq(n, 16);
+	memcpy(padded, id, n);
+	for (i = 1; i < n; i++)
+		snprintf(hex + 2 * (i - 1), 3, "%02x", id[i]);
+	snprintf(root, sizeof(root), "%s/padroot", mdi_dir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/.build-id/%02x && cp %s "
+		 "%s/.build-id/%02x/%s.debug", root, id[0], mdi_path("md5"),
+		 root, id[0], hex);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(usyms_new(&u), 0);
+	usyms_set_debug_root(u, root);
+	ck_assert_int_eq(usyms_find_build_id(u, padded, 20, foff, &s),
+			 -ENOENT);
+	ck_assert_int_eq(stackcount_find_build_id(u, padded, foff + 1, &s), 0);
+	ck_assert_ptr_nonnull(s.name);
+	ck_assert_str_eq(s.name, "mdi_local");
+	ck_assert_uint_eq(s.off, 1);
+	/* a 20-byte id is taken whole: one of nothing stays not found */
+	memset(padded, 0x5a, sizeof(padded));
+	ck_assert_int_eq(stackcount_find_build_id(u, padded, foff, &s),
+			 -ENOENT);
+	ck_assert_ptr_null(s.name);
 	usyms_free(u);
 }
 END_TEST
@@ -1289,6 +1342,7 @@ static Suite *usym_suite(void)
 	tcase_add_test(md, test_minidebuginfo_damaged);
 	tcase_add_test(md, test_build_id);
 	tcase_add_test(md, test_find_build_id);
+	tcase_add_test(md, test_padded_build_id);
 	suite_add_tcase(s, md);
 	return s;
 }
