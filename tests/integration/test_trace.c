@@ -510,9 +510,18 @@ START_TEST(test_trace_stack_map_turns)
 	       "%d collisions (%d lost)\n", BATCH, BATCH, c1, c2, lost);
 	fflush(stdout);
 	ck_assert_msg(strstr(err, "stack map 0 filled"), "no switch: %s", err);
-	/* with losses the batches' lines no longer line up with the calls */
+	/*
+	 * With losses the batches' lines no longer line up with the calls.
+	 * Without a turn the second batch would meet a map whose buckets the
+	 * first filled to about 1 - 1/e (2,589 of 4,096), and collide in that
+	 * share or more. With turns it does about as the first, give or take
+	 * where the turns fell: one waits for a full map, two drains and a
+	 * second since the last, so a busy host (a slower reader) shifts them
+	 * (915 then 1,332 seen with four other jobs running): a fifth of the
+	 * batch as margin, still far below the no-turn share.
+	 */
 	if (!lost)
-		ck_assert_msg(c2 <= c1 + BATCH / 10,
+		ck_assert_msg(c2 <= c1 + BATCH / 5,
 			      "the second batch collides more: %d, then %d of "
 			      "%d", c1, c2, BATCH);
 }
