@@ -240,7 +240,15 @@ static __always_inline int trace(void *ctx)
 	ug = bpf_get_current_uid_gid();
 	e->uid = (u32)ug;
 	e->gid = ug >> 32;
-	e->cpu = bpf_get_smp_processor_id();
+	/*
+	 * Only where $cpu is tested or printed by the program: from 7.x a
+	 * kernel whose JIT supports per-CPU instructions inlines this helper
+	 * with one, and then refuses the program when the JIT is off
+	 * (riscv64 7.2 as Debian ships it: "program requires BPF JIT
+	 * compiler"). The record goes out on this CPU's ring
+	 * (BPF_F_CURRENT_CPU), so the reader knows the CPU anyway.
+	 */
+	e->cpu = BB_CONST(want_cpu) ? bpf_get_smp_processor_id() : 0;
 	e->probe = BB_CONST(probe_id);
 	e->kstack = -1;
 	e->ustack = -1;

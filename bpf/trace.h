@@ -27,7 +27,8 @@
  *   stroff  TRACE_OP_STREQ: the slot's string; w0..w7 the string compared
  *           with, 8 bytes a word, little-endian, zero-padded
  * Per probe: probe_id (in the record), rec_size (bytes sent: see
- * struct trace_event), is_kprobe,
+ * struct trace_event), is_kprobe, want_cpu (1: a value or condition reads
+ * $cpu; else the reader takes the CPU from the ring the record came in),
  * regs_off (TRACE_BASE_REGS: where the syscall wrapper's pt_regs pointer
  * lies), filter_or (0: every condition must hold; 1: one suffices).
  * Shared: filter_tgid, filter_tid, self_tgid (0: none), kstack, ustack,

@@ -387,7 +387,6 @@ void trace_on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	size_t mlen = 0;
 	FILE *m;
 
-	(void)cpu;
 	/* a probe sends its record's first rec_size bytes (bpf/trace.h),
 	 * at least the head; the rest reads as 0 */
 	if (size < TRACE_EVENT_HEAD)
@@ -404,6 +403,9 @@ void trace_on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	if (last_size > size)
 		memset((char *)&e + size, 0, last_size - size);
 	last_size = size;
+	/* the ring's CPU: the program sent the record on the CPU it ran on
+	 * (BPF_F_CURRENT_CPU) and reads it itself only for $cpu */
+	e.cpu = cpu;
 	r->received++;
 	/* every stack taken counts, printed or not */
 	if (o->kstack)

@@ -348,6 +348,10 @@ static int value_src(struct comp *c, const struct trace_value *v,
 	case TV_UID:
 	case TV_GID:
 	case TV_CPU:
+		/* the program reads the CPU only when a value or condition
+		 * asks for it (see want_cpu in bpf/trace.bpf.c) */
+		if (v->kind == TV_CPU)
+			c->pr->want_cpu = 1;
 		s->base = TRACE_BASE_REC;
 		s->off = rec_off(v->kind);
 		s->size = 4;
@@ -550,6 +554,7 @@ void trace_prog_consts(const struct trace_prog *pr, uint32_t probe_id,
 	set(ctx, "probe_id", probe_id);
 	set(ctx, "rec_size", pr->rec_size);
 	set(ctx, "is_kprobe", pr->is_kprobe);
+	set(ctx, "want_cpu", pr->want_cpu);
 	set(ctx, "regs_off", pr->regs_off);
 	set(ctx, "filter_or", pr->filter_or);
 	for (i = 0; i < TRACE_NSLOTS; i++) {

@@ -134,7 +134,7 @@ struct trace_prog {
 	int nslots;
 	struct trace_slot_c slots[TRACE_NSLOTS];
 	struct trace_term_c terms[TRACE_NTERMS];
-	uint64_t filter_or, is_kprobe, regs_off, rec_size;
+	uint64_t filter_or, is_kprobe, regs_off, rec_size, want_cpu;
 	int arg_slot[TRACE_MAX_ARGS]; /* the slot of each printed value */
 };
 

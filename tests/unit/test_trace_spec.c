@@ -780,7 +780,7 @@ START_TEST(test_consts)
 	compile_ok("p::f (STRCMP(\"ab\", arg2) && arg1 > 3) \"%s\", arg2",
 		   NULL, &trace_arch_x86_64, &sp, &pr);
 	trace_prog_consts(&pr, 7, collect, &c);
-	ck_assert_int_eq(c.n, 5 + 13 * TRACE_NSLOTS +
+	ck_assert_int_eq(c.n, 6 + 13 * TRACE_NSLOTS +
 				      (6 + TRACE_STRCMP_WORDS) * TRACE_NTERMS);
 	for (i = 0; i < c.n; i++)
 		for (j = i + 1; j < c.n; j++)
@@ -788,6 +788,8 @@ START_TEST(test_consts)
 	ck_assert_uint_eq(const_of(&c, "probe_id"), 7);
 	ck_assert_uint_eq(const_of(&c, "rec_size"), TRACE_EVENT_FIXED + 80);
 	ck_assert_uint_eq(const_of(&c, "is_kprobe"), 1);
+	/* no $cpu: the program does not read the CPU (bpf/trace.bpf.c) */
+	ck_assert_uint_eq(const_of(&c, "want_cpu"), 0);
 	ck_assert_uint_eq(const_of(&c, "s0_off"), 104);
 	ck_assert_uint_eq(const_of(&c, "s0_str"), TRACE_STR_KPTR);
 	ck_assert_uint_eq(const_of(&c, "s0_zero"), 1);
@@ -798,6 +800,33 @@ START_TEST(test_consts)
 	ck_assert_uint_eq(const_of(&c, "f1_slot"), 1);
 	ck_assert_uint_eq(const_of(&c, "f1_k"), 3);
 	ck_assert_uint_eq(const_of(&c, "f3_op"), TRACE_OP_NONE);
+}
+END_TEST
+
+/* $cpu in a condition or a value: only then does the program read the
+ * CPU itself (7.x refuses bpf_get_smp_processor_id without a JIT) */
+START_TEST(test_consts_want_cpu)
+{
+	static const char *const specs[] = {
+		"p::f ($cpu == 1)",
+		"t:sched:sched_switch \"%d\", $cpu",
+	};
+	static struct consts c;
+	struct trace_spec sp;
+	struct trace_prog pr;
+	unsigned i;
+
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		c.n = 0;
+		compile_ok(specs[i], NULL, &trace_arch_x86_64, &sp, &pr);
+		trace_prog_consts(&pr, 0, collect, &c);
+		ck_assert_msg(const_of(&c, "want_cpu") == 1, "%s", specs[i]);
+	}
+	c.n = 0;
+	compile_ok("p::f ($pid == 1) \"%d\", $uid", NULL, &trace_arch_x86_64,
+		   &sp, &pr);
+	trace_prog_consts(&pr, 0, collect, &c);
+	ck_assert_uint_eq(const_of(&c, "want_cpu"), 0);
 }
 END_TEST
 
@@ -922,6 +951,7 @@ static Suite *trace_spec_suite(void)
 	tcase_add_test(tc, test_compile_tracepoint_strings);
 	tcase_add_test(tc, test_compile_errors);
 	tcase_add_test(tc, test_consts);
+	tcase_add_test(tc, test_consts_want_cpu);
 	tcase_add_test(tc, test_format_text);
 	suite_add_tcase(s, tc);
 	return s;
