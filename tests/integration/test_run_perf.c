@@ -10,6 +10,7 @@
  *    user stack that the stack map holds, frames and all; the program's
  *    bpf_trace_printk lines (enabled and running times) are relayed.
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,26 @@ static const char *map_line(const char *name, const char **pos, char *line,
 	return line;
 }
 
+/* A child that spends its time in the kernel (reading /dev/zero), so that
+ * kernel addresses are sampled whatever the other CPUs do: an idle CPU's
+ * samples were the only kernel ones before, and a CI run had none once. */
+static pid_t kernel_burner(void)
+{
+	static char buf[1 << 20];
+	pid_t pid = fork();
+	int fd;
+
+	ck_assert_int_ge(pid, 0);
+	if (pid)
+		return pid;
+	fd = open("/dev/zero", O_RDONLY);
+	if (fd < 0)
+		_exit(1);
+	for (;;)
+		if (read(fd, buf, sizeof(buf)) < 0)
+			_exit(1);
+}
+
 START_TEST(test_run_sampleip)
 {
 	unsigned long long lo, hi, ip, n, total = 0, kernel = 0, own = 0;
@@ -100,9 +121,13 @@ START_TEST(test_run_sampleip)
 	char line[256];
 	int rc, keys = 0;
 
+	pid_t kpid = kernel_burner();
+
 	rc = run(argv, out, sizeof(out), err, sizeof(err));
 	kill(pid, SIGKILL);
+	kill(kpid, SIGKILL);
 	waitpid(pid, NULL, 0);
+	waitpid(kpid, NULL, 0);
 	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
 	while (map_line("ip_map", &pos, line, sizeof(line))) {
 		ck_assert_msg(sscanf(line, " %llu: %llu", &ip, &n) == 2,
