@@ -31,8 +31,13 @@ static void check(const struct trace_spec *sp, const struct trace_prog *pr)
 	int i;
 
 	FUZZ_ASSERT(pr->nslots >= 0 && pr->nslots <= TRACE_NSLOTS);
-	FUZZ_ASSERT(pr->rec_size >= TRACE_EVENT_FIXED &&
+	/* a probe sends only what it uses (bpf/trace.h): at least the
+	 * head, its values only with slots, at most the whole record */
+	FUZZ_ASSERT(pr->rec_size >= TRACE_EVENT_HEAD &&
 		    pr->rec_size <= TRACE_EVENT_FIXED + TRACE_STR_AREA);
+	FUZZ_ASSERT(pr->nslots || pr->rec_size <= TRACE_EVENT_VALS);
+	FUZZ_ASSERT(!pr->nslots ||
+		    pr->rec_size >= TRACE_EVENT_VALS + 8 * (uint64_t)pr->nslots);
 	for (i = 0; i < pr->nslots; i++) {
 		const struct trace_slot_c *s = &pr->slots[i];
 
