@@ -114,25 +114,6 @@ static int count_prefix(const char *text, const char *prefix)
 	return n;
 }
 
-static const char *need_root_and_tracepoint(void)
-{
-	char tfs[256];
-	char path[300];
-
-	if (geteuid())
-		return "needs root (bpf(), tracefs)";
-	if (access(barebpf(), X_OK))
-		return "build/barebpf is not built (run make first)";
-	if (tracefs_find(tfs, sizeof(tfs), NULL) < 0)
-		return "no tracefs";
-	snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_getppid",
-		 tfs);
-	if (access(path, F_OK))
-		return "no syscalls:sys_enter_getppid tracepoint "
-		       "(CONFIG_FTRACE_SYSCALLS)";
-	return NULL;
-}
-
 /* The heart of it: N calls, N events, each with both stacks. */
 START_TEST(test_trace_counts_calls_with_stacks)
 {
@@ -811,4 +792,4 @@ static Suite *trace_suite(void)
 	return s;
 }
 
-BBTEST_SUITE(trace, trace_suite, need_root_and_tracepoint)
+BBTEST_SUITE(trace, trace_suite, need_root_and_getppid)

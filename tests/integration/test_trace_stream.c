@@ -259,24 +259,6 @@ START_TEST(test_trace_stream_pipe_enlarged)
 }
 END_TEST
 
-static const char *need_root_and_getppid(void)
-{
-	char tfs[256], path[300];
-
-	if (geteuid())
-		return "needs root (bpf(), tracefs)";
-	if (access(barebpf(), X_OK))
-		return "build/barebpf is not built (run make first)";
-	if (tracefs_find(tfs, sizeof(tfs), NULL) < 0)
-		return "no tracefs";
-	snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_getppid",
-		 tfs);
-	if (access(path, F_OK))
-		return "no syscalls:sys_enter_getppid tracepoint "
-		       "(CONFIG_FTRACE_SYSCALLS)";
-	return NULL;
-}
-
 static Suite *trace_stream_suite(void)
 {
 	Suite *s = suite_create("trace_stream");

@@ -347,3 +347,24 @@ int http_get(int port, const char *path, struct http_reply *r,
 	ret = http_request(port, req, strlen(req), r, timeout);
 	return ret < 0 ? ret : r->status;
 }
+
+/* trace and trace_stream's suites: root, barebpf built, and the
+ * syscalls:sys_enter_getppid tracepoint their loops call. */
+const char *need_root_and_getppid(void)
+{
+	char tfs[256];
+	char path[300];
+
+	if (geteuid())
+		return "needs root (bpf(), tracefs)";
+	if (access(barebpf(), X_OK))
+		return "build/barebpf is not built (run make first)";
+	if (tracefs_find(tfs, sizeof(tfs), NULL) < 0)
+		return "no tracefs";
+	snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_getppid",
+		 tfs);
+	if (access(path, F_OK))
+		return "no syscalls:sys_enter_getppid tracepoint "
+		       "(CONFIG_FTRACE_SYSCALLS)";
+	return NULL;
+}
