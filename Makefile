@@ -62,7 +62,7 @@ REPRO_CFLAGS := -ffile-prefix-map=$(CURDIR)/=
 CFLAGS += $(REPRO_CFLAGS)
 # The library's folders (docs/ARCHITECTURE.md): primitives at the root,
 # user-space binaries, kernel facts, BPF objects, attaching.
-LIB_INC := -Iloader -Iloader/user -Iloader/obj -Iloader/probe
+LIB_INC := -Iloader -Iloader/user -Iloader/kernel -Iloader/obj -Iloader/probe
 CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE $(LIB_INC) -Iasm -Ibpf
 CLI_CFLAGS := -Iloader/cli -Iloader/progs -Iloader/tools -I$(O)/gen
 TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE $(LIB_INC) -Iloader/cli -Iloader/progs -Iloader/tools -I$(O)/gen -Iasm -Ibpf \
@@ -80,7 +80,7 @@ Q := @
 msg = @printf '  %-8s %s\n' $(1) $(2)
 endif
 
-LIB_SRCS := $(wildcard loader/*.c loader/user/*.c loader/obj/*.c loader/probe/*.c)
+LIB_SRCS := $(wildcard loader/*.c loader/user/*.c loader/kernel/*.c loader/obj/*.c loader/probe/*.c)
 # loader/cli/ (the frame), loader/progs/ (one module per BPF object) and
 # loader/tools/ (one file per tool) see those folders and $(O)/gen/; the
 # library (LIB_SRCS) is built without them on its include path, so that it
@@ -95,7 +95,7 @@ BPF_OBJS := $(patsubst %,$(O)/bpf/%.bpf.o,$(BPF_NAMES))
 EMBED_OBJS := $(patsubst %,$(O)/embed/%.o,$(BPF_NAMES))
 # One header per object with its constants' and maps' names (bbskel.c)
 SKELS := $(patsubst %,$(O)/gen/%.skel.h,$(BPF_NAMES))
-HDRS := $(wildcard loader/*.h loader/user/*.h loader/obj/*.h loader/probe/*.h loader/cli/*.h loader/progs/*.h loader/tools/*.h asm/*.h bpf/*.h)
+HDRS := $(wildcard loader/*.h loader/user/*.h loader/kernel/*.h loader/obj/*.h loader/probe/*.h loader/cli/*.h loader/progs/*.h loader/tools/*.h asm/*.h bpf/*.h)
 # The tools' names, from their definitions (`const struct tool tool_x = {`
 # then `"name", ...`): the links are made without running the binary, which
 # a cross build cannot. A native build checks the list against --list-tools.
