@@ -156,12 +156,12 @@ $(O)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
 
-# Embedded objects are stored compressed (loader/lz.c; about a third of
+# Embedded objects are stored compressed (loader/obj/lz.c; about a third of
 # their size), decoded by tool_open: lzpack is a build tool, for this host.
-$(O)/lzpack: scripts/lzpack.c loader/lz.c loader/barebpf.h
+$(O)/lzpack: scripts/lzpack.c loader/obj/lz.c loader/barebpf.h
 	$(call msg,HOSTCC,$@)
 	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) -O2 $(WARN) -std=gnu11 $(LIB_INC) -Iasm -Ibpf -o $@ scripts/lzpack.c loader/lz.c
+	$(Q)$(HOST_CC) -O2 $(WARN) -std=gnu11 $(LIB_INC) -Iasm -Ibpf -o $@ scripts/lzpack.c loader/obj/lz.c
 
 # The names of each object for the tools (scripts/bbskel.c): a build
 # tool like lzpack, linked with the library built for this host (the host
