@@ -64,8 +64,11 @@ CFLAGS += $(REPRO_CFLAGS)
 # user-space binaries, kernel facts, BPF objects, attaching.
 LIB_INC := -Iloader -Iloader/user -Iloader/kernel -Iloader/obj -Iloader/probe
 CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE $(LIB_INC) -Iasm -Ibpf
-CLI_CFLAGS := -Iloader/cli -Iloader/progs -Iloader/tools -I$(O)/gen
-TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE $(LIB_INC) -Iloader/cli -Iloader/progs -Iloader/tools -I$(O)/gen -Iasm -Ibpf \
+# The command line's folders: the frame, the program modules, the tools
+# (a tool of several files has a folder of its own: loader/tools/NAME/).
+CMD_INC := -Iloader/cli -Iloader/progs -Iloader/tools $(patsubst %/,-I%,$(sort $(wildcard loader/tools/*/))) -I$(O)/gen
+CLI_CFLAGS := $(CMD_INC)
+TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE $(LIB_INC) $(CMD_INC) -Iasm -Ibpf \
 	-Wno-unused-parameter
 # -mcpu=v1: no JLT/JLE/JSLT/JSLE (4.14), which 4.9's verifier refuses
 # ("invalid BPF_JMP opcode"); clang swaps the operands of JGT/JGE instead.
@@ -82,12 +85,12 @@ endif
 
 LIB_SRCS := $(wildcard loader/*.c loader/user/*.c loader/kernel/*.c loader/obj/*.c loader/probe/*.c)
 # loader/cli/ (the frame), loader/progs/ (one module per BPF object) and
-# loader/tools/ (one file per tool) see those folders and $(O)/gen/; the
+# loader/tools/ (one file or folder per tool) see those folders and $(O)/gen/; the
 # library (LIB_SRCS) is built without them on its include path, so that it
 # cannot depend on the command line (docs/ARCHITECTURE.md).
 CLI_SRCS := $(wildcard loader/cli/*.c)
 PROG_SRCS := $(wildcard loader/progs/*.c)
-TOOL_SRCS := $(wildcard loader/tools/*.c)
+TOOL_SRCS := $(wildcard loader/tools/*.c loader/tools/*/*.c)
 CMD_SRCS := $(CLI_SRCS) $(PROG_SRCS) $(TOOL_SRCS)
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_NAMES := $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS))
@@ -95,7 +98,7 @@ BPF_OBJS := $(patsubst %,$(O)/bpf/%.bpf.o,$(BPF_NAMES))
 EMBED_OBJS := $(patsubst %,$(O)/embed/%.o,$(BPF_NAMES))
 # One header per object with its constants' and maps' names (bbskel.c)
 SKELS := $(patsubst %,$(O)/gen/%.skel.h,$(BPF_NAMES))
-HDRS := $(wildcard loader/*.h loader/user/*.h loader/kernel/*.h loader/obj/*.h loader/probe/*.h loader/cli/*.h loader/progs/*.h loader/tools/*.h asm/*.h bpf/*.h)
+HDRS := $(wildcard loader/*.h loader/user/*.h loader/kernel/*.h loader/obj/*.h loader/probe/*.h loader/cli/*.h loader/progs/*.h loader/tools/*.h loader/tools/*/*.h asm/*.h bpf/*.h)
 # The tools' names, from their definitions (`const struct tool tool_x = {`
 # then `"name", ...`): the links are made without running the binary, which
 # a cross build cannot. A native build checks the list against --list-tools.
@@ -304,11 +307,11 @@ FUZZ_TIMEOUT ?= 10
 FUZZ ?= $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all $(WARN) -Wno-unused-parameter -std=gnu11 \
-	-D_GNU_SOURCE $(LIB_INC) -Iloader/cli -Iloader/progs -Iloader/tools -I$(O)/gen -Iasm -Ibpf
+	-D_GNU_SOURCE $(LIB_INC) $(CMD_INC) -Iasm -Ibpf
 FUZZ_LIB_OBJS := $(patsubst loader/%.c,$(O)/fuzz/lib/%.o,$(LIB_SRCS))
 # parsers of outside input on the command-line side (the HTTP server), and
 # the output layer that trace's record printer (fuzz_tracespec) writes with
-FUZZ_CMD_SRCS := loader/tools/httpd.c loader/tools/httpd_parse.c loader/cli/output.c
+FUZZ_CMD_SRCS := loader/tools/exporter/httpd.c loader/tools/exporter/httpd_parse.c loader/cli/output.c
 FUZZ_CMD_OBJS := $(patsubst loader/%.c,$(O)/fuzz/cmd/%.o,$(FUZZ_CMD_SRCS))
 
 $(O)/fuzz/lib/%.o: loader/%.c $(HDRS)

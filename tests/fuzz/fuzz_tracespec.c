@@ -9,10 +9,10 @@
 #include "fuzz.h"
 #include "barebpf.h"
 /* the trace tool's own files: they are not in the library */
-#include "../../loader/tools/trace_spec.c"
-#include "../../loader/tools/trace_filter.c"
-#include "../../loader/tools/trace_prog.c"
-#include "../../loader/tools/trace_fmt.c"
+#include "../../loader/tools/trace/trace_spec.c"
+#include "../../loader/tools/trace/trace_filter.c"
+#include "../../loader/tools/trace/trace_prog.c"
+#include "../../loader/tools/trace/trace_fmt.c"
 
 static const char format[] =
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"

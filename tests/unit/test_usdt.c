@@ -12,7 +12,7 @@
 #include "bbtest.h"
 #include "barebpf.h"
 #include "usdt.h"
-#include "tools/trace_spec.h"
+#include "trace_spec.h"
 
 #ifndef EM_RISCV
 #define EM_RISCV 243
