@@ -66,7 +66,7 @@ LIB_INC := -Iloader -Iloader/user -Iloader/kernel -Iloader/obj -Iloader/probe
 CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE $(LIB_INC) -Iasm -Ibpf
 # The command line's folders: the frame, the program modules, the tools
 # (a tool of several files has a folder of its own: loader/tools/NAME/).
-CMD_INC := -Iloader/cli -Iloader/progs -Iloader/tools $(patsubst %/,-I%,$(sort $(wildcard loader/tools/*/))) -I$(O)/gen
+CMD_INC := -Iloader/cli -Iloader/mods -Iloader/tools $(patsubst %/,-I%,$(sort $(wildcard loader/tools/*/))) -I$(O)/gen
 CLI_CFLAGS := $(CMD_INC)
 TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE $(LIB_INC) $(CMD_INC) -Iasm -Ibpf \
 	-Wno-unused-parameter
@@ -84,21 +84,21 @@ msg = @printf '  %-8s %s\n' $(1) $(2)
 endif
 
 LIB_SRCS := $(wildcard loader/*.c loader/user/*.c loader/kernel/*.c loader/obj/*.c loader/probe/*.c)
-# loader/cli/ (the frame), loader/progs/ (one module per BPF object) and
+# loader/cli/ (the frame), loader/mods/ (one module per BPF object) and
 # loader/tools/ (one file or folder per tool) see those folders and $(O)/gen/; the
 # library (LIB_SRCS) is built without them on its include path, so that it
 # cannot depend on the command line (docs/ARCHITECTURE.md).
 CLI_SRCS := $(wildcard loader/cli/*.c)
-PROG_SRCS := $(wildcard loader/progs/*.c)
+MOD_SRCS := $(wildcard loader/mods/*.c)
 TOOL_SRCS := $(wildcard loader/tools/*.c loader/tools/*/*.c)
-CMD_SRCS := $(CLI_SRCS) $(PROG_SRCS) $(TOOL_SRCS)
+CMD_SRCS := $(CLI_SRCS) $(MOD_SRCS) $(TOOL_SRCS)
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_NAMES := $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS))
 BPF_OBJS := $(patsubst %,$(O)/bpf/%.bpf.o,$(BPF_NAMES))
 EMBED_OBJS := $(patsubst %,$(O)/embed/%.o,$(BPF_NAMES))
 # One header per object with its constants' and maps' names (bbskel.c)
 SKELS := $(patsubst %,$(O)/gen/%.skel.h,$(BPF_NAMES))
-HDRS := $(wildcard loader/*.h loader/user/*.h loader/kernel/*.h loader/obj/*.h loader/probe/*.h loader/cli/*.h loader/progs/*.h loader/tools/*.h loader/tools/*/*.h asm/*.h bpf/*.h)
+HDRS := $(wildcard loader/*.h loader/user/*.h loader/kernel/*.h loader/obj/*.h loader/probe/*.h loader/cli/*.h loader/mods/*.h loader/tools/*.h loader/tools/*/*.h asm/*.h bpf/*.h)
 # The tools' names, from their definitions (`const struct tool tool_x = {`
 # then `"name", ...`): the links are made without running the binary, which
 # a cross build cannot. A native build checks the list against --list-tools.
@@ -146,7 +146,7 @@ endif
 $(O)/musl/%.o: loader/%.c $(HDRS)
 	$(call msg,CC,$@)
 	@mkdir -p $(dir $@)
-	$(Q)$(MUSL_CC) $(CFLAGS) $(if $(filter loader/cli/% loader/progs/% loader/tools/%,$<),$(CLI_CFLAGS)) $(SIZE_CFLAGS) -c -o $@ $<
+	$(Q)$(MUSL_CC) $(CFLAGS) $(if $(filter loader/cli/% loader/mods/% loader/tools/%,$<),$(CLI_CFLAGS)) $(SIZE_CFLAGS) -c -o $@ $<
 
 $(O)/host/%.o: loader/%.c $(HDRS)
 	$(call msg,HOSTCC,$@)

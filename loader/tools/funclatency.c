@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
-#include "progs.h"
+#include "mods.h"
 #include "../../bpf/funclatency.h"
 
 /* Each function costs a kprobe, a kretprobe and two file descriptors

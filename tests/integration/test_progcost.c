@@ -23,7 +23,7 @@
 #include "bbtest.h"
 #include "barebpf.h"
 #include "bpf_abi.h"
-#include "progs.h"
+#include "mods.h"
 #include "tool.h"
 #include "util.h"
 #include "../../bpf/biolatency.h"

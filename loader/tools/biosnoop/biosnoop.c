@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
-#include "progs.h"
+#include "mods.h"
 #include "blkdisk.h"
 #include "outrec.h"
 #include "stream.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
-#include "progs.h"
+#include "mods.h"
 #include "breakdown_out.h"
 
 /* -t 0 sends a record of ~430 bytes per call: room for bursts */

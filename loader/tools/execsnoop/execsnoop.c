@@ -10,7 +10,7 @@
 #include "outrec.h"
 #include "stream.h"
 #include "execsnoop_out.h"
-#include "progs.h"
+#include "mods.h"
 
 static const char usage[] =
 "usage: barebpf execsnoop [-h] [-T] [-t] [-x] [-q] [-U] [-j] [-n NAME]\n"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "exporter.h"
-#include "progs.h"
+#include "mods.h"
 #include "qfreeze.h"
 #include "prom.h"
 #include "../../bpf/biolatency.h"

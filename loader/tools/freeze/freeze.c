@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include "tool.h"
 #include "outrec.h"
-#include "progs.h"
+#include "mods.h"
 #include "qfreeze.h"
 #include "freeze_out.h"
 

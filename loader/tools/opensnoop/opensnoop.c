@@ -11,7 +11,7 @@
 #include "outrec.h"
 #include "stream.h"
 #include "opensnoop_out.h"
-#include "progs.h"
+#include "mods.h"
 
 static const char usage[] =
 "usage: barebpf opensnoop [-h] [-T] [-U] [-x] [-j] [-p PID] [-t TID]\n"

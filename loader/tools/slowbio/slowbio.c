@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
-#include "progs.h"
+#include "mods.h"
 #include "blkdisk.h"
 #include "kfuncs.h"
 #include "outrec.h"

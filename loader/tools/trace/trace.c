@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "trace_tool.h"
-#include "progs.h"
+#include "mods.h"
 #include "usyms.h"
 #include "usdt.h"
 

@@ -7,7 +7,7 @@
 #include "tool.h"
 #include "outrec.h"
 #include "vfsstat_out.h"
-#include "progs.h"
+#include "mods.h"
 
 static const char usage[] =
 "usage: barebpf vfsstat [-h] [-j] [-d SECS] [-v] [interval [count]]\n"

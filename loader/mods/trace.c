@@ -6,7 +6,7 @@
  */
 #include <errno.h>
 #include <string.h>
-#include "progs.h"
+#include "mods.h"
 #include "trace.skel.h"
 #include "../../bpf/trace.h"
 

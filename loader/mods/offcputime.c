@@ -2,7 +2,7 @@
 /* bpf/offcputime.bpf.c on the host: settings, the sched_switch
  * tracepoint, the counts and stacks. */
 #include <errno.h>
-#include "progs.h"
+#include "mods.h"
 #include "offcputime.skel.h"
 #include "../../bpf/offcputime.h"
 

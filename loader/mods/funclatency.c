@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* bpf/funclatency.bpf.c on the host: settings, programs, maps. */
 #include <errno.h>
-#include "progs.h"
+#include "mods.h"
 #include "funclatency.skel.h"
 #include "../../bpf/funclatency.h"
 

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
-#include "progs.h"
+#include "mods.h"
 #include "funccount.skel.h"
 #include "sysnr.h"
 #include "syscall.h"

@@ -2,7 +2,7 @@
 /* bpf/opensnoop.bpf.c on the host: settings, offsets, ring, probes
  * (tracepoints or kprobes). */
 #include <sys/syscall.h>
-#include "progs.h"
+#include "mods.h"
 #include "opensnoop.skel.h"
 #include "../../bpf/opensnoop.h"
 

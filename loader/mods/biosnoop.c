@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* bpf/biosnoop.bpf.c on the host: settings, offsets, maps, ring, probes. */
 #include <string.h>
-#include "progs.h"
+#include "mods.h"
 #include "biosnoop.skel.h"
 #include "../../bpf/biosnoop.h"
 

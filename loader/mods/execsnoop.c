@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include "progs.h"
+#include "mods.h"
 #include "execsnoop.skel.h"
 #include "../../bpf/execsnoop.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* bpf/slowbio.bpf.c on the host: settings, probes, ring, maps. */
-#include "progs.h"
+#include "mods.h"
 #include "slowbio.skel.h"
 #include "../../bpf/slowbio.h"
 

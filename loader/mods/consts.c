@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
-#include "progs.h"
+#include "mods.h"
 #include "../../bpf/stackkey.h"
 
 _Static_assert(sizeof(struct bb_stack_build_id) == 32,

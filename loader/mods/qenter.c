@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "progs.h"
+#include "mods.h"
 #include "kfuncs.h"
 #include "qenter.skel.h"
 #include "../../bpf/qenter.h"

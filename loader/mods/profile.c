@@ -3,7 +3,7 @@
  * session's), the counts and stacks. */
 #include <errno.h>
 #include <string.h>
-#include "progs.h"
+#include "mods.h"
 #include "profile.skel.h"
 #include "../../bpf/profile.h"
 

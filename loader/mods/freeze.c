@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* bpf/freeze.bpf.c on the host: settings, maps, ring; the probes are
  * qfreeze.c's (every function of the freeze chains this kernel has). */
-#include "progs.h"
+#include "mods.h"
 #include "qfreeze.h"
 #include "freeze.skel.h"
 #include "../../bpf/freeze.h"

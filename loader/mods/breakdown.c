@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "progs.h"
+#include "mods.h"
 #include "breakdown.skel.h"
 #include "../../bpf/breakdown.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* bpf/vfsstat.bpf.c on the host: probes and counts. */
-#include "progs.h"
+#include "mods.h"
 #include "vfsstat.skel.h"
 #include "../../bpf/vfsstat.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* bpf/biolatency.bpf.c on the host: settings, offsets, probes, maps. */
-#include "progs.h"
+#include "mods.h"
 #include "biolatency.skel.h"
 #include "../../bpf/biolatency.h"
 
