@@ -2,7 +2,7 @@
 /* bpf/freeze.bpf.c on the host: settings, maps, ring; the probes are
  * qfreeze.c's (every function of the freeze chains this kernel has). */
 #include "mods.h"
-#include "qfreeze.h"
+#include "freeze_mod.h"
 #include "freeze.skel.h"
 #include "../../bpf/freeze.h"
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "qfreeze.h"
+#include "freeze_mod.h"
 
 static struct freeze_agg *agg_find(struct freeze_agg **v, int *n,
 				   const char *disk, const uint64_t *ips,

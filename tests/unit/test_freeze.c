@@ -9,7 +9,7 @@
 #include <string.h>
 #include "bbtest.h"
 #include "barebpf.h"
-#include "qfreeze.h"
+#include "freeze_mod.h"
 
 /* available_filter_functions, the block-layer part, per kernel */
 static const char names_415[] =

@@ -12,7 +12,7 @@
 #include <string.h>
 #include "exporter.h"
 #include "mods.h"
-#include "qfreeze.h"
+#include "freeze_mod.h"
 #include "prom.h"
 #include "../../bpf/biolatency.h"
 #include "../../bpf/freeze.h"

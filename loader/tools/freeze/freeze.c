@@ -10,7 +10,7 @@
 #include "tool.h"
 #include "outrec.h"
 #include "mods.h"
-#include "qfreeze.h"
+#include "freeze_mod.h"
 #include "freeze_out.h"
 
 static const char usage[] =

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "qfreeze.h"
+#include "freeze_mod.h"
 #include "freeze.skel.h"
 #include "../../bpf/freeze.h"
 
