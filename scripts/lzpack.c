@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "barebpf.h"
+#include "obj.h"
 
 #define MIN_MATCH 4
 #define WINDOW 65535

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "barebpf.h"
+#include "kernel.h"
+#include "user.h"
 
 /* bcc's print_log2_hist: "     usecs  : count    distribution". */
 void hist_print_log2(FILE *f, const uint64_t *vals, int n, const char *unit);

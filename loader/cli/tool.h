@@ -21,6 +21,10 @@
 
 #include <getopt.h>
 #include "barebpf.h"
+#include "kernel.h"
+#include "user.h"
+#include "obj.h"
+#include "probe.h"
 #include "output.h"
 #include "skel.h"
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "barebpf.h"
+#include "kernel.h"
 
 static int read_kdev(const char *name, uint32_t *kdev)
 {

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "barebpf.h"
+#include "kernel.h"
 
 struct ksym_ent {
 	struct bb_ksym sym; /* first: ksyms_find returns &ent->sym */

@@ -15,6 +15,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "barebpf.h"
+#include "kernel.h"
 
 /*
  * The ELF structures we read, spelled out: the vDSO layout is fixed by the

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "barebpf.h"
+#include "kernel.h"
 
 /* A record is at most 64 KiB (perf_event_header.size is a u16). */
 #define PERFBUF_SCRATCH_SIZE 65536

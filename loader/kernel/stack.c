@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "barebpf.h"
+#include "kernel.h"
 
 int stack_read(int map_fd, int stackid, uint64_t *ips, int max)
 {

@@ -11,6 +11,7 @@
 #include <sys/mount.h>
 #include <unistd.h>
 #include "barebpf.h"
+#include "kernel.h"
 
 #define TRACEFS_DIR "/sys/kernel/tracing"
 #define DEBUGFS_DIR "/sys/kernel/debug"

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "obj.h"
+#include "obj_internal.h"
 
 #define LIBBPF_PIN_BY_NAME 1
 

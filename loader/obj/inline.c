@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "obj.h"
+#include "obj_internal.h"
 
 /* What a register holds, for the inliner: nothing of interest, the
  * address of a data reference (+ addend), or one of several. */

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
-#include "obj.h"
+#include "obj_internal.h"
 
 
 void obj_note(struct bb_obj *obj, const char *fmt, ...)

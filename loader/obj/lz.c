@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <string.h>
 #include "barebpf.h"
+#include "obj.h"
 
 long lz_size(const void *src, size_t len)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "obj.h"
+#include "obj_internal.h"
 
 int obj_str_copy(char *dst, size_t size, const char *src)
 {

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "obj.h"
+#include "obj_internal.h"
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 /* struct bpf_insn's register nibbles are copied as they lie in the file. */

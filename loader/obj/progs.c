@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "obj.h"
+#include "obj_internal.h"
 
 #define ACCEPTED_SECTIONS                                                      \
 	"kprobe/<function>, kretprobe/<function>, ksyscall/<syscall>, "        \

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
-#include "obj.h"
+#include "obj_internal.h"
 
 #define FIX_INLINE "mark the function static __always_inline"
 

@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "obj.h"
+#include "obj_internal.h"
 
 /*
  * Names are compared up to the longest a constant may have (bb_const.name

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "barebpf.h"
+#include "obj.h"
 
 /* The count in "Processed 131073 insn" (4.15+) or "processed 1000001
  * insns" (the summary line of 5.2+), or 0. */

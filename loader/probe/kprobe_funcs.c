@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "probe.h"
+#include "probe_internal.h"
+#include "kernel.h"
 
 void bb_free_strv(char **v, int n)
 {

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "probe.h"
+#include "probe_internal.h"
+#include "kernel.h"
 
 static const struct bb_provider *providers[] = {
 	&kprobe_provider,

@@ -23,6 +23,7 @@
 #include <elf.h>
 #include "barebpf.h"
 #include "uelf.h"
+#include "user.h"
 
 #define ES_MAX_STRTAB (256u << 20)
 #define ES_CHUNK 512 /* symbols read per pread */

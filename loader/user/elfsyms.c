@@ -24,6 +24,7 @@
 #include <elf.h>
 #include "barebpf.h"
 #include "uelf.h"
+#include "user.h"
 
 /* Bounds on what a sane file has; more is treated as damage. */
 #define ES_MAX_PHDRS 4096

@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "barebpf.h"
+#include "user.h"
 
 #define OLD_MAGIC "ld.so-1.7.0"
 #define NEW_MAGIC "glibc-ld.so.cache1.1"

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include "barebpf.h"
+#include "user.h"
 
 /* ---- /proc/PID/maps ---- */
 

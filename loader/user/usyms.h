@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Part of barebpf.h, which includes it: user-space symbols. */
+/* Part of user.h, which includes it: user-space symbols. */
 #ifndef BAREBPF_USYMS_H
 #define BAREBPF_USYMS_H
 

@@ -26,6 +26,7 @@
 #include <string.h>
 #include "barebpf.h"
 #include "lzma2.h"
+#include "user.h"
 
 /* ---- CRC32 (header, index, check 1) and CRC64 (check 4) ---- */
 

@@ -6,6 +6,7 @@
  */
 #include "fuzz.h"
 #include "btf.h"
+#include "obj.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -10,6 +10,7 @@
 #include <elf.h>
 #include "fuzz.h"
 #include "usdt.h"
+#include "user.h"
 
 #ifndef EM_RISCV
 #define EM_RISCV 243

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include "bbtest.h"
 #include "elfread.h"
+#include "bb_elf.h"
 
 #define OBJDIR BB_BUILD_DIR "/tests/bpf/"
 

@@ -10,6 +10,8 @@
 #include "bbtest.h"
 #include "barebpf.h"
 #include "freeze_mod.h"
+#include "kernel.h"
+#include "probe.h"
 
 /* available_filter_functions, the block-layer part, per kernel */
 static const char names_415[] =

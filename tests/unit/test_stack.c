@@ -7,6 +7,7 @@
 #include <string.h>
 #include "barebpf.h"
 #include "bbtest.h"
+#include "kernel.h"
 
 START_TEST(test_inserted_after_the_probed_function)
 {

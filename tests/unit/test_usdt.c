@@ -13,6 +13,7 @@
 #include "barebpf.h"
 #include "usdt.h"
 #include "trace_spec.h"
+#include "probe.h"
 
 #ifndef EM_RISCV
 #define EM_RISCV 243

@@ -21,6 +21,7 @@
 #include "output.h"
 #include "stackcount.h"
 #include "bbtest.h"
+#include "user.h"
 
 /* Functions with known names to look up. noinline and used: they must
  * exist as themselves in this binary's .symtab. */

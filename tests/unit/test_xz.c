@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "barebpf.h"
 #include "bbtest.h"
+#include "user.h"
 
 #define DATADIR "tests/unit/data/"
 

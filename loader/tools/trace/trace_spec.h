@@ -22,7 +22,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "barebpf.h"
-#include "usdt.h"
+#include "kernel.h"
+#include "user.h"
 #include "../../bpf/trace.h"
 
 #define TRACE_MAX_ARGS TRACE_NSLOTS /* values in one format */
