@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "../../bpf/biosnoop.h"
+#include "../../../bpf/biosnoop.h"
 
 /*
  * The user side's pure parts (loader/tools/biosnoop.c), for the unit tests.

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "../../bpf/breakdown.h"
+#include "../../../bpf/breakdown.h"
 
 #define BD_SLOTS 32 /* log2 histogram slots (in the output unit) */
 

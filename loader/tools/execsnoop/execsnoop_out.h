@@ -3,7 +3,7 @@
 #define BAREBPF_EXECSNOOP_OUT_H
 
 #include <stdio.h>
-#include "../../bpf/execsnoop.h"
+#include "../../../bpf/execsnoop.h"
 
 /*
  * execsnoop's record, printed (loader/tools/execsnoop.c), for the unit

@@ -14,10 +14,10 @@
 #include "mods.h"
 #include "freeze_mod.h"
 #include "prom.h"
-#include "../../bpf/biolatency.h"
-#include "../../bpf/freeze.h"
-#include "../../bpf/qenter.h"
-#include "../../bpf/slowbio.h"
+#include "../../../bpf/biolatency.h"
+#include "../../../bpf/freeze.h"
+#include "../../../bpf/qenter.h"
+#include "../../../bpf/slowbio.h"
 
 _Static_assert(BIOLAT_SLOTS == 64 && QENTER_SLOTS == 64, "64 log2 slots");
 

@@ -3,7 +3,7 @@
 #define BAREBPF_FREEZE_OUT_H
 
 #include <stdio.h>
-#include "../../bpf/freeze.h"
+#include "../../../bpf/freeze.h"
 
 /*
  * freeze's record, printed (loader/tools/freeze.c), for the unit tests:

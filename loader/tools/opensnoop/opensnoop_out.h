@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "../../bpf/opensnoop.h"
+#include "../../../bpf/opensnoop.h"
 
 /*
  * opensnoop's record, printed (loader/tools/opensnoop.c), for the unit

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "../../bpf/slowbio.h"
+#include "../../../bpf/slowbio.h"
 
 /*
  * The user side's pure parts (loader/tools/slowbio.c), for the unit tests:

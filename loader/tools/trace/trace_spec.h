@@ -24,7 +24,7 @@
 #include "barebpf.h"
 #include "kernel.h"
 #include "user.h"
-#include "../../bpf/trace.h"
+#include "../../../bpf/trace.h"
 
 #define TRACE_MAX_ARGS TRACE_NSLOTS /* values in one format */
 #define TRACE_FMT_MAX 256

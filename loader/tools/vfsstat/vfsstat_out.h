@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "../../bpf/vfsstat.h"
+#include "../../../bpf/vfsstat.h"
 
 /*
  * vfsstat's line (loader/tools/vfsstat.c), for the unit tests: d[k] is
