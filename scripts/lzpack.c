@@ -23,7 +23,7 @@
 #define MAX_SHORT 64
 #define MAX_CHAIN 4096
 
-/* Extension bytes of a length whose nibble holds n (lz_len). */
+/* Extension bytes of a length whose nibble holds n (lz_read_len). */
 static size_t ext(size_t n)
 {
 	return n < 15 ? 0 : 1 + (n - 15) / 255;

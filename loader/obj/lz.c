@@ -42,7 +42,8 @@ long lz_size(const void *src, size_t len)
 #endif
 
 /* A length nibble and its extension bytes; -1 past the input's end. */
-static long lz_len(const unsigned char **p, const unsigned char *end, long n)
+static long lz_read_len(const unsigned char **p, const unsigned char *end,
+			long n)
 {
 	unsigned char b;
 
@@ -78,7 +79,7 @@ long lz_decode(void *dst, size_t cap, const void *src, size_t len)
 			return -EINVAL;
 		tok = *p++;
 
-		n = lz_len(&p, end, tok >> 4);
+		n = lz_read_len(&p, end, tok >> 4);
 		if (n < 0 || (size_t)n > (size_t)(end - p) ||
 		    (size_t)n > (size_t)size - (size_t)(o - out))
 			return -EINVAL;
@@ -91,7 +92,7 @@ long lz_decode(void *dst, size_t cap, const void *src, size_t len)
 			return -EINVAL;
 		off = p[0] | p[1] << 8;
 		p += 2;
-		n = lz_len(&p, end, tok & 15);
+		n = lz_read_len(&p, end, tok & 15);
 		if (off == 0 || off > (size_t)(o - out) || n < 0 ||
 		    (size_t)n + 4 > (size_t)size - (size_t)(o - out))
 			return -EINVAL;

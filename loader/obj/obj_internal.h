@@ -92,7 +92,8 @@ struct obj_extern {
 	int known;
 };
 
-struct obj_prog {
+/* The object's record of a program: the public part and the loader's. */
+struct obj_prog_rec {
 	struct bb_prog p;
 	int func; /* the entry function */
 	int noload; /* obj_set_noload: left out of obj_load */
@@ -107,7 +108,7 @@ struct bb_obj {
 	int ncode;
 	struct obj_func *funcs;
 	int nfuncs;
-	struct obj_prog *progs;
+	struct obj_prog_rec *progs;
 	int nprogs;
 	struct bb_map *maps;
 	int nmaps;
@@ -195,7 +196,7 @@ int mapdef_read_inits(struct obj_parse *op);
 const char *obj_sym_label(const struct elf_file *ef, uint32_t i);
 int obj_str_copy(char *dst, size_t size, const char *src);
 /* relocate.c: the program's final instructions (p.insns) from its functions. */
-int obj_link(struct bb_obj *obj, struct obj_prog *prog, struct bb_err *err);
+int obj_link(struct bb_obj *obj, struct obj_prog_rec *prog, struct bb_err *err);
 /* usage.c: which helper calls use which maps (usage, sample sizes). */
 void obj_scan_helpers(struct bb_obj *obj);
 /* mapload.c: create the maps (or reuse pinned ones), before relocating;
@@ -295,7 +296,7 @@ const struct obj_reloc *obj_find_reloc(const struct obj_code *c,
 				       uint32_t insn);
 /* Reads of refs (refat: per instruction, the dref its ld_imm64 loads, or
  * -1) become immediates, or err says which use cannot. */
-int obj_inline_data(struct bb_obj *obj, struct obj_prog *prog,
+int obj_inline_data(struct bb_obj *obj, struct obj_prog_rec *prog,
 		    struct lbuf *b, struct dref *refs, int32_t *refat,
 		    struct bb_err *err);
 

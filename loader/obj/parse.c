@@ -113,7 +113,7 @@ static int check_em_none(struct obj_parse *op)
 			for (j = 0; j < elf_nrels(s); j++) {
 				struct elf_rel r;
 
-				elf_rel(s, j, &r);
+				elf_rel_at(s, j, &r);
 				if (r.type > 4 && r.type != 10)
 					goto refuse;
 			}

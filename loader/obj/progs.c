@@ -179,7 +179,7 @@ static int add_prog(struct obj_parse *op, const struct obj_code *c,
 		    int func, const struct sec_kind *k)
 {
 	struct bb_obj *obj = op->obj;
-	struct obj_prog *prog = &obj->progs[obj->nprogs];
+	struct obj_prog_rec *prog = &obj->progs[obj->nprogs];
 	const char *target;
 
 	prog->p.fd = -1;

@@ -94,7 +94,7 @@ static void server_child(int port, int cmd, int report)
 				next += TICK;
 		}
 		if (fds[0].revents) {
-			const struct httpd_stats *st = httpd_stats(h);
+			const struct httpd_stats *st = httpd_get_stats(h);
 			char c, line[256];
 			int len;
 

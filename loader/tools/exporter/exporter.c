@@ -115,7 +115,7 @@ static void render_health(struct exporter *e, FILE *f)
 		}
 	}
 	if (e->h) {
-		const struct httpd_stats *st = httpd_stats(e->h);
+		const struct httpd_stats *st = httpd_get_stats(e->h);
 
 		prom_family(f, "barebpf_http_requests_total", "counter",
 			    "HTTP requests answered, by status code.");

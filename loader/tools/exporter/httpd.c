@@ -471,7 +471,7 @@ void httpd_serve(struct httpd *h, const struct pollfd *fds, int n,
 		do_accept(h, now);
 }
 
-const struct httpd_stats *httpd_stats(const struct httpd *h)
+const struct httpd_stats *httpd_get_stats(const struct httpd *h)
 {
 	return &h->st;
 }

@@ -94,7 +94,7 @@ int httpd_timeout_ms(const struct httpd *h, double now);
  * and close connections past their deadline. now: monotonic seconds. */
 void httpd_serve(struct httpd *h, const struct pollfd *fds, int n,
 		 double now);
-const struct httpd_stats *httpd_stats(const struct httpd *h);
+const struct httpd_stats *httpd_get_stats(const struct httpd *h);
 int httpd_nconns(const struct httpd *h);
 void httpd_close(struct httpd *h); /* NULL is fine */
 

@@ -127,7 +127,7 @@ static int print_btf(const struct bb_btf *b, uint32_t id,
 			struct btf_member m;
 			uint32_t msz;
 
-			btf_member(b, &t, i, &m);
+			btf_member_at(b, &t, i, &m);
 			if (m.offset % 8 || btf_size(b, m.type, &msz) < 0 ||
 			    m.offset / 8 > sz || msz > sz - m.offset / 8)
 				continue; /* bitfields: not shown */
@@ -246,7 +246,7 @@ static int ustack_key(const struct bb_map *m, uint32_t *pid_off,
 		struct btf_member mb;
 		uint32_t sz;
 
-		btf_member(b, &t, i, &mb);
+		btf_member_at(b, &t, i, &mb);
 		if (mb.offset % 8 || btf_size(b, mb.type, &sz) < 0 || sz != 4 ||
 		    mb.offset / 8 + 4 > m->def.key_size)
 			continue;
@@ -262,7 +262,7 @@ static int ustack_key(const struct bb_map *m, uint32_t *pid_off,
 	return have_pid && have_id;
 }
 
-static int ustack_pid(uint32_t id)
+static int pid_of_ustack(uint32_t id)
 {
 	int i;
 
@@ -299,7 +299,7 @@ static void collect_ustack_pids(struct bb_obj *obj)
 			memcpy(key, next, m->def.key_size);
 			memcpy(&id, key + id_off, 4);
 			memcpy(&pid, key + pid_off, 4);
-			if (id < 0 || pid <= 0 || ustack_pid(id) >= 0)
+			if (id < 0 || pid <= 0 || pid_of_ustack(id) >= 0)
 				continue;
 			a = realloc(upids, (nupids + 1) * sizeof(*upids));
 			if (!a)
@@ -325,7 +325,7 @@ static void print_stack(const struct bb_map *m, uint32_t id,
 	for (i = 0; i < n; i++)
 		user &= (int64_t)ips[i] >= 0;
 	if (user && out_usyms)
-		pid = ustack_pid(id);
+		pid = pid_of_ustack(id);
 	if (json) {
 		printf("{\"map\":");
 		json_str(stdout, m->name);
