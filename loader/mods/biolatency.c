@@ -9,12 +9,12 @@ EMBEDDED_OBJ(biolatency);
 /* the tracepoint fields the programs read (block_rq_insert only with -Q) */
 #define DEV BIOLAT_TP_DEV, 4
 #define SECTOR BIOLAT_TP_SECTOR, 8
-static const struct prog_tp_off insert_offs[] = {
+static const struct mod_tp_off insert_offs[] = {
 	{ "block_rq_insert", "dev", BIOLATENCY_C_tpoff_insert_dev, DEV },
 	{ "block_rq_insert", "sector", BIOLATENCY_C_tpoff_insert_sector,
 	  SECTOR },
 };
-static const struct prog_tp_off offs[] = {
+static const struct mod_tp_off offs[] = {
 	{ "block_rq_issue", "dev", BIOLATENCY_C_tpoff_issue_dev, DEV },
 	{ "block_rq_issue", "sector", BIOLATENCY_C_tpoff_issue_sector, SECTOR },
 	{ "block_rq_complete", "dev", BIOLATENCY_C_tpoff_complete_dev, DEV },
@@ -28,11 +28,11 @@ static int configure(struct tool_ctx *t, const struct biolat_settings *s)
 	struct bb_obj *o = t->obj;
 	struct bb_map *start;
 	int direct = 1;
-	int ret = prog_tp_fields(t, &biolatency_skel, "block", insert_offs, 2,
-				 s->queued, &direct);
+	int ret = mod_tp_fields(t, &biolatency_skel, "block", insert_offs, 2,
+				s->queued, &direct);
 
-	if (ret < 0 || (ret = prog_tp_fields(t, &biolatency_skel, "block",
-					     offs, 5, 1, &direct)) < 0)
+	if (ret < 0 || (ret = mod_tp_fields(t, &biolatency_skel, "block",
+					    offs, 5, 1, &direct)) < 0)
 		return ret;
 	/* an update and a delete per request: from a free list (barebpf.h) */
 	ret = biolatency_map(o, BIOLATENCY_M_start, &start);
@@ -54,7 +54,7 @@ static int configure(struct tool_ctx *t, const struct biolat_settings *s)
 	};
 	if (!s->queued) /* not attached: not loaded */
 		obj_set_noload(o, BIOLATENCY_P_rq_insert);
-	return PROG_CONSTS_SET(t, set);
+	return MOD_CONSTS_SET(t, set);
 }
 
 int biolat_start(struct tool_ctx *t, const struct biolat_settings *s)

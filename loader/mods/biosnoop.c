@@ -11,11 +11,11 @@ EMBEDDED_OBJ(biosnoop);
 #define DEV BIOSNOOP_TP_DEV, 4
 #define SECTOR BIOSNOOP_TP_SECTOR, 8
 #define NR_SECTOR BIOSNOOP_TP_NR_SECTOR, 4
-static const struct prog_tp_off insert_offs[] = {
+static const struct mod_tp_off insert_offs[] = {
 	{ "block_rq_insert", "dev", BIOSNOOP_C_tpoff_insert_dev, DEV },
 	{ "block_rq_insert", "sector", BIOSNOOP_C_tpoff_insert_sector, SECTOR },
 };
-static const struct prog_tp_off offs[] = {
+static const struct mod_tp_off offs[] = {
 	{ "block_getrq", "dev", BIOSNOOP_C_tpoff_getrq_dev, DEV },
 	{ "block_getrq", "sector", BIOSNOOP_C_tpoff_getrq_sector, SECTOR },
 	{ "block_bio_frontmerge", "dev", BIOSNOOP_C_tpoff_frontmerge_dev, DEV },
@@ -37,12 +37,12 @@ static int configure(struct tool_ctx *t, const struct biosnoop_settings *s)
 {
 	struct bb_map *start;
 	int direct = 1;
-	int ret = prog_tp_fields(t, &biosnoop_skel, "block", offs,
-				 sizeof(offs) / sizeof(offs[0]), 1, &direct);
+	int ret = mod_tp_fields(t, &biosnoop_skel, "block", offs,
+				sizeof(offs) / sizeof(offs[0]), 1, &direct);
 
-	if (ret < 0 || (ret = prog_tp_fields(t, &biosnoop_skel, "block",
-					     insert_offs, 2, s->queued,
-					     &direct)) < 0)
+	if (ret < 0 || (ret = mod_tp_fields(t, &biosnoop_skel, "block",
+					    insert_offs, 2, s->queued,
+					    &direct)) < 0)
 		return ret;
 	/* an update and a delete per request: from a free list (barebpf.h) */
 	ret = biosnoop_map(t->obj, BIOSNOOP_M_start, &start);
@@ -55,7 +55,7 @@ static int configure(struct tool_ctx *t, const struct biosnoop_settings *s)
 	};
 	if (!s->queued) /* not attached: not loaded */
 		obj_set_noload(t->obj, BIOSNOOP_P_rq_insert);
-	return PROG_CONSTS_SET(t, set);
+	return MOD_CONSTS_SET(t, set);
 }
 
 /* part_disk: partition -> disk, for block_getrq on 5.12+ */

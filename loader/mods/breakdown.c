@@ -24,7 +24,7 @@ static int configure(struct tool_ctx *t, const struct breakdown_settings *s)
 		breakdown_set(o, BREAKDOWN_C_comm1, comm[1]),
 		breakdown_set(o, BREAKDOWN_C_kstack, s->kstack),
 	};
-	return PROG_CONSTS_SET(t, set);
+	return MOD_CONSTS_SET(t, set);
 }
 
 /* jmp: the slot programs tail-call the entry and the return */

@@ -10,16 +10,16 @@
 _Static_assert(sizeof(struct bb_stack_build_id) == 32,
 	       "struct bpf_stack_build_id is 32 bytes");
 
-int prog_tp_offsets(struct tool_ctx *t, const struct bb_skel *s,
-		    const char *cat, const struct prog_tp_off *o, int n,
-		    int read)
+int mod_tp_offsets(struct tool_ctx *t, const struct bb_skel *s,
+		   const char *cat, const struct mod_tp_off *o, int n,
+		   int read)
 {
-	return prog_tp_fields(t, s, cat, o, n, read, NULL);
+	return mod_tp_fields(t, s, cat, o, n, read, NULL);
 }
 
-int prog_tp_fields(struct tool_ctx *t, const struct bb_skel *s,
-		   const char *cat, const struct prog_tp_off *o, int n,
-		   int read, int *direct)
+int mod_tp_fields(struct tool_ctx *t, const struct bb_skel *s,
+		  const char *cat, const struct mod_tp_off *o, int n,
+		  int read, int *direct)
 {
 	struct bb_tp_field f;
 	int i, ret;
@@ -43,7 +43,7 @@ int prog_tp_fields(struct tool_ctx *t, const struct bb_skel *s,
 	return 0;
 }
 
-int prog_consts_set(struct tool_ctx *t, const int *results, int n)
+int mod_consts_set(struct tool_ctx *t, const int *results, int n)
 {
 	int i;
 
@@ -56,8 +56,8 @@ int prog_consts_set(struct tool_ctx *t, const int *results, int n)
 	return 0;
 }
 
-int prog_build_id_stacks(struct tool_ctx *t, const char *name,
-			 uint32_t entries)
+int mod_build_id_stacks(struct tool_ctx *t, const char *name,
+			uint32_t entries)
 {
 	struct bb_map *m = obj_map(t->obj, name);
 	int fd;

@@ -12,7 +12,7 @@ EMBEDDED_OBJ(execsnoop);
 
 static int configure(struct tool_ctx *t, const struct execsnoop_settings *s)
 {
-	static const struct prog_tp_off execve[] = {
+	static const struct mod_tp_off execve[] = {
 		{ "sys_enter_execve", "__syscall_nr", EXECSNOOP_C_tpoff_nr },
 		{ "sys_enter_execve", "filename",
 		  EXECSNOOP_C_tpoff_execve_filename },
@@ -30,12 +30,12 @@ static int configure(struct tool_ctx *t, const struct execsnoop_settings *s)
 	const struct bb_skel *k = &execsnoop_skel;
 	struct bb_obj *o = t->obj;
 	/* not read: for the kprobe programs, or without execveat */
-	int ret = prog_tp_offsets(t, k, "syscalls", execve, 4, s->tps);
+	int ret = mod_tp_offsets(t, k, "syscalls", execve, 4, s->tps);
 
 	if (ret < 0 ||
-	    (ret = prog_tp_offsets(t, k, "syscalls", execveat, 2,
-				   s->tps && s->execveat)) < 0 ||
-	    (ret = prog_tp_offsets(t, k, "sched", fork, 1, 1)) < 0)
+	    (ret = mod_tp_offsets(t, k, "syscalls", execveat, 2,
+				  s->tps && s->execveat)) < 0 ||
+	    (ret = mod_tp_offsets(t, k, "sched", fork, 1, 1)) < 0)
 		return ret;
 	const int set[] = {
 		execsnoop_set(o, EXECSNOOP_C_nr_execveat,
@@ -45,7 +45,7 @@ static int configure(struct tool_ctx *t, const struct execsnoop_settings *s)
 		execsnoop_set(o, EXECSNOOP_C_fails, s->fails),
 		execsnoop_set(o, EXECSNOOP_C_max_args, s->max_args),
 	};
-	return PROG_CONSTS_SET(t, set);
+	return MOD_CONSTS_SET(t, set);
 }
 
 /* The readers the entries tail-call (see execsnoop.bpf.c). */

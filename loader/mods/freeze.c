@@ -10,7 +10,7 @@ EMBEDDED_OBJ(freeze);
 
 static int configure(struct tool_ctx *t, const struct freeze_opts *fo)
 {
-	static const struct prog_tp_off dev[] = {
+	static const struct mod_tp_off dev[] = {
 		{ "block_bio_queue", "dev", FREEZE_C_tpoff_bio_queue_dev },
 	};
 	struct bb_obj *o = t->obj;
@@ -19,11 +19,11 @@ static int configure(struct tool_ctx *t, const struct freeze_opts *fo)
 		freeze_set(o, FREEZE_C_want_stack, !fo->no_stack),
 		freeze_set(o, FREEZE_C_confirm_ns, FREEZE_CONFIRM_NS),
 	};
-	int ret = PROG_CONSTS_SET(t, set);
+	int ret = MOD_CONSTS_SET(t, set);
 
 	/* the disk of a bio: only --correlate reads it */
-	return ret < 0 ? ret : prog_tp_offsets(t, &freeze_skel, "block", dev, 1,
-					       fo->correlate);
+	return ret < 0 ? ret : mod_tp_offsets(t, &freeze_skel, "block", dev, 1,
+					      fo->correlate);
 }
 
 int freeze_start(struct tool_ctx *t, struct freeze_run *r,

@@ -24,7 +24,7 @@ int funccount_load(struct tool_ctx *t, uint32_t pid)
 		funccount_set(t->obj, FUNCCOUNT_C_filter_tgid, pid),
 		funccount_set(t->obj, FUNCCOUNT_C_ukey, 0),
 	};
-	ret = PROG_CONSTS_SET(t, set);
+	ret = MOD_CONSTS_SET(t, set);
 	return ret < 0 ? ret : tool_load(t);
 }
 

@@ -18,7 +18,7 @@ int funclatency_load(struct tool_ctx *t, uint32_t pid, uint64_t unit_div,
 		funclatency_set(t->obj, FUNCLATENCY_C_filter_tgid, pid),
 		funclatency_set(t->obj, FUNCLATENCY_C_unit_div, unit_div),
 	};
-	r = PROG_CONSTS_SET(t, set);
+	r = MOD_CONSTS_SET(t, set);
 	if (r < 0 || (r = tool_load(t)) < 0)
 		return r;
 	*entry = obj_prog(t->obj, FUNCLATENCY_P_func_entry);

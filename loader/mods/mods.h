@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * loader/progs/: the program layer, one module per embedded BPF object
- * (bpf/NAME.bpf.c -> loader/progs/NAME.c). A module owns everything about
+ * loader/mods/: the program modules, one per embedded BPF object
+ * (bpf/NAME.bpf.c -> loader/mods/NAME.c). A module owns everything about
  * its object on the host side: the settings a tool fills (a struct below)
  * turned into load-time constants and tracepoint-field offsets, its probe
  * table with the declared attach order (closers first, loader/probe/
- * attach.c), its maps, its rings. It names constants and maps only by the
+ * session.c), its maps, its rings. It names constants and maps only by the
  * ids of the object's generated header ($(O)/gen/NAME.skel.h, from
  * scripts/bbskel.c), so a name the object lacks is a compile error.
  *
@@ -15,15 +15,15 @@
  * another module's header part. Functions print through the frame
  * (tool_error) and return 0 or -errno.
  */
-#ifndef BAREBPF_PROGS_H
-#define BAREBPF_PROGS_H
+#ifndef BAREBPF_MODS_H
+#define BAREBPF_MODS_H
 
 #include <stdint.h>
 #include "tool.h"
 #include "blkdisk.h"
 
 /* A constant set to the offset of a tracepoint field. */
-struct prog_tp_off {
+struct mod_tp_off {
 	const char *event, *field;
 	int id; /* of the object's enum NAME_const */
 	/* where the program reads it straight from ctx if it is there with
@@ -35,33 +35,33 @@ struct prog_tp_off {
  * events/<cat>/<event>/format; with read 0, to 0 without reading (the
  * programs that use them are not attached).
  */
-int prog_tp_offsets(struct tool_ctx *t, const struct bb_skel *s,
-		    const char *cat, const struct prog_tp_off *o, int n,
-		    int read);
+int mod_tp_offsets(struct tool_ctx *t, const struct bb_skel *s,
+		   const char *cat, const struct mod_tp_off *o, int n,
+		   int read);
 /*
  * The same, and *direct = 0 unless every field with an `at` is at that
  * offset with that size (left as it is: start with 1, for several calls;
  * fields not read, with read 0, do not count).
  */
-int prog_tp_fields(struct tool_ctx *t, const struct bb_skel *s,
-		   const char *cat, const struct prog_tp_off *o, int n,
-		   int read, int *direct);
+int mod_tp_fields(struct tool_ctx *t, const struct bb_skel *s,
+		  const char *cat, const struct mod_tp_off *o, int n,
+		  int read, int *direct);
 
 /*
  * The results of a module's NAME_set calls (an array of them, in the
  * order made): 0, or the first error, said as a bug of the build.
  */
-int prog_consts_set(struct tool_ctx *t, const int *results, int n);
+int mod_consts_set(struct tool_ctx *t, const int *results, int n);
 /*
  * Make the stack map `name` of t's object (declared as an address stack
  * map) a build-id stack map (BPF_F_STACK_BUILD_ID: struct
  * bb_stack_build_id frames) of entries stacks, before the load. 0, or
  * -EOPNOTSUPP (said) where the kernel has none (before 4.17).
  */
-int prog_build_id_stacks(struct tool_ctx *t, const char *name,
-			 uint32_t entries);
-#define PROG_CONSTS_SET(t, results)                                            \
-	prog_consts_set((t), (results), sizeof(results) / sizeof((results)[0]))
+int mod_build_id_stacks(struct tool_ctx *t, const char *name,
+			uint32_t entries);
+#define MOD_CONSTS_SET(t, results)                                             \
+	mod_consts_set((t), (results), sizeof(results) / sizeof((results)[0]))
 
 /* ---- biolatency.c: block request latency (tracepoints) ---- */
 struct biolat_settings {

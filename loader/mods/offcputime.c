@@ -37,7 +37,7 @@ static int build_id_safe(struct tool_ctx *t)
 
 static int configure(struct tool_ctx *t, const struct offcpu_settings *s)
 {
-	static const struct prog_tp_off off[] = {
+	static const struct mod_tp_off off[] = {
 		{ "sched_switch", "next_pid", OFFCPUTIME_C_tpoff_next_pid },
 	};
 	struct bb_obj *o = t->obj;
@@ -51,16 +51,16 @@ static int configure(struct tool_ctx *t, const struct offcpu_settings *s)
 		offcputime_set(o, OFFCPUTIME_C_build_id, s->build_id),
 	};
 	struct bb_map *m = obj_map(o, "stacks");
-	int ret = PROG_CONSTS_SET(t, set);
+	int ret = MOD_CONSTS_SET(t, set);
 
 	if (m && s->stack_storage)
 		m->def.max_entries = s->stack_storage;
 	if (ret == 0 && s->build_id)
 		ret = build_id_safe(t) < 0 ? -EOPNOTSUPP :
-		      prog_build_id_stacks(t, "ustacks", s->stack_storage ?
-					   s->stack_storage : OFFCPU_STACKS);
-	return ret < 0 ? ret : prog_tp_offsets(t, &offcputime_skel, "sched",
-					       off, 1, 1);
+		      mod_build_id_stacks(t, "ustacks", s->stack_storage ?
+					  s->stack_storage : OFFCPU_STACKS);
+	return ret < 0 ? ret : mod_tp_offsets(t, &offcputime_skel, "sched",
+					      off, 1, 1);
 }
 
 int offcpu_start(struct tool_ctx *t, const struct offcpu_settings *s,

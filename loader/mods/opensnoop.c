@@ -18,14 +18,14 @@ EMBEDDED_OBJ(opensnoop);
 static int configure(struct tool_ctx *t, const struct opensnoop_settings *s)
 {
 	/* not read for the kprobe programs */
-	static const struct prog_tp_off offs[] = {
+	static const struct mod_tp_off offs[] = {
 		{ "sys_enter_openat", "__syscall_nr", OPENSNOOP_C_tpoff_nr },
 		{ "sys_enter_openat", "dfd", OPENSNOOP_C_tpoff_args },
 		{ "sys_exit_openat", "ret", OPENSNOOP_C_tpoff_ret },
 	};
 	struct bb_obj *o = t->obj;
-	int ret = prog_tp_offsets(t, &opensnoop_skel, "syscalls", offs, 3,
-				  s->tps);
+	int ret = mod_tp_offsets(t, &opensnoop_skel, "syscalls", offs, 3,
+				 s->tps);
 
 	if (ret < 0)
 		return ret;
@@ -37,7 +37,7 @@ static int configure(struct tool_ctx *t, const struct opensnoop_settings *s)
 		opensnoop_set(o, OPENSNOOP_C_filter_uid, s->filter_uid),
 		opensnoop_set(o, OPENSNOOP_C_filter_flags, s->flags),
 	};
-	return PROG_CONSTS_SET(t, set);
+	return MOD_CONSTS_SET(t, set);
 }
 
 int opensnoop_start(struct tool_ctx *t, const struct opensnoop_settings *s,

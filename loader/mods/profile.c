@@ -27,10 +27,10 @@ static int configure(struct tool_ctx *t, const struct profile_settings *s)
 	if (c && s->hash_storage)
 		c->def.max_entries = s->hash_storage;
 	if (s->build_id && s->ustack &&
-	    prog_build_id_stacks(t, "ustacks", s->stack_storage ?
-				 s->stack_storage : PROFILE_STACKS) < 0)
+	    mod_build_id_stacks(t, "ustacks", s->stack_storage ?
+				s->stack_storage : PROFILE_STACKS) < 0)
 		return -EOPNOTSUPP;
-	return PROG_CONSTS_SET(t, set);
+	return MOD_CONSTS_SET(t, set);
 }
 
 int profile_start(struct tool_ctx *t, const struct profile_settings *s,

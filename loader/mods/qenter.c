@@ -21,12 +21,12 @@ const char *const qenter_wanted_fns[4] = {
 static int configure(struct tool_ctx *t, const struct qenter_settings *s,
 		     int slow)
 {
-	static const struct prog_tp_off dev[] = {
+	static const struct mod_tp_off dev[] = {
 		{ "block_bio_queue", "dev", QENTER_C_tpoff_bio_queue_dev },
 	};
 	struct bb_obj *o = t->obj;
-	int ret = prog_tp_offsets(t, &qenter_skel, "block", dev, 1,
-				  s->need_dev);
+	int ret = mod_tp_offsets(t, &qenter_skel, "block", dev, 1,
+				 s->need_dev);
 
 	if (ret < 0)
 		return ret;
@@ -40,7 +40,7 @@ static int configure(struct tool_ctx *t, const struct qenter_settings *s,
 		qenter_set(o, QENTER_C_unit_div, s->ms ? 1000000 : 1000),
 		qenter_set(o, QENTER_C_keep_sum, s->keep_sum),
 	};
-	return PROG_CONSTS_SET(t, set);
+	return MOD_CONSTS_SET(t, set);
 }
 
 int qenter_start(struct tool_ctx *t, const struct qenter_settings *s,

@@ -8,11 +8,11 @@ EMBEDDED_OBJ(slowbio);
 
 static int configure(struct tool_ctx *t, const struct slowbio_settings *s)
 {
-	static const struct prog_tp_off dev[] = {
+	static const struct mod_tp_off dev[] = {
 		{ "block_bio_queue", "dev", SLOWBIO_C_tpoff_bio_queue_dev },
 	};
 	struct bb_obj *o = t->obj;
-	int ret = prog_tp_offsets(t, &slowbio_skel, "block", dev, 1, 1);
+	int ret = mod_tp_offsets(t, &slowbio_skel, "block", dev, 1, 1);
 
 	if (ret < 0)
 		return ret;
@@ -21,7 +21,7 @@ static int configure(struct tool_ctx *t, const struct slowbio_settings *s)
 		slowbio_set(o, SLOWBIO_C_emit, s->emit),
 		slowbio_set(o, SLOWBIO_C_count, s->count),
 	};
-	return PROG_CONSTS_SET(t, set);
+	return MOD_CONSTS_SET(t, set);
 }
 
 int slowbio_start(struct tool_ctx *t, const struct slowbio_settings *s,

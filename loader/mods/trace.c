@@ -14,7 +14,7 @@ EMBEDDED_OBJ(trace);
 
 static int configure(struct tool_ctx *t, const struct traceobj_settings *s)
 {
-	static const struct prog_tp_off dev[] = {
+	static const struct mod_tp_off dev[] = {
 		{ "block_bio_queue", "dev", TRACE_C_tpoff_bio_queue_dev },
 	};
 	struct bb_obj *o = t->obj;
@@ -27,11 +27,11 @@ static int configure(struct tool_ctx *t, const struct traceobj_settings *s)
 		trace_set(o, TRACE_C_ustack, s->ustack),
 		trace_set(o, TRACE_C_filter_dev, s->filter_dev),
 	};
-	int ret = PROG_CONSTS_SET(t, set);
+	int ret = MOD_CONSTS_SET(t, set);
 
 	/* the disk of a bio: only -d reads it */
-	return ret < 0 ? ret : prog_tp_offsets(t, &trace_skel, "block", dev, 1,
-					       s->disk);
+	return ret < 0 ? ret : mod_tp_offsets(t, &trace_skel, "block", dev, 1,
+					      s->disk);
 }
 
 int traceobj_open(struct tool_ctx *t, const struct traceobj_settings *s)
