@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lzpack IN OUT: compress a BPF object for embedding, in the format that
- * loader/lz.c decodes (described there). A build tool, run on the build
+ * loader/obj/lz.c decodes (described there). A build tool, run on the build
  * host: inputs are tens of KiB, so it parses optimally (the fewest output
  * bytes, by dynamic programming over every position) rather than fast.
  * Near-optimal, to keep it quick on long runs: literal runs longer than

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* bpf/freeze.bpf.c on the host: settings, maps, ring; the probes are
- * qfreeze.c's (every function of the freeze chains this kernel has). */
+ * freeze_probes.c's (every function of the freeze chains this kernel has). */
 #include "mods.h"
 #include "freeze_mod.h"
 #include "freeze.skel.h"

@@ -2,11 +2,11 @@
 /*
  * blk-mq queue freezes as the freeze tool and the exporter both see them:
  * the probes of bpf/freeze.bpf.c on every function of their roles this
- * kernel has and the disk of a queue (qfreeze.c), the summary per disk
+ * kernel has and the disk of a queue (freeze_probes.c), the summary per disk
  * and per stack (freeze_sum.c, pure: tests/unit/test_freeze.c).
  */
-#ifndef BAREBPF_QFREEZE_H
-#define BAREBPF_QFREEZE_H
+#ifndef BAREBPF_FREEZE_MOD_H
+#define BAREBPF_FREEZE_MOD_H
 
 #include <stddef.h>
 #include <stdint.h>

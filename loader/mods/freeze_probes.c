@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* blk-mq queue freezes: the probes, the disk of a queue (qfreeze.h). */
+/* blk-mq queue freezes: the probes, the disk of a queue (freeze_mod.h). */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The freeze summary: freezes and frozen time per disk, per queue/ file
- * and per stack (qfreeze.h; pure, tests/unit/test_freeze.c). */
+ * and per stack (freeze_mod.h; pure, tests/unit/test_freeze.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * trace's probe language (loader/tools/trace_spec.c, trace_filter.c,
+ * trace's probe language (loader/tools/trace/trace_spec.c, trace_filter.c,
  * trace_prog.c, trace_fmt.c): the input's first line is a probe, parsed, then compiled
  * for both architectures against the fields of a tracepoint format; the
  * rest of the input is a record as the BPF program would send it, printed

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stack_add_entry_ret (loader/stack.c): the return address of a function
+ * stack_add_entry_ret (loader/kernel/stack.c): the return address of a function
  * probed at its entry goes back into its kernel stack (arm64's frame walk
  * leaves the direct caller out), once, and never past the map's depth.
  */

@@ -7,11 +7,11 @@
 #include "../../../bpf/biosnoop.h"
 
 /*
- * The user side's pure parts (loader/tools/biosnoop.c), for the unit tests.
- * biosnoop_type: bcc's T column from rwbs: "R", "W", and where bcc would
- * say R: "D" discard, "F" flush, "N" none. The print functions write one
- * line with its "\n". start_ts is the ts of the first record: TIME(s)
- * counts from it.
+ * The user side's pure parts (loader/tools/biosnoop/biosnoop.c), for the
+ * unit tests. biosnoop_type: bcc's T column from rwbs: "R", "W", and where
+ * bcc would say R: "D" discard, "F" flush, "N" none. The print functions
+ * write one line with its "\n". start_ts is the ts of the first record:
+ * TIME(s) counts from it.
  */
 char biosnoop_type(const char *rwbs);
 void biosnoop_print_header(FILE *f, int queued);

@@ -6,11 +6,11 @@
 #include "../../../bpf/execsnoop.h"
 
 /*
- * execsnoop's record, printed (loader/tools/execsnoop.c), for the unit
- * tests. The mask says which of the optional columns are shown: -T (TIME),
- * -t (TIME(s)), -U (UID). What the line shows besides the record: the
- * clock, the parent and where it came from (NULL: unknown), the number of
- * arguments read (at most EXECSNOOP_MAXARGS) and -q.
+ * execsnoop's record, printed (loader/tools/execsnoop/execsnoop.c), for
+ * the unit tests. The mask says which of the optional columns are shown:
+ * -T (TIME), -t (TIME(s)), -U (UID). What the line shows besides the
+ * record: the clock, the parent and where it came from (NULL: unknown),
+ * the number of arguments read (at most EXECSNOOP_MAXARGS) and -q.
  */
 enum { EXECSNOOP_COL_TIME = 1, EXECSNOOP_COL_TS, EXECSNOOP_COL_UID };
 struct execsnoop_line {

@@ -6,7 +6,7 @@
 #include "../../../bpf/freeze.h"
 
 /*
- * freeze's record, printed (loader/tools/freeze.c), for the unit tests:
+ * freeze's record, printed (loader/tools/freeze/freeze.c), for the unit tests:
  * the columns without their "\n", or a JSON object without its "}\n"
  * (the stack follows). hms is the clock ("HH:MM:SS").
  */

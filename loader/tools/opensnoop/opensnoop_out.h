@@ -7,10 +7,10 @@
 #include "../../../bpf/opensnoop.h"
 
 /*
- * opensnoop's record, printed (loader/tools/opensnoop.c), for the unit
- * tests. The mask says which of the optional columns are shown: -T
- * (TIME(s)), -U (UID), -e (FLAGS), and PID or (-t) TID. first_ts is the ts
- * of the first open printed: TIME(s) counts from it. e->fname is
+ * opensnoop's record, printed (loader/tools/opensnoop/opensnoop.c), for
+ * the unit tests. The mask says which of the optional columns are shown:
+ * -T (TIME(s)), -U (UID), -e (FLAGS), and PID or (-t) TID. first_ts is the
+ * ts of the first open printed: TIME(s) counts from it. e->fname is
  * NUL-terminated; e->comm need not be.
  */
 enum {

@@ -7,7 +7,7 @@
 #include "../../../bpf/vfsstat.h"
 
 /*
- * vfsstat's line (loader/tools/vfsstat.c), for the unit tests: d[k] is
+ * vfsstat's line (loader/tools/vfsstat/vfsstat.c), for the unit tests: d[k] is
  * what counter k gained in the interval of `interval` seconds, hms the
  * clock ("HH:MM:SS").
  */
