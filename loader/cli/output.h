@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The output layer of the command line (output.c): histograms, stacks and
- * JSON strings as bcc prints them, or as JSON. The library (barebpf.h)
- * returns data; only the command line prints, through these.
+ * JSON strings as bcc prints them, or as JSON. The library (barebpf.h and
+ * its folders' headers) returns data; only the command line prints,
+ * through these.
  */
 #ifndef BAREBPF_OUTPUT_H
 #define BAREBPF_OUTPUT_H

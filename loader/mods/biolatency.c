@@ -34,7 +34,7 @@ static int configure(struct tool_ctx *t, const struct biolat_settings *s)
 	if (ret < 0 || (ret = mod_tp_fields(t, &biolatency_skel, "block",
 					    offs, 5, 1, &direct)) < 0)
 		return ret;
-	/* an update and a delete per request: from a free list (barebpf.h) */
+	/* an update and a delete per request: from a free list (obj.h) */
 	ret = biolatency_map(o, BIOLATENCY_M_start, &start);
 	if (ret < 0)
 		return tool_fail(t, ret, "internal: no start map");

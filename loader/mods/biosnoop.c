@@ -44,7 +44,7 @@ static int configure(struct tool_ctx *t, const struct biosnoop_settings *s)
 					    insert_offs, 2, s->queued,
 					    &direct)) < 0)
 		return ret;
-	/* an update and a delete per request: from a free list (barebpf.h) */
+	/* an update and a delete per request: from a free list (obj.h) */
 	ret = biosnoop_map(t->obj, BIOSNOOP_M_start, &start);
 	if (ret < 0)
 		return tool_fail(t, ret, "internal: no start map");

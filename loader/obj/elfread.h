@@ -7,7 +7,7 @@
  * index and every relocation's symbol index is in range. The accessors
  * below therefore cannot fail.
  *
- * Internal to loader/obj (and its unit tests); tools use barebpf.h.
+ * Internal to loader/obj (and its unit tests); tools use obj.h.
  */
 #ifndef BAREBPF_ELFREAD_H
 #define BAREBPF_ELFREAD_H

@@ -55,7 +55,7 @@ void perf_event_close(int pfd);
 /* DISABLE and close n perf event fds (-1s are skipped) at once, from
  * several tasks: each is -1 after. */
 void perf_events_close(int *fds, int n);
-/* The same, calling watch (perf_close_watch_fn, barebpf.h) while it lasts;
+/* The same, calling watch (perf_close_watch_fn, probe.h) while it lasts;
  * -EINTR if the watch stopped it: the fds not closed are still >= 0. */
 int perf_events_close_watch(int *fds, int n, perf_close_watch_fn watch,
 			    void *ctx);
