@@ -13,11 +13,13 @@
  * relocates per those capabilities, inline.c turns global data reads into
  * constants for kernels without global data (both in lbuf.c's buffer);
  * load.c creates maps (pinning, maps of maps), loads programs and fills
- * program arrays. Calls go one way: no file here calls back into one
- * that calls it. Everything here includes this header (which includes
- * obj.h, the folder's public part); nothing outside loader/obj includes
- * it but the unit tests and fuzz harnesses. The library rules hold: -errno results, messages in struct
- * bb_err, never a print or an exit.
+ * program arrays, with verifier.c's sentence on a refusal. lz.c decodes
+ * the embedded objects (pure, on its own). Calls go one way: no file here
+ * calls back into one that calls it. Everything here includes this header
+ * (which includes obj.h, the folder's public part); nothing outside
+ * loader/obj includes it but the unit tests and fuzz harnesses. The
+ * library rules hold: -errno results, messages in struct bb_err, never a
+ * print or an exit.
  */
 #ifndef BAREBPF_OBJ_INTERNAL_H
 #define BAREBPF_OBJ_INTERNAL_H
