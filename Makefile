@@ -60,9 +60,15 @@ SIZE_LDFLAGS := -Wl,--gc-sections -Wl,-z,norelro
 # assert, debug info), whatever folder the tree was built in.
 REPRO_CFLAGS := -ffile-prefix-map=$(CURDIR)/=
 CFLAGS += $(REPRO_CFLAGS)
-CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iasm -Ibpf
-CLI_CFLAGS := -Iloader/cli -Iloader/progs -Iloader/tools -I$(O)/gen
-TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iloader/cli -Iloader/progs -Iloader/tools -I$(O)/gen -Iasm -Ibpf \
+# The library's folders (docs/ARCHITECTURE.md): primitives at the root,
+# user-space binaries, kernel facts, BPF objects, attaching.
+LIB_INC := -Iloader -Iloader/user -Iloader/kernel -Iloader/obj -Iloader/probe
+CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE $(LIB_INC) -Iasm -Ibpf
+# The command line's folders: the frame, the program modules, the tools
+# (a tool of several files has a folder of its own: loader/tools/NAME/).
+CMD_INC := -Iloader/cli -Iloader/mods -Iloader/tools $(patsubst %/,-I%,$(sort $(wildcard loader/tools/*/))) -I$(O)/gen
+CLI_CFLAGS := $(CMD_INC)
+TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE $(LIB_INC) $(CMD_INC) -Iasm -Ibpf \
 	-Wno-unused-parameter
 # -mcpu=v1: no JLT/JLE/JSLT/JSLE (4.14), which 4.9's verifier refuses
 # ("invalid BPF_JMP opcode"); clang swaps the operands of JGT/JGE instead.
@@ -77,22 +83,22 @@ Q := @
 msg = @printf '  %-8s %s\n' $(1) $(2)
 endif
 
-LIB_SRCS := $(wildcard loader/*.c loader/obj/*.c loader/probe/*.c)
-# loader/cli/ (the frame), loader/progs/ (one module per BPF object) and
-# loader/tools/ (one file per tool) see those folders and $(O)/gen/; the
+LIB_SRCS := $(wildcard loader/*.c loader/user/*.c loader/kernel/*.c loader/obj/*.c loader/probe/*.c)
+# loader/cli/ (the frame), loader/mods/ (one module per BPF object) and
+# loader/tools/ (one file or folder per tool) see those folders and $(O)/gen/; the
 # library (LIB_SRCS) is built without them on its include path, so that it
 # cannot depend on the command line (docs/ARCHITECTURE.md).
 CLI_SRCS := $(wildcard loader/cli/*.c)
-PROG_SRCS := $(wildcard loader/progs/*.c)
-TOOL_SRCS := $(wildcard loader/tools/*.c)
-CMD_SRCS := $(CLI_SRCS) $(PROG_SRCS) $(TOOL_SRCS)
+MOD_SRCS := $(wildcard loader/mods/*.c)
+TOOL_SRCS := $(wildcard loader/tools/*.c loader/tools/*/*.c)
+CMD_SRCS := $(CLI_SRCS) $(MOD_SRCS) $(TOOL_SRCS)
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_NAMES := $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS))
 BPF_OBJS := $(patsubst %,$(O)/bpf/%.bpf.o,$(BPF_NAMES))
 EMBED_OBJS := $(patsubst %,$(O)/embed/%.o,$(BPF_NAMES))
 # One header per object with its constants' and maps' names (bbskel.c)
 SKELS := $(patsubst %,$(O)/gen/%.skel.h,$(BPF_NAMES))
-HDRS := $(wildcard loader/*.h loader/obj/*.h loader/probe/*.h loader/cli/*.h loader/progs/*.h loader/tools/*.h asm/*.h bpf/*.h)
+HDRS := $(wildcard loader/*.h loader/user/*.h loader/kernel/*.h loader/obj/*.h loader/probe/*.h loader/cli/*.h loader/mods/*.h loader/tools/*.h loader/tools/*/*.h asm/*.h bpf/*.h)
 # The tools' names, from their definitions (`const struct tool tool_x = {`
 # then `"name", ...`): the links are made without running the binary, which
 # a cross build cannot. A native build checks the list against --list-tools.
@@ -140,7 +146,7 @@ endif
 $(O)/musl/%.o: loader/%.c $(HDRS)
 	$(call msg,CC,$@)
 	@mkdir -p $(dir $@)
-	$(Q)$(MUSL_CC) $(CFLAGS) $(if $(filter loader/cli/% loader/progs/% loader/tools/%,$<),$(CLI_CFLAGS)) $(SIZE_CFLAGS) -c -o $@ $<
+	$(Q)$(MUSL_CC) $(CFLAGS) $(if $(filter loader/cli/% loader/mods/% loader/tools/%,$<),$(CLI_CFLAGS)) $(SIZE_CFLAGS) -c -o $@ $<
 
 $(O)/host/%.o: loader/%.c $(HDRS)
 	$(call msg,HOSTCC,$@)
@@ -153,12 +159,12 @@ $(O)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
 
-# Embedded objects are stored compressed (loader/lz.c; about a third of
+# Embedded objects are stored compressed (loader/obj/lz.c; about a third of
 # their size), decoded by tool_open: lzpack is a build tool, for this host.
-$(O)/lzpack: scripts/lzpack.c loader/lz.c loader/barebpf.h
+$(O)/lzpack: scripts/lzpack.c loader/obj/lz.c loader/barebpf.h
 	$(call msg,HOSTCC,$@)
 	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) -O2 $(WARN) -std=gnu11 -Iloader -Iloader/obj -Iasm -Ibpf -o $@ scripts/lzpack.c loader/lz.c
+	$(Q)$(HOST_CC) -O2 $(WARN) -std=gnu11 $(LIB_INC) -Iasm -Ibpf -o $@ scripts/lzpack.c loader/obj/lz.c
 
 # The names of each object for the tools (scripts/bbskel.c): a build
 # tool like lzpack, linked with the library built for this host (the host
@@ -301,11 +307,11 @@ FUZZ_TIMEOUT ?= 10
 FUZZ ?= $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all $(WARN) -Wno-unused-parameter -std=gnu11 \
-	-D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iloader/cli -Iloader/progs -Iloader/tools -I$(O)/gen -Iasm -Ibpf
+	-D_GNU_SOURCE $(LIB_INC) $(CMD_INC) -Iasm -Ibpf
 FUZZ_LIB_OBJS := $(patsubst loader/%.c,$(O)/fuzz/lib/%.o,$(LIB_SRCS))
 # parsers of outside input on the command-line side (the HTTP server), and
 # the output layer that trace's record printer (fuzz_tracespec) writes with
-FUZZ_CMD_SRCS := loader/tools/httpd.c loader/tools/httpd_parse.c loader/cli/output.c
+FUZZ_CMD_SRCS := loader/tools/exporter/httpd.c loader/tools/exporter/httpd_parse.c loader/cli/output.c
 FUZZ_CMD_OBJS := $(patsubst loader/%.c,$(O)/fuzz/cmd/%.o,$(FUZZ_CMD_SRCS))
 
 $(O)/fuzz/lib/%.o: loader/%.c $(HDRS)

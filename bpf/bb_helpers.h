@@ -5,12 +5,12 @@
  * and map macros, pt_regs access and load-time constants.
  *
  * bpf/ holds the BPF side: one <tool>.bpf.c per tool and one <tool>.h that
- * it shares with loader/tools/<tool>.c (only what crosses the boundary:
- * records, keys, constants; nothing of the user side), the helpers the
- * programs share (this file: the histogram increment too; taskdev.h: the
- * disk a task submits to), and bb_elf.h, the contract with the loader. A
- * .bpf.c includes only headers of this folder; the user side includes the
- * <tool>.h files and bb_elf.h, never a .bpf.c.
+ * it shares with its module and tool (loader/mods/, loader/tools/: only
+ * what crosses the boundary: records, keys, constants; nothing of the user
+ * side), the helpers the programs share (this file: the histogram
+ * increment too; taskdev.h: the disk a task submits to), and bb_elf.h, the
+ * contract with the loader. A .bpf.c includes only headers of this folder;
+ * the user side includes the <tool>.h files and bb_elf.h, never a .bpf.c.
  */
 #ifndef BAREBPF_BB_HELPERS_H
 #define BAREBPF_BB_HELPERS_H

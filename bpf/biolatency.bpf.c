@@ -27,7 +27,7 @@
  * cards. 4,096 is what 128 SATA disks or 16 SAS ones keep in flight, or
  * four NVMe queues filled to the brim; beyond that an issue is not
  * counted, and the tool says so at exit (tool_report_drops). Preallocated
- * (loader/progs/biolatency.c): on 64-bit a 72-byte element and a 16-byte
+ * (loader/mods/biolatency.c): on 64-bit a 72-byte element and a 16-byte
  * bucket per entry, 352 KiB (10,240 entries: 977 KiB). Its size costs
  * time as well: on 6.18 rq_issue took 283 ns a run with 10,240 entries,
  * 195 ns with 4,096 (bpftrace's, 4,096 too: 201 ns; medians of 5

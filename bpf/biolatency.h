@@ -38,6 +38,6 @@ struct biolat_key {
 
 /* The tracepoint fields the program reads are load-time constants
  * tpoff_<event>_<field>, set to their offsets in events/block/<event>/format
- * by loader/progs/biolatency.c. */
+ * by loader/mods/biolatency.c. */
 
 #endif

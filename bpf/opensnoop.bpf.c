@@ -20,8 +20,8 @@
 #include "bb_helpers.h"
 #include "opensnoop.h"
 
-BB_MAP(starts, BPF_MAP_TYPE_HASH, sizeof(u32), sizeof(struct opensnoop_start),
-       10240);
+BB_MAP(starts, BPF_MAP_TYPE_HASH, sizeof(u32),
+       sizeof(struct opensnoop_inflight), 10240);
 BB_MAP(stats, BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(u32), sizeof(u64),
        OPENSNOOP_NSTATS);
 BB_MAP(events, BPF_MAP_TYPE_PERF_EVENT_ARRAY, sizeof(u32), sizeof(u32), 1024);
@@ -39,7 +39,7 @@ static __always_inline void count(u32 key)
 static __always_inline void open_enter(u64 fname, u64 flags)
 {
 	u32 tid = bpf_get_current_pid_tgid();
-	struct opensnoop_start s = { fname, flags };
+	struct opensnoop_inflight s = { fname, flags };
 
 	if (bpf_map_update_elem(&starts, &tid, &s, BPF_ANY) < 0)
 		count(OPENSNOOP_UNTRACKED);
@@ -57,7 +57,7 @@ static __always_inline void open_return(void *ctx, long ret)
 {
 	u64 id = bpf_get_current_pid_tgid();
 	u32 tid = id;
-	struct opensnoop_start *s = bpf_map_lookup_elem(&starts, &tid);
+	struct opensnoop_inflight *s = bpf_map_lookup_elem(&starts, &tid);
 	struct opensnoop_event e = {};
 
 	u32 fpid = BB_CONST(filter_pid), ftid = BB_CONST(filter_tid);

@@ -6,7 +6,7 @@
 #define OPENSNOOP_NAME 256 /* bytes kept of the path, NUL included */
 
 /* starts: an open in progress, by thread */
-struct opensnoop_start {
+struct opensnoop_inflight {
 	unsigned long long fname; /* user pointer */
 	unsigned long long flags;
 };

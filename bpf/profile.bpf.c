@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * profile: a perf_event program (one perf event per CPU sampling at -F
- * HZ, loader/progs/profile.c) counting samples by thread, command and
+ * HZ, loader/mods/profile.c) counting samples by thread, command and
  * kernel and user stack (stackkey.h), as bcc's profile.
  *
  * Constants: filter_tgid (0: every process), kstack, ustack (take that

@@ -50,7 +50,7 @@
 #include "qenter.h"
 #include "taskdev.h"
 
-BB_MAP(start, BPF_MAP_TYPE_HASH, sizeof(u32), sizeof(struct qenter_start),
+BB_MAP(start, BPF_MAP_TYPE_HASH, sizeof(u32), sizeof(struct qenter_inflight),
        10240);
 BB_MAP(hist, BPF_MAP_TYPE_HASH, sizeof(struct qenter_key), sizeof(u64), 4096);
 BB_DROPS_MAP();
@@ -89,7 +89,7 @@ static __always_inline int entered(u32 dev)
 {
 	u32 tid = (u32)bpf_get_current_pid_tgid();
 	u32 filter = BB_CONST(filter_dev);
-	struct qenter_start s = {};
+	struct qenter_inflight s = {};
 
 	if (filter && dev != filter)
 		return 0;
@@ -235,7 +235,7 @@ SEC("kretprobe/blk_queue_enter")
 int qenter_ret(struct pt_regs *ctx)
 {
 	u32 tid = (u32)bpf_get_current_pid_tgid();
-	struct qenter_start *s = bpf_map_lookup_elem(&start, &tid);
+	struct qenter_inflight *s = bpf_map_lookup_elem(&start, &tid);
 	struct qenter_key key = {};
 	u64 delta;
 

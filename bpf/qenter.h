@@ -6,7 +6,7 @@
 #define QENTER_SLOTS 64
 
 /* start: one task entering a queue, by thread id */
-struct qenter_start {
+struct qenter_inflight {
 	unsigned long long ts;
 	unsigned int dev; /* kernel dev_t, 0: unknown or not asked (-D) */
 	unsigned int pad;

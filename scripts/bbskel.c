@@ -22,6 +22,7 @@
 #include <string.h>
 #include "barebpf.h"
 #include "skel.h"
+#include "obj.h"
 
 static int read_file(const char *path, unsigned char **buf, size_t *len)
 {

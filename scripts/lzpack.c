@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lzpack IN OUT: compress a BPF object for embedding, in the format that
- * loader/lz.c decodes (described there). A build tool, run on the build
+ * loader/obj/lz.c decodes (described there). A build tool, run on the build
  * host: inputs are tens of KiB, so it parses optimally (the fewest output
  * bytes, by dynamic programming over every position) rather than fast.
  * Near-optimal, to keep it quick on long runs: literal runs longer than
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "barebpf.h"
+#include "obj.h"
 
 #define MIN_MATCH 4
 #define WINDOW 65535
@@ -22,7 +23,7 @@
 #define MAX_SHORT 64
 #define MAX_CHAIN 4096
 
-/* Extension bytes of a length whose nibble holds n (lz_len). */
+/* Extension bytes of a length whose nibble holds n (lz_read_len). */
 static size_t ext(size_t n)
 {
 	return n < 15 ? 0 : 1 + (n - 15) / 255;

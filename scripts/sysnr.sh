@@ -5,7 +5,7 @@
 # string whose Nth NUL-ended entry names syscall N ("" where none; names
 # of one number apart by a space: arm's sync_file_range2 is
 # arm_sync_file_range too). funccount counts the syscalls/ events by these
-# numbers (loader/progs/sysnr.c). A value may be an expression of other
+# numbers (loader/mods/funccount.c). A value may be an expression of other
 # macros (riscv's __NR_sysriscv + 15): the preprocessor expands it, the
 # shell evaluates it.
 set -e

@@ -272,7 +272,7 @@ CLANG=${CLANG:-clang}
 # definitions in the sources (as the Makefile makes its links).
 tool_names() { # tool_names BINARY
 	"$1" --list-tools 2>/dev/null ||
-		sed -n '/^const struct tool tool_/{n;s/^[[:space:]]*"\([^"]*\)".*/\1/p;}' "$ROOT"/loader/tools/*.c
+		sed -n '/^const struct tool tool_/{n;s/^[[:space:]]*"\([^"]*\)".*/\1/p;}' "$ROOT"/loader/tools/*.c "$ROOT"/loader/tools/*/*.c
 }
 bpf_target() { case $1 in x86_64) echo x86 ;; aarch64) echo arm64 ;; armv7) echo arm ;; riscv64) echo riscv ;; esac; }
 # The BPF objects of the `run` cases, built like the Makefile builds ours,

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "barebpf.h"
 #include "blkdisk.h"
+#include "kernel.h"
 
 static struct blkdisk *add(struct blkdisks *d)
 {

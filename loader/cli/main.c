@@ -12,7 +12,8 @@
 #include "tool.h"
 
 /* The tools, in the order --help lists them: each defines `const struct
- * tool tool_<name>` in loader/tools/<name>.c. */
+ * tool tool_<name>` in loader/tools/<name>.c, or <name>/<name>.c for a
+ * tool of several files. */
 #define TOOLS(X)                                                               \
 	X(biolatency) X(funclatency) X(features) X(run) X(trace) X(freeze)     \
 	X(qenter) X(slowbio) X(biosnoop) X(exporter) X(execsnoop)              \

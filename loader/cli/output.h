@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The output layer of the command line (output.c): histograms, stacks and
- * JSON strings as bcc prints them, or as JSON. The library (barebpf.h)
- * returns data; only the command line prints, through these.
+ * JSON strings as bcc prints them, or as JSON. The library (barebpf.h and
+ * its folders' headers) returns data; only the command line prints,
+ * through these.
  */
 #ifndef BAREBPF_OUTPUT_H
 #define BAREBPF_OUTPUT_H
@@ -10,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "barebpf.h"
+#include "kernel.h"
+#include "user.h"
 
 /* bcc's print_log2_hist: "     usecs  : count    distribution". */
 void hist_print_log2(FILE *f, const uint64_t *vals, int n, const char *unit);

@@ -7,20 +7,24 @@
  * loader/cli/ is the frame every tool stands on: main and the tool table
  * (main.c), this header's skeleton (common.c, attach.c, funcs.c, opts.c),
  * the output layer (output.h), and the pieces several tools share
- * (per-disk histograms, disk names). It includes barebpf.h and nothing of
- * loader/progs/ or loader/tools/. loader/progs/ holds one module per
- * embedded BPF object (progs.h), on the frame; loader/tools/ holds one
- * file per tool (a tool with several files prefixes them with its name;
- * the exporter's HTTP server and Prometheus text sit beside it), each
- * including cli/ and progs/ headers; no tool includes another tool. The
- * library never includes anything of these folders. docs/ARCHITECTURE.md
- * draws the whole.
+ * (per-disk histograms, disk names). It includes the library's headers and
+ * nothing of loader/mods/ or loader/tools/. loader/mods/ holds one module
+ * per embedded BPF object (mods.h), on the frame; loader/tools/ holds one
+ * file per tool, or a folder loader/tools/NAME/ for a tool of several
+ * files (its files prefixed with its name; the exporter's HTTP server and
+ * Prometheus text sit in its folder), each including cli/ and mods/
+ * headers; no tool includes another tool. The library never includes
+ * anything of these folders. docs/ARCHITECTURE.md draws the whole.
  */
 #ifndef BAREBPF_TOOL_H
 #define BAREBPF_TOOL_H
 
 #include <getopt.h>
 #include "barebpf.h"
+#include "kernel.h"
+#include "user.h"
+#include "obj.h"
+#include "probe.h"
 #include "output.h"
 #include "skel.h"
 
@@ -169,14 +173,14 @@ void tool_taskdev_unused(struct tool_ctx *t);
 int tool_load(struct tool_ctx *t);
 /*
  * Attach a tool's probes in the order probe_order gives (closers first:
- * see loader/probe/attach.c), after checking that every perf event array of the
- * object has its ring open (tool_ring): a record sent while the rest is
- * still being attached must find a reader. Stops at the first failure of
- * a probe that is not optional (its message printed); an optional one
- * that fails leaves its `attached` 0, its message printed, or with
- * t->fails set counted there (printed with -v) for a summary. Out of file
- * descriptors, the rest cannot follow: it stops and says so. -EINTR once
- * a signal asked to stop.
+ * see loader/probe/session.c), after checking that every perf event array
+ * of the object has its ring open (tool_ring): a record sent while the
+ * rest is still being attached must find a reader. Stops at the first
+ * failure of a probe that is not optional (its message printed); an
+ * optional one that fails leaves its `attached` 0, its message printed, or
+ * with t->fails set counted there (printed with -v) for a summary. Out of
+ * file descriptors, the rest cannot follow: it stops and says so. -EINTR
+ * once a signal asked to stop.
  */
 int tool_attach_probes(struct tool_ctx *t, struct bb_probe *p, int n);
 /* The same, where progs[i] (if not NULL) is the program of p[i], instead

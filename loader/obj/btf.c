@@ -175,8 +175,8 @@ int btf_type(const struct bb_btf *b, uint32_t id, struct btf_t *t)
 	return 0;
 }
 
-void btf_member(const struct bb_btf *b, const struct btf_t *t, uint16_t i,
-		struct btf_member *m)
+void btf_member_at(const struct bb_btf *b, const struct btf_t *t, uint16_t i,
+		   struct btf_member *m)
 {
 	const unsigned char *p;
 	const char *name;

@@ -79,8 +79,8 @@ void btf_close(struct bb_btf *b);
 /* Decode type id; -ENOENT for 0 (void) or an id out of range. */
 int btf_type(const struct bb_btf *b, uint32_t id, struct btf_t *t);
 /* Member i (< t->vlen) of a STRUCT, UNION, DATASEC, FUNC_PROTO, ENUM. */
-void btf_member(const struct bb_btf *b, const struct btf_t *t, uint16_t i,
-		struct btf_member *m);
+void btf_member_at(const struct bb_btf *b, const struct btf_t *t, uint16_t i,
+		   struct btf_member *m);
 /* Follow TYPEDEF, CONST, VOLATILE, RESTRICT, TYPE_TAG (bounded). */
 int btf_skip_mods(const struct bb_btf *b, uint32_t id, struct btf_t *t);
 /* Size in bytes of a type (arrays multiplied out, bounded); -EINVAL if it

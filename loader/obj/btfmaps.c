@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "obj.h"
+#include "obj_internal.h"
 
 #define LIBBPF_PIN_BY_NAME 1
 
@@ -68,7 +68,7 @@ static int read_btf_def(struct obj_parse *op, const char *name,
 		struct btf_member mb;
 		uint32_t *dst = NULL;
 
-		btf_member(b, &t, i, &mb);
+		btf_member_at(b, &t, i, &mb);
 		if (!strcmp(mb.name, "type"))
 			dst = &def->type;
 		else if (!strcmp(mb.name, "max_entries"))
@@ -204,7 +204,7 @@ int mapdef_read_btf(struct obj_parse *op)
 		const struct elf_sym *s;
 		struct bb_map *m;
 
-		btf_member(b, &sec, i, &vm);
+		btf_member_at(b, &sec, i, &vm);
 		if (btf_type(b, vm.type, &var) < 0 || var.kind != BTF_KIND_VAR)
 			return bb_fail(op->err, -EINVAL,
 				       "%s: BTF DATASEC .maps entry %u is not "
@@ -263,7 +263,7 @@ int mapdef_btf_values(struct obj_parse *op)
 			int map, k, target = -1, is_prog = 0;
 			uint64_t base;
 
-			elf_rel(rs, j, &r);
+			elf_rel_at(rs, j, &r);
 			s = &ef->syms[r.sym];
 			map = btf_map_at(op, r.offset);
 			if (map < 0 || !op->mapx[map].has_values)

@@ -267,7 +267,7 @@ static int check_rel_section(const struct elf_file *ef,
 	for (i = 0; i < n; i++) {
 		struct elf_rel rel;
 
-		elf_rel(sec, i, &rel);
+		elf_rel_at(sec, i, &rel);
 		if (rel.sym >= ef->nsyms)
 			return bb_fail(err, -EINVAL,
 				       "%s: relocation section %s, entry %zu: "
@@ -347,7 +347,7 @@ size_t elf_nrels(const struct elf_sec *sec)
 	return sec->data ? sec->size / REL_SIZE : 0;
 }
 
-void elf_rel(const struct elf_sec *sec, size_t i, struct elf_rel *rel)
+void elf_rel_at(const struct elf_sec *sec, size_t i, struct elf_rel *rel)
 {
 	const unsigned char *r = sec->data + i * REL_SIZE;
 	uint64_t info = rd64(r + 8);

@@ -7,7 +7,7 @@
  * index and every relocation's symbol index is in range. The accessors
  * below therefore cannot fail.
  *
- * Internal to loader/obj (and its unit tests); tools use barebpf.h.
+ * Internal to loader/obj (and its unit tests); tools use obj.h.
  */
 #ifndef BAREBPF_ELFREAD_H
 #define BAREBPF_ELFREAD_H
@@ -72,7 +72,7 @@ void elf_close(struct elf_file *ef);
 
 /* Relocations of a SHT_REL section (validated by elf_open). */
 size_t elf_nrels(const struct elf_sec *sec);
-void elf_rel(const struct elf_sec *sec, size_t i, struct elf_rel *rel);
+void elf_rel_at(const struct elf_sec *sec, size_t i, struct elf_rel *rel);
 
 /* Section index by name, or -1. */
 int elf_find_sec(const struct elf_file *ef, const char *name);

@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "obj.h"
+#include "obj_internal.h"
 
 /* What a register holds, for the inliner: nothing of interest, the
  * address of a data reference (+ addend), or one of several. */
@@ -85,9 +85,9 @@ static unsigned reads(const struct bpf_insn *in)
 	return 0;
 }
 
-static int inline_fail(const struct bb_obj *obj, const struct obj_prog *prog,
-		       const struct dref *d, uint32_t at, const char *how,
-		       struct bb_err *err)
+static int inline_fail(const struct bb_obj *obj,
+		       const struct obj_prog_rec *prog, const struct dref *d,
+		       uint32_t at, const char *how, struct bb_err *err)
 {
 	if (d->ext)
 		return bb_fail(err, -EOPNOTSUPP,
@@ -240,7 +240,7 @@ static void track(const struct lbuf *b, const int32_t *refat,
 	}
 }
 
-static int check_regs(const struct bb_obj *obj, const struct obj_prog *prog,
+static int check_regs(const struct bb_obj *obj, const struct obj_prog_rec *prog,
 		      const struct lbuf *b, struct bb_err *err)
 {
 	uint32_t i;
@@ -301,9 +301,10 @@ static const char *misuse(const struct bpf_insn *in, int ref)
 }
 
 /* Load i, through d at byte add of it, becomes the value it reads. */
-static int inline_load(const struct bb_obj *obj, const struct obj_prog *prog,
-		       struct lbuf *b, uint32_t i, const struct dref *d,
-		       int64_t add, struct bb_err *err)
+static int inline_load(const struct bb_obj *obj,
+		       const struct obj_prog_rec *prog, struct lbuf *b,
+		       uint32_t i, const struct dref *d, int64_t add,
+		       struct bb_err *err)
 {
 	struct bpf_insn *in = &b->insns[i];
 	int64_t off = (int64_t)d->base + add + in->off;
@@ -350,7 +351,7 @@ static int inline_load(const struct bb_obj *obj, const struct obj_prog *prog,
 
 /* Checks and rewrites, from the end so that inserted slots do not move
  * what is still to do. */
-static int rewrite(const struct bb_obj *obj, const struct obj_prog *prog,
+static int rewrite(const struct bb_obj *obj, const struct obj_prog_rec *prog,
 		   struct lbuf *b, const struct dref *refs,
 		   const struct rstate *st, const unsigned char *seen,
 		   struct bb_err *err)
@@ -389,9 +390,9 @@ static int rewrite(const struct bb_obj *obj, const struct obj_prog *prog,
 	return 0;
 }
 
-int obj_inline_data(struct bb_obj *obj, struct obj_prog *prog,
-		       struct lbuf *b, struct dref *refs, int32_t *refat,
-		       struct bb_err *err)
+int obj_inline_data(struct bb_obj *obj, struct obj_prog_rec *prog,
+		    struct lbuf *b, struct dref *refs, int32_t *refat,
+		    struct bb_err *err)
 {
 	struct rstate *st = calloc(b->cnt, sizeof(*st));
 	unsigned char *seen = calloc(b->cnt, 1);

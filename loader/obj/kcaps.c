@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "obj.h"
+#include "obj_internal.h"
+#include "kernel.h"
 
 #define INSN BB_INSN
 #define MOV0 INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0)

@@ -7,7 +7,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include "obj.h"
+#include "obj_internal.h"
 
 int lbuf_reserve(struct lbuf *b, uint32_t n)
 {

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
-#include "obj.h"
+#include "obj_internal.h"
 
 
 void obj_note(struct bb_obj *obj, const char *fmt, ...)
@@ -368,7 +368,7 @@ int obj_prog_load_copy(struct bb_obj *obj, const char *name,
 		       enum bb_prog_kind kind, struct bb_prog **copyp,
 		       struct bb_err *err)
 {
-	struct obj_prog *src = NULL, tmp;
+	struct obj_prog_rec *src = NULL, tmp;
 	struct bb_prog *c, **cc;
 	int i, fd, ret;
 

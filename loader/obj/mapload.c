@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
-#include "obj.h"
+#include "obj_internal.h"
 
 #define BPF_FS_MAGIC 0xcafe4a11
 

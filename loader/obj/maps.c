@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "obj.h"
+#include "obj_internal.h"
 
 #define PIN_NONE 0
 #define PIN_OBJECT_NS 1

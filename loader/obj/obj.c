@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * BPF objects, the public accessors (barebpf.h): programs, maps,
+ * BPF objects, the public accessors (obj.h): programs, maps,
  * constants and const volatile settings, the kernel's capabilities, the
  * verifier log and notes of the load; obj_close.
  */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "obj.h"
+#include "obj_internal.h"
 
 int obj_str_copy(char *dst, size_t size, const char *src)
 {

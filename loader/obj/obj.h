@@ -1,310 +1,232 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * loader/obj: BPF ELF objects, from the bytes of a file to programs and
- * maps in the kernel. elf.c reads ELF (elfread.h) and btf.c the object's
- * own BTF (btf.h), both bounds-checked, never trusting the input; parse.c
- * finds code, functions and global data, progs.c the programs, relocs.c
- * the relocations, constants and externs; obj.c is the public API's
- * accessors (skel.c: the same by the ids of a generated header, skel.h);
- * maps.c and btfmaps.c read map definitions of every producer (bpf_load,
- * iproute2, gobpf, libbpf BTF), adding them with mapdef.c; usage.c tells
- * what the programs do with maps from their helper calls; kcaps.c asks
- * the running kernel what it takes; relocate.c links bpf-to-bpf calls and
- * relocates per those capabilities, inline.c turns global data reads into
- * constants for kernels without global data (both in lbuf.c's buffer);
- * load.c creates maps (pinning, maps of maps), loads programs and fills
- * program arrays. Calls go one way: no file here calls back into one
- * that calls it. Everything here includes this header and barebpf.h;
- * nothing outside loader/obj includes it but the unit tests and fuzz
- * harnesses. The library rules hold: -errno results, messages in struct
- * bb_err, never a print or an exit.
+ * loader/obj/: BPF ELF objects, the public part: open an object held in
+ * memory, set its constants, load it against what this kernel takes
+ * (kcaps), and find its programs and maps; the embedded objects' codec
+ * (lz.c) and the verifier log's sentence (verifier.c). obj_internal.h is
+ * the folder's own (and the tests'); skel.h names an object's constants
+ * and maps by the ids of its generated header. Library rules (barebpf.h).
  */
 #ifndef BAREBPF_OBJ_H
 #define BAREBPF_OBJ_H
 
-#include "elfread.h"
-#include "btf.h"
+#include <stddef.h>
+#include <stdint.h>
+#include "barebpf.h"
+#include "../../bpf/bb_elf.h"
 
+/* ---- the verifier's log (verifier.c) ---- */
+/* Pure: a sentence on why the verifier refused a program
+ * (E2BIG: it gave up after N instructions; a truncated log), or "". */
+void bpf_verifier_explain(int err, const char *log, int truncated,
+			  char *buf, size_t len);
 
-enum {
-	RELOC_MAP,    /* ld_imm64 of a map: BPF_PSEUDO_MAP_FD */
-	RELOC_CONST,  /* ld_imm64 of an undefined symbol: its value */
-	RELOC_DATA,   /* ld_imm64 of .rodata/.data/.bss + addend */
-	RELOC_EXTERN, /* ld_imm64 of a __kconfig extern: read, never kept */
-	RELOC_CALL,   /* bpf-to-bpf call into another section */
+/* ---- the embedded objects' compression (lz.c; encoder scripts/lzpack.c) ---- */
+/* The size a stream decodes to, from its header; -EINVAL if too short. */
+long lz_size(const void *src, size_t len);
+/* Decode src into dst (cap bytes): the decoded size, or -EINVAL if src is
+ * not a whole valid stream or does not fit. Pure; checks every length. */
+long lz_decode(void *dst, size_t cap, const void *src, size_t len);
+
+/* ---- BPF ELF objects (loader/obj/) ---- */
+enum bb_prog_kind {
+	BB_PROG_KPROBE,
+	BB_PROG_KRETPROBE,
+	BB_PROG_TRACEPOINT,
+	BB_PROG_PERF_EVENT, /* perf_event (libbpf, samples/bpf): run samples
+			     * every CPU (session_attach_sampling); and
+			     * bb_perf_event, which profile attaches the
+			     * same way (not at its section's target) */
+	BB_PROG_UPROBE,     /* uprobe/PATH:FUNC: a kprobe program */
+	BB_PROG_URETPROBE,
 };
 
-struct obj_reloc {
-	uint32_t insn;  /* index in its code section */
-	uint8_t kind;
-	int idx;        /* map, constant, data section or extern index;
-			 * RELOC_CALL: the target section's code index */
-	uint32_t sym;   /* symbol, for messages */
-	uint32_t seq;   /* order in the file: of two on one instruction,
-			 * the later wins (as a linker would apply them) */
-	int64_t addend; /* DATA: byte offset in the section; CALL: target
-			 * instruction in the target section */
+/* What the programs do with a map, told by their helper calls. */
+#define BB_MAP_USE_OUTPUT   (1u << 0) /* bpf_perf_event_output */
+#define BB_MAP_USE_COUNTERS (1u << 1) /* bpf_perf_event_read(_value) */
+#define BB_MAP_USE_KSTACK   (1u << 2) /* bpf_get_stackid, kernel stacks */
+#define BB_MAP_USE_USTACK   (1u << 3) /* bpf_get_stackid, BPF_F_USER_STACK */
+#define BB_MAP_USE_TAILCALL (1u << 4) /* bpf_tail_call */
+
+/* Where a map's definition came from. */
+enum bb_map_origin {
+	BB_MAP_LEGACY,  /* section maps (bpf_map_def of any size) */
+	BB_MAP_SECTION, /* a maps/<name> section (gobpf) */
+	BB_MAP_BTF,     /* SEC(".maps"), read from the object's BTF */
+	BB_MAP_DATA,    /* .rodata, .data, .bss: an array map from 5.2 */
 };
 
-/* A section of code: a program section, or .text (subprograms). */
-struct obj_code {
-	int shndx;
-	const char *name;
-	struct bpf_insn *insns; /* an aligned copy */
-	uint32_t cnt;
-	struct obj_reloc *relocs; /* sorted by insn */
-	uint32_t nrelocs;
-	int first_func, nfuncs;   /* into obj->funcs, sorted by offset */
-};
-
-struct obj_func {
+struct bb_map {
 	char name[64];
-	int code;           /* into obj->code */
-	uint32_t off, cnt;  /* instructions within the section */
-	int global;
+	struct bb_map_def def;
+	int fd; /* -1 until obj_load (and for global data a kernel lacks) */
+	enum bb_map_origin origin;
+	uint32_t numa_node;         /* with BPF_F_NUMA_NODE in map_flags */
+	int inner;                  /* map-in-map: index of the map whose
+				     * definition the inner maps share; -1 */
+	struct bb_map_def inner_def; /* BTF map-in-map (__array(values, ..)):
+				      * the inner template; type 0 if none */
+	char pin[192];              /* path where it is pinned, "" if not */
+	int pin_reused;             /* obj_load found it pinned already */
+	uint32_t usage;             /* BB_MAP_USE_* */
+	uint32_t sample_size;       /* output maps: the size every call
+				     * site sends, 0 if unknown or mixed */
+	uint32_t btf_key, btf_value; /* BTF type ids (obj_btf), 0 if none */
+	int prealloc;               /* obj_set_lazy_hash spares it */
 };
 
-/* .rodata*, .data*, .bss*: an image, and its map on kernels with global
- * data. */
-struct obj_data {
-	int shndx;
-	const char *name;
-	unsigned char *image; /* size bytes, zero for .bss */
-	uint32_t size;
-	int readonly;
-	int map;              /* into obj->maps */
+struct bb_prog {
+	char name[64];    /* function symbol */
+	char section[128];
+	enum bb_prog_kind kind;
+	const char *target; /* after the first '/' of the section; "" if none;
+			     * for syscall probes the kernel's function, once
+			     * obj_load resolved it */
+	uint32_t prog_type;
+	struct bpf_insn *insns; /* private, relocated copy */
+	size_t insn_cnt;
+	int fd; /* -1 until obj_load */
+	int tail_slot;   /* kprobe/<N> (bpf_load): slot N of the object's
+			  * program array, not attached; -1 otherwise */
+	int syscall;     /* BB_SYSCALL_*: the target names a system call */
+	char resolved[128];
 };
 
-/* A variable of a data section, settable with obj_set_const. */
-struct obj_var {
-	const char *name;
-	int data;             /* into obj->data */
-	uint32_t off, size;
-};
+/* How a syscall probe was named (struct bb_prog.syscall). */
+#define BB_SYSCALL_NONE 0
+#define BB_SYSCALL_OLD  1 /* kprobe/sys_X, SyS_X: the arguments themselves */
+#define BB_SYSCALL_NEW  2 /* ksyscall/X, kretsyscall/X (libbpf) */
+#define BB_SYSCALL_WRAP 3 /* kprobe/__x64_sys_X, __arm64_sys_X */
 
-/* A __kconfig extern, read by the programs and inlined. */
-struct obj_extern {
+struct bb_const {
 	char name[64];
-	uint32_t size;
-	int weak;
 	uint64_t value;
-	int known;
+	int set;
 };
-
-struct obj_prog {
-	struct bb_prog p;
-	int func; /* the entry function */
-	int noload; /* obj_set_noload: left out of obj_load */
-};
-
-struct bb_obj {
-	char *name;
-	struct elf_file elf;  /* kept open: names and data point into it */
-	struct bb_btf btf;
-	int has_btf;
-	struct obj_code *code;
-	int ncode;
-	struct obj_func *funcs;
-	int nfuncs;
-	struct obj_prog *progs;
-	int nprogs;
-	struct bb_map *maps;
-	int nmaps;
-	struct obj_data *data;
-	int ndata;
-	struct obj_var *vars;
-	int nvars;
-	struct obj_extern *externs;
-	int nexterns;
-	struct bb_const *consts;
-	int *const_prog; /* the first program that needs each constant */
-	const struct bb_const **const_by_name; /* sorted, for obj_set_const */
-	int nconsts;
-	/* map-in-map and program array contents from the object (BTF
-	 * .values, kprobe/<N>): applied after the load */
-	struct obj_init *inits;
-	int ninits;
-	char license[128];
-	int printk;
-	struct bb_kcaps caps;
-	char *log;
-	int log_truncated;
-	char hint[400]; /* bpf_verifier_explain's sentence, for err */
-	char *notes;
-	char maps_layout[200]; /* how section maps was read, if it was a
-				* guess (obj_maps_layout) */
-	int loaded;
-	int bpffs_mounted;
-	int lazy_hash; /* obj_set_lazy_hash */
-	int str_fallback; /* obj_set_str_fallback */
-	uint32_t kern_version;
-	struct bb_prog **copies; /* obj_prog_load_copy */
-	int ncopies;
-	const struct bb_skel *skel; /* obj_skel_bind */
-};
-
-/* One slot of a map of maps or program array the object fills. */
-struct obj_init {
-	int map;     /* outer map or program array */
-	uint32_t slot;
-	int is_prog; /* idx is a program, else a map */
-	int idx;
-};
-
-/* State that only lives while obj_open parses. */
-struct obj_parse {
-	struct bb_obj *obj;
-	struct elf_file *elf;
-	int maps_sec;     /* section index of `maps`, or -1 */
-	int btf_maps_sec; /* section index of `.maps`, or -1 */
-	int *sec_code;    /* section index -> code index, or -1 */
-	int *sec_data;    /* section index -> data index, or -1 */
-	int *sec_map;     /* maps/<name> section -> map index, or -1 */
-	struct map_span *spans;   /* nspans, by section and offset */
-	int nspans;
-	struct map_extra *mapx;   /* per map */
-	struct undef_sym *undefs; /* by name */
-	int *undef_const; /* per undefs entry (the first of its name): the
-			   * constant, or -1 until a relocation needs it */
-	int *sym_undef;   /* symbol index -> first undefs entry of its name */
-	struct bb_err *err;
-};
-
-/* A map's definition in section maps or .maps; sorted by section and
- * offset. */
-struct map_span {
-	uint64_t off, size;
-	int shndx;
-	int idx; /* into obj->maps */
-};
-
-/* What a definition says beyond struct bb_map: for the slots to fill. */
-struct map_extra {
-	uint32_t id, inner_id, inner_idx; /* iproute2's bpf_elf_map */
-	int iproute2;
-	uint32_t values_off; /* BTF: byte offset of `values` in the def */
-	int has_values;
-};
-
-/* maps.c: every map definition of the object, into obj->maps. */
-int mapdef_read(struct obj_parse *op);
-/* maps.c: the slots the object fills (needs the programs). */
-int mapdef_read_inits(struct obj_parse *op);
-/* obj.c: name for symbol i (its section's for a section symbol). */
-const char *obj_sym_label(const struct elf_file *ef, uint32_t i);
-int obj_str_copy(char *dst, size_t size, const char *src);
-/* relocate.c: the program's final instructions (p.insns) from its functions. */
-int obj_link(struct bb_obj *obj, struct obj_prog *prog, struct bb_err *err);
-/* usage.c: which helper calls use which maps (usage, sample sizes). */
-void obj_scan_helpers(struct bb_obj *obj);
-/* mapload.c: create the maps (or reuse pinned ones), before relocating;
- * after the programs load, fill the slots the object fills, pin the maps
- * created (*pinned: how many), and keep or unmount a bpffs it mounted. */
-int obj_create_maps(struct bb_obj *obj, struct bb_err *err);
-int obj_fill_inits(struct bb_obj *obj, struct bb_err *err);
-int obj_pin_maps(struct bb_obj *obj, int *pinned, struct bb_err *err);
-void obj_bpffs_release(struct bb_obj *obj, int pinned);
-/* load.c: close every map and program fd. */
-void obj_close_fds(struct bb_obj *obj);
-/* load.c: append a note for the user. */
-void obj_note(struct bb_obj *obj, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* kcaps.c: the kernel function of a syscall probe; -ENOENT if none. */
-int kcaps_syscall_func(const char *sys, int kind, const struct bb_kcaps *c,
-		       char *out, size_t len, int *unwrapped);
-
-/* An undefined symbol (a load-time constant); sorted by name, then index,
- * so that the symbols of one name share one constant. */
-struct undef_sym {
-	const char *name;
-	uint32_t sym;
-};
-
-/* ---- parse.c, relocs.c, progs.c ---- */
-int obj_index_undefs(struct obj_parse *op);
-int obj_read_relocs(struct obj_parse *op);
-int obj_read_progs(struct obj_parse *op);
-int obj_sort_consts(struct bb_obj *obj);
-
-/* ---- maps.c, btfmaps.c, mapdef.c ---- */
-#define BPFFS "/sys/fs/bpf"
-int mapdef_grow(struct obj_parse *op, size_t n);
-struct bb_map *mapdef_new(struct obj_parse *op, const char *name,
-			  enum bb_map_origin origin);
-void mapdef_add_span(struct obj_parse *op, int shndx, uint64_t off,
-		     uint64_t size);
-int mapdef_set_pin(struct obj_parse *op, struct bb_map *m, const char *dir);
-int mapdef_add_init(struct obj_parse *op, int map, uint32_t slot,
-		    int is_prog, int idx);
-int mapdef_read_btf(struct obj_parse *op);
-int mapdef_btf_values(struct obj_parse *op);
-static inline int mapdef_is_map_in_map(uint32_t type)
-{
-	return type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
-	       type == BPF_MAP_TYPE_HASH_OF_MAPS;
-}
-
-/* ---- relocate.c, inline.c, usage.c ---- */
-/* helper ids */
-#define H_PROBE_READ 4
-#define H_TRACE_PRINTK 6
-#define H_TAIL_CALL 12
-#define H_PERF_EVENT_READ 22
-#define H_PERF_EVENT_OUTPUT 25
-#define H_GET_STACKID 27
-#define H_PROBE_READ_STR 45
-#define H_PERF_EVENT_READ_VALUE 55
-#define H_PROBE_READ_USER 112
-#define H_PROBE_READ_KERNEL 113
-#define H_PROBE_READ_USER_STR 114
-#define H_PROBE_READ_KERNEL_STR 115
-#define H_TRACE_VPRINTK 177
-
-/* A program being linked: instructions and, per instruction, the
- * relocation that applies to it (or NULL). */
-struct lbuf {
-	struct bpf_insn *insns;
-	const struct obj_reloc **rel;
-	const struct obj_code **from; /* the section each came from */
-	uint32_t cnt, cap;
-};
-
-/* A read of global data or an extern that inline.c turns into constants. */
-struct dref {
-	const unsigned char *img; /* the bytes to read */
-	uint32_t size;
-	uint32_t base;  /* offset of the ld_imm64's address in img */
-	const char *what;
-	char buf[140];
-	int ext;        /* a __kconfig extern, not global data */
-	uint32_t at;    /* the ld_imm64 */
-};
-
-static inline int bpf_is_jump(uint8_t code)
-{
-	uint8_t cl = BPF_CLASS(code), op = BPF_OP(code);
-
-	return (cl == BPF_JMP || cl == BPF_JMP32) && op != BPF_CALL &&
-	       op != BPF_EXIT;
-}
-
-int lbuf_reserve(struct lbuf *b, uint32_t n);
-/* The last relocation of instruction insn of c, or NULL. */
-const struct obj_reloc *obj_find_reloc(const struct obj_code *c,
-				       uint32_t insn);
-/* Reads of refs (refat: per instruction, the dref its ld_imm64 loads, or
- * -1) become immediates, or err says which use cannot. */
-int obj_inline_data(struct bb_obj *obj, struct obj_prog *prog,
-		    struct lbuf *b, struct dref *refs, int32_t *refat,
-		    struct bb_err *err);
 
 /*
- * Relocate the programs' private copies of their instructions with the
- * current map fds and constant values, per the kernel's capabilities
- * (obj_set_kcaps): bpf-to-bpf calls linked, global data as map values or
- * inlined. Exposed so that unit tests can check the rewritten
- * instructions with fake fds, without root.
+ * What the running kernel takes, found by loading tiny programs (kcaps.c):
+ * never assumed from the version number, which distributions backport past.
  */
-int obj_relocate(struct bb_obj *obj, struct bb_err *err);
+struct bb_kcaps {
+	int probed;
+	int bpf_calls;         /* bpf-to-bpf calls (4.16) */
+	int jmp32;             /* JMP32 instructions (5.1) */
+	int big_progs;         /* more than 4096 instructions (5.2) */
+	int global_data;       /* BPF_PSEUDO_MAP_VALUE (5.2) */
+	int map_freeze;        /* BPF_MAP_FREEZE (5.2) */
+	int rdonly_prog;       /* BPF_F_RDONLY_PROG (5.2) */
+	int probe_read_kernel; /* bpf_probe_read_{kernel,user}[_str] (5.5) */
+	int syscall_wrapper;   /* syscalls take a struct pt_regs * (x86_64
+				* 4.17, arm64 4.19) */
+	int wrapper_unknown;   /* syscall_wrapper not looked up yet: only
+				* objects that ask read kallsyms for it */
+	uint32_t kver;         /* LINUX_VERSION_CODE, if known */
+	unsigned skipped;      /* KCAP_* not probed: no need (left 0) */
+};
+/* What an object needs to know of the kernel (obj_load probes only that:
+ * each probe is a program or map the kernel builds, 1-5 ms each) */
+#define KCAP_CALLS 0x01 /* bpf_calls */
+#define KCAP_JMP32 0x02 /* jmp32 */
+#define KCAP_BIG   0x04 /* big_progs */
+#define KCAP_DATA  0x08 /* global_data, map_freeze, rdonly_prog */
+#define KCAP_PRK   0x10 /* probe_read_kernel */
+#define KCAP_ALL   0x1f
+/* Probe this kernel (needs bpf() as root). Fills what it can. */
+void kcaps_probe(struct bb_kcaps *c, uint32_t kver);
+/* The same for the KCAP_* in need only; the rest stay 0 (c->skipped). */
+void kcaps_probe_some(struct bb_kcaps *c, uint32_t kver, unsigned need);
+/* c->syscall_wrapper, looked up in /proc/kallsyms the first time. */
+int kcaps_syscall_wrapper(struct bb_kcaps *c);
+/* "bpf-to-bpf calls, JMP32, ..." of what c lacks: for -v and messages. */
+void kcaps_describe(const struct bb_kcaps *c, char *buf, size_t len);
+
+struct bb_obj; /* opaque: one context per object, no globals */
+struct bb_btf;
+
+/*
+ * Parse and validate an object held in memory (buf must outlive obj).
+ * name is used in messages.
+ */
+int obj_open(struct bb_obj **objp, const void *buf, size_t len,
+	     const char *name, struct bb_err *err);
+/*
+ * Set a load-time constant (an undefined symbol the programs refer to), or
+ * the value of a variable in .rodata or .data (`const volatile` settings):
+ * -ENOENT if there is neither, -ERANGE if the value does not fit the
+ * variable's size.
+ */
+int obj_set_const(struct bb_obj *obj, const char *name, uint64_t value);
+/* The names of the constants the programs need, set or not. */
+int obj_consts(struct bb_obj *obj, const struct bb_const **consts);
+/*
+ * What the kernel takes; obj_load probes the running kernel unless this
+ * was called first (unit tests, which have no bpf()).
+ */
+void obj_set_kcaps(struct bb_obj *obj, const struct bb_kcaps *c);
+const struct bb_kcaps *obj_kcaps(const struct bb_obj *obj);
+/*
+ * Create maps (or reuse pinned ones), relocate (maps, constants, global
+ * data, bpf-to-bpf calls, per what this kernel takes) and load every
+ * program; fill program arrays (tail calls) and maps of maps. On a
+ * verifier failure, err names the program and obj_verifier_log() returns
+ * the kernel's log.
+ */
+/*
+ * Create the object's hash maps (HASH, PERCPU_HASH) without preallocating
+ * their elements where the kernel allocates them safely from any context
+ * (bpf_mem_alloc, 6.1+; before, a tracing program with such a map warns or
+ * is refused): creating a preallocated 10,240-entry map costs milliseconds
+ * at start. For barebpf's own objects only: a user's map is left as written.
+ */
+void obj_set_lazy_hash(struct bb_obj *obj);
+/*
+ * ... except the maps whose `prealloc` the tool set before obj_load: the
+ * maps a program updates and deletes from on every event (start times).
+ * A preallocated element comes from a per-CPU free list; bpf_mem_alloc
+ * costs more per update and delete (biolatency's issue program measured
+ * 297 ns a run with its 10,240-entry start map lazy, 209 ns with 4,096
+ * preallocated, on 6.18).
+ */
+/* Before 4.11, bpf_probe_read_str calls become fixed-size bpf_probe_read
+ * (obj/load.c): for objects written for that (the tools'). */
+void obj_set_str_fallback(struct bb_obj *obj);
+/* Leave program `name` out of obj_load (its fd stays -1): a tool's program
+ * that an option leaves unused costs a verification. -ENOENT: no such. */
+int obj_set_noload(struct bb_obj *obj, const char *name);
+int obj_load(struct bb_obj *obj, uint32_t kern_version, struct bb_err *err);
+const char *obj_verifier_log(const struct bb_obj *obj);
+/* Did that log not fit whole (the kernel kept only part of it)? */
+int obj_verifier_log_truncated(const struct bb_obj *obj);
+/*
+ * Load program `name` of a loaded object once more, with the load-time
+ * constants as they are set now (obj_set_const after obj_load), as a
+ * program of `kind`: one program serves several probes, each with
+ * constants of its own. kind may differ from the section's (a kprobe
+ * program attached as a kretprobe, or loaded as a tracepoint program if
+ * its constants keep it from reading pt_regs). The copy belongs to obj:
+ * obj_close closes it. Its insns are not kept (NULL).
+ */
+int obj_prog_load_copy(struct bb_obj *obj, const char *name,
+		       enum bb_prog_kind kind, struct bb_prog **copy,
+		       struct bb_err *err);
+int obj_nprogs(const struct bb_obj *obj);
+struct bb_prog *obj_prog_at(struct bb_obj *obj, int i);
+struct bb_prog *obj_prog(struct bb_obj *obj, const char *name);
+int obj_nmaps(const struct bb_obj *obj);
+struct bb_map *obj_map_at(struct bb_obj *obj, int i);
+struct bb_map *obj_map(struct bb_obj *obj, const char *name);
+const char *obj_license(const struct bb_obj *obj); /* "" if none */
+/* Does a program call bpf_trace_printk (or trace_vprintk)? */
+int obj_uses_printk(const struct bb_obj *obj);
+/* Notes for the user gathered by obj_load (resolved syscall names, ...),
+ * one per line; "" if none. */
+const char *obj_notes(const struct bb_obj *obj);
+/* How the object's map definitions were read where their layout was a
+ * choice (28-byte ones: bpf_load's or iproute2's), else "". */
+const char *obj_maps_layout(const struct bb_obj *obj);
+/* The object's BTF (btf.h), NULL if it has none. */
+const struct bb_btf *obj_btf(const struct bb_obj *obj);
+void obj_close(struct bb_obj *obj); /* closes fds, frees; NULL is fine */
 
 #endif

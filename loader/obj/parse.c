@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "obj.h"
+#include "obj_internal.h"
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 /* struct bpf_insn's register nibbles are copied as they lie in the file. */
@@ -113,7 +113,7 @@ static int check_em_none(struct obj_parse *op)
 			for (j = 0; j < elf_nrels(s); j++) {
 				struct elf_rel r;
 
-				elf_rel(s, j, &r);
+				elf_rel_at(s, j, &r);
 				if (r.type > 4 && r.type != 10)
 					goto refuse;
 			}

@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "obj.h"
+#include "obj_internal.h"
 
 #define ACCEPTED_SECTIONS                                                      \
 	"kprobe/<function>, kretprobe/<function>, ksyscall/<syscall>, "        \
@@ -179,7 +179,7 @@ static int add_prog(struct obj_parse *op, const struct obj_code *c,
 		    int func, const struct sec_kind *k)
 {
 	struct bb_obj *obj = op->obj;
-	struct obj_prog *prog = &obj->progs[obj->nprogs];
+	struct obj_prog_rec *prog = &obj->progs[obj->nprogs];
 	const char *target;
 
 	prog->p.fd = -1;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
-#include "obj.h"
+#include "obj_internal.h"
 
 #define FIX_INLINE "mark the function static __always_inline"
 
@@ -69,7 +69,7 @@ static int func_at(const struct bb_obj *obj, int c, int64_t t)
 }
 
 /* The entry function, then each function a placed one calls, once. */
-static int link_calls(struct bb_obj *obj, struct obj_prog *prog,
+static int link_calls(struct bb_obj *obj, struct obj_prog_rec *prog,
 		      struct lbuf *b, struct bb_err *err)
 {
 	struct placed *pl = NULL;
@@ -177,7 +177,7 @@ static int extern_value(struct bb_obj *obj, struct obj_extern *x,
 
 /* Apply the relocations; data and externs the kernel cannot take are
  * marked for inline_data. */
-static int apply_relocs(struct bb_obj *obj, struct obj_prog *prog,
+static int apply_relocs(struct bb_obj *obj, struct obj_prog_rec *prog,
 			struct lbuf *b, struct bb_err *err)
 {
 	struct dref *refs = NULL;
@@ -283,7 +283,7 @@ out:
 }
 
 /* What the kernel's verifier would refuse for lack of a feature. */
-static int check_kernel(struct bb_obj *obj, struct obj_prog *prog,
+static int check_kernel(struct bb_obj *obj, struct obj_prog_rec *prog,
 			struct lbuf *b, struct bb_err *err)
 {
 	uint32_t i, max = obj->caps.big_progs ? BPF_MAXINSNS_BIG :
@@ -338,7 +338,7 @@ static int check_kernel(struct bb_obj *obj, struct obj_prog *prog,
 	return 0;
 }
 
-int obj_link(struct bb_obj *obj, struct obj_prog *prog, struct bb_err *err)
+int obj_link(struct bb_obj *obj, struct obj_prog_rec *prog, struct bb_err *err)
 {
 	struct lbuf b = { 0 };
 	int ret;

@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "obj.h"
+#include "obj_internal.h"
 
 /*
  * Names are compared up to the longest a constant may have (bb_const.name
@@ -112,7 +112,7 @@ static int kconfig_size(const struct bb_obj *obj, const char *name,
 	    btf_find_datasec(&obj->btf, ".kconfig", &sec) < 0)
 		return 0;
 	for (i = 0; i < sec.vlen; i++) {
-		btf_member(&obj->btf, &sec, i, &m);
+		btf_member_at(&obj->btf, &sec, i, &m);
 		if (btf_type(&obj->btf, m.type, &var) < 0 ||
 		    var.kind != BTF_KIND_VAR || strcmp(var.name, name))
 			continue;
@@ -365,7 +365,7 @@ int obj_read_relocs(struct obj_parse *op)
 		for (j = 0; j < elf_nrels(sec); j++) {
 			struct elf_rel rel;
 
-			elf_rel(sec, j, &rel);
+			elf_rel_at(sec, j, &rel);
 			c->relocs[c->nrelocs].seq = c->nrelocs;
 			ret = add_reloc(op, c, &rel);
 			if (ret < 0)

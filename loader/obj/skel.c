@@ -2,7 +2,7 @@
 /* Constants and maps by the ids of a generated header (skel.h). */
 #include <errno.h>
 #include <string.h>
-#include "obj.h"
+#include "obj_internal.h"
 #include "skel.h"
 
 static int has_const(struct bb_obj *obj, const char *name)

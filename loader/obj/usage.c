@@ -7,7 +7,7 @@
  * is called. For barebpf run's output; nothing is refused here.
  */
 #include <stdlib.h>
-#include "obj.h"
+#include "obj_internal.h"
 
 /*
  * The map (or the constant) register reg holds at instruction at of code

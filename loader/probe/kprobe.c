@@ -10,8 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "probe.h"
+#include "probe_internal.h"
 #include "syscall.h"
+#include "kernel.h"
 
 /* The kernel's limit is 64 (MAX_EVENT_NAME_LEN) including the NUL. */
 #define EVENT_NAME_MAX 60

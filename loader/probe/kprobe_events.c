@@ -14,7 +14,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "probe.h"
+#include "probe_internal.h"
+#include "kernel.h"
 
 #define GROUP_PREFIX "barebpf_"
 

@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "probe.h"
+#include "probe_internal.h"
+#include "kernel.h"
 
 int kprobe_profile_line(const char *line, char *event, size_t len,
 			unsigned long *hits, unsigned long *misses)

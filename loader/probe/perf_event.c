@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "probe.h"
+#include "probe_internal.h"
 #include "syscall.h"
 
 /*

@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "probe.h"
+#include "probe_internal.h"
 
 static int sample_attach(struct bb_session *s, struct bb_link *l,
 			 int prog_fd, int maxactive, struct bb_err *err)

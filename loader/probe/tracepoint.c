@@ -7,7 +7,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "probe.h"
+#include "probe_internal.h"
+#include "kernel.h"
 
 static int tracepoint_attach(struct bb_session *s, struct bb_link *l,
 			     int prog_fd, int maxactive, struct bb_err *err)

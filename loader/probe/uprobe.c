@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "probe.h"
+#include "probe_internal.h"
+#include "kernel.h"
+#include "user.h"
 
 #define EVENT_NAME_MAX 60
 

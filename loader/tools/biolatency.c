@@ -7,7 +7,7 @@
 #include <string.h>
 #include "tool.h"
 #include "dhist.h"
-#include "progs.h"
+#include "mods.h"
 #include "../../bpf/biolatency.h"
 
 _Static_assert(BIOLAT_SLOTS == DHIST_SLOTS, "one slot count");

@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include "tool.h"
 #include "outrec.h"
-#include "progs.h"
+#include "mods.h"
 #include "../../bpf/funccount.h"
 
 #define FUNCCOUNT_PROBES 1000

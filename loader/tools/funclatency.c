@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
-#include "progs.h"
+#include "mods.h"
 #include "../../bpf/funclatency.h"
 
 /* Each function costs a kprobe, a kretprobe and two file descriptors
@@ -177,7 +177,7 @@ static void print_stats(const struct funclat_opts *o, int fd, uint64_t *prev)
 
 /*
  * Both probes of a function or neither: its return first (the attach rule
- * of loader/probe/attach.c, function by function here: an entry without its
+ * of loader/probe/session.c, function by function here: an entry without its
  * return probe would fill the start map with calls that never end), then
  * its entry; if the entry fails, the
  * return goes too. With one function a failure is an error; with a glob,

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "tool.h"
-#include "progs.h"
+#include "mods.h"
 #include "stackcount.h"
 
 static const char usage[] =

@@ -6,6 +6,7 @@
  */
 #include "fuzz.h"
 #include "btf.h"
+#include "obj.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -38,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					   t.kind == BTF_KIND_FUNC_PROTO); i++) {
 			struct btf_member m;
 
-			btf_member(&b, &t, i, &m);
+			btf_member_at(&b, &t, i, &m);
 			FUZZ_ASSERT(m.name != NULL);
 		}
 	}

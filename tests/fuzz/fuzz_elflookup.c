@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "fuzz.h"
 #include "barebpf.h"
+#include "user.h"
 
 static size_t file_size;
 

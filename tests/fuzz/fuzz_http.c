@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The exporter's HTTP request parser (loader/tools/httpd.c) on any bytes a
- * client can send, whole and cut where the server's reads may cut them:
- * the server parses again after each read, so a verdict on a prefix must
- * be the verdict on the whole. Also the --listen address parser.
+ * The exporter's HTTP request parser (loader/tools/exporter/httpd.c) on
+ * any bytes a client can send, whole and cut where the server's reads may
+ * cut them: the server parses again after each read, so a verdict on a
+ * prefix must be the verdict on the whole. Also the --listen address
+ * parser.
  */
 #include <sys/socket.h>
 #include "fuzz.h"

@@ -2,6 +2,7 @@
 /* The /proc/kallsyms parser (kallsyms.c) and its lookups. */
 #include "fuzz.h"
 #include "barebpf.h"
+#include "kernel.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,6 +8,7 @@
 #include <fnmatch.h>
 #include "fuzz.h"
 #include "barebpf.h"
+#include "probe.h"
 
 static void one_line(const char *line)
 {

@@ -5,6 +5,7 @@
  */
 #include "fuzz.h"
 #include "barebpf.h"
+#include "kernel.h"
 
 static void check(int ret, uint32_t code)
 {

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include "fuzz.h"
 #include "barebpf.h"
+#include "obj.h"
 
 /* inputs are a few KiB; a larger declared size is still tried, on a
  * buffer of this size, where it must be refused */

@@ -9,7 +9,7 @@
  * the kernel could be given.
  */
 #include "fuzz.h"
-#include "obj.h"
+#include "obj_internal.h"
 
 static void relocate(struct bb_obj *obj, const struct bb_kcaps *caps)
 {

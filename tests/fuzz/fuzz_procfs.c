@@ -5,6 +5,7 @@
  */
 #include "fuzz.h"
 #include "barebpf.h"
+#include "user.h"
 
 static void one_line(const char *line)
 {

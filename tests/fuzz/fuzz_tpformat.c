@@ -2,6 +2,7 @@
 /* The tracepoint format parser (tracefs.c): events/<cat>/<name>/format. */
 #include "fuzz.h"
 #include "barebpf.h"
+#include "kernel.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

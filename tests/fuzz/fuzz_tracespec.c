@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * trace's probe language (loader/tools/trace_spec.c, trace_filter.c,
+ * trace's probe language (loader/tools/trace/trace_spec.c, trace_filter.c,
  * trace_prog.c, trace_fmt.c): the input's first line is a probe, parsed, then compiled
  * for both architectures against the fields of a tracepoint format; the
  * rest of the input is a record as the BPF program would send it, printed
@@ -9,10 +9,10 @@
 #include "fuzz.h"
 #include "barebpf.h"
 /* the trace tool's own files: they are not in the library */
-#include "../../loader/tools/trace_spec.c"
-#include "../../loader/tools/trace_filter.c"
-#include "../../loader/tools/trace_prog.c"
-#include "../../loader/tools/trace_fmt.c"
+#include "../../loader/tools/trace/trace_spec.c"
+#include "../../loader/tools/trace/trace_filter.c"
+#include "../../loader/tools/trace/trace_prog.c"
+#include "../../loader/tools/trace/trace_fmt.c"
 
 static const char format[] =
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * USDT notes and their argument operands (loader/usdt.c): what `trace
+ * USDT notes and their argument operands (loader/user/usdt.c): what `trace
  * u:/path:probe` reads from a program. The input is read as an ELF file,
  * and as an argument string for each architecture. Every note reported
  * lies in the file (its probe and its semaphore at offsets inside it),
@@ -10,6 +10,7 @@
 #include <elf.h>
 #include "fuzz.h"
 #include "usdt.h"
+#include "user.h"
 
 #ifndef EM_RISCV
 #define EM_RISCV 243

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include "fuzz.h"
 #include "barebpf.h"
+#include "user.h"
 
 #define MAX (1 << 20)
 

@@ -85,7 +85,7 @@ mdi "$tmp/m.c" "$c/elfsyms/arm32_minidebuginfo.so" arm-linux-gnueabihf-
 # .xz streams as MiniDebugInfo has them, for xz_decode: text and code with
 # each check; without a check (so that changed LZMA2 data reaches the end
 # of its block), other lc/lp/pb, several blocks, stored chunks.
-head -c 3000 loader/elfsyms.c >"$tmp/text"
+head -c 3000 loader/user/elfsyms.c >"$tmp/text"
 head -c 3000 /usr/bin/true >"$tmp/bin"
 xz --format=xz --check=crc64 -6 -c "$tmp/text" >"$c/xz/text_crc64.xz"
 xz --format=xz --check=crc32 -0 -c "$tmp/bin" >"$c/xz/bin_crc32.xz"

@@ -14,8 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "barebpf.h"
-#include "probe.h" /* perf_tp_attach */
+#include "probe_internal.h" /* perf_tp_attach */
 #include "bbtest.h"
+#include "kernel.h"
 
 #define COUNT_OBJ BB_BUILD_DIR "/tests/bpf/attach_count.bpf.o"
 

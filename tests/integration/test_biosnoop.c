@@ -16,6 +16,8 @@
 #include "bbtest.h"
 #include "barebpf.h"
 #include "util.h"
+#include "kernel.h"
+#include "probe.h"
 
 #define OUT_MAX (4 << 20)
 

@@ -22,6 +22,8 @@
 #include "bbtest.h"
 #include "barebpf.h"
 #include "util.h"
+#include "kernel.h"
+#include "probe.h"
 
 static const char *need_prometheus(void)
 {

@@ -14,6 +14,8 @@
 #include <unistd.h>
 #include "bbtest.h"
 #include "barebpf.h"
+#include "kernel.h"
+#include "probe.h"
 
 static const char *barebpf(void)
 {

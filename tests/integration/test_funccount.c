@@ -16,6 +16,7 @@
 #include "bbtest.h"
 #include "barebpf.h"
 #include "util.h"
+#include "kernel.h"
 
 #define TP "t:syscalls:sys_enter_getppid"
 #define ROW "syscalls:sys_enter_getppid"

@@ -18,6 +18,9 @@
 #include "barebpf.h"
 #include "bbtest.h"
 #include "dhist.h"
+#include "kernel.h"
+#include "obj.h"
+#include "probe.h"
 
 #define RACE_OBJ BB_BUILD_DIR "/tests/bpf/hist_race.bpf.o"
 #define THREADS 8

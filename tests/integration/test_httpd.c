@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The exporter's HTTP server (loader/tools/httpd.c) against hostile clients,
- * over loopback. A child process runs it as the exporter does: in one poll
- * loop with a 10 ms timer that renders a new 64 KiB document at each tick
- * (the collection loop). While slow clients (slowloris), oversized
- * requests, garbage and 1,000 connections at once come in, a normal client
- * must be answered within a second each time, the timer must never fall
- * behind by more than a second (LATE_MAX_MS), and the server's memory must
- * stay bounded (RSS measured before and after). Prints the figures.
+ * The exporter's HTTP server (loader/tools/exporter/httpd.c) against
+ * hostile clients, over loopback. A child process runs it as the exporter
+ * does: in one poll loop with a 10 ms timer that renders a new 64 KiB
+ * document at each tick (the collection loop). While slow clients
+ * (slowloris), oversized requests, garbage and 1,000 connections at once
+ * come in, a normal client must be answered within a second each time, the
+ * timer must never fall behind by more than a second (LATE_MAX_MS), and
+ * the server's memory must stay bounded (RSS measured before and after).
+ * Prints the figures.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -94,7 +95,7 @@ static void server_child(int port, int cmd, int report)
 				next += TICK;
 		}
 		if (fds[0].revents) {
-			const struct httpd_stats *st = httpd_stats(h);
+			const struct httpd_stats *st = httpd_get_stats(h);
 			char c, line[256];
 			int len;
 

@@ -14,6 +14,8 @@
 #include <unistd.h>
 #include "barebpf.h"
 #include "bbtest.h"
+#include "kernel.h"
+#include "obj.h"
 
 #define OBJDIR BB_BUILD_DIR "/tests/bpf/"
 #define SWITCH_EVENT "events/sched/sched_switch/"

@@ -14,6 +14,8 @@
 #include <unistd.h>
 #include "barebpf.h"
 #include "bbtest.h"
+#include "obj.h"
+#include "probe.h"
 
 #define OBJDIR BB_BUILD_DIR "/tests/bpf/"
 #define SLEEPS 30

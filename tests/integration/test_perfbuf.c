@@ -15,6 +15,9 @@
 #include <unistd.h>
 #include "barebpf.h"
 #include "bbtest.h"
+#include "kernel.h"
+#include "obj.h"
+#include "probe.h"
 
 #define EMIT_OBJ BB_BUILD_DIR "/tests/bpf/perfbuf_emit.bpf.o"
 #define N_CALLS 1000

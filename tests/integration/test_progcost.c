@@ -7,7 +7,7 @@
  *  - A start map, updated and deleted from on every request, has its
  *    elements preallocated: on 6.1+ the tools' other hash maps are not
  *    (obj_set_lazy_hash), and bpf_mem_alloc's elements cost more per
- *    update and delete (barebpf.h). At most 4,096 entries: 10,240 cost
+ *    update and delete (obj.h). At most 4,096 entries: 10,240 cost
  *    more memory and, measured, time (bpf/biolatency.bpf.c).
  *  - Where the block tracepoints have dev and sector where the programs
  *    expect them (every 64-bit kernel), they read them from ctx, without
@@ -23,7 +23,7 @@
 #include "bbtest.h"
 #include "barebpf.h"
 #include "bpf_abi.h"
-#include "progs.h"
+#include "mods.h"
 #include "tool.h"
 #include "util.h"
 #include "../../bpf/biolatency.h"

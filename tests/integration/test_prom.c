@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What loader/tools/prom.c writes, read by the real programs: promtool
+ * What loader/tools/exporter/prom.c writes, read by the real programs: promtool
  * (Debian's prometheus package) checks and lints the text; node_exporter's
  * textfile collector (prometheus-node-exporter) reads a file that
  * prom_textfile_write rewrites as fast as it can, and every scrape must see

@@ -18,6 +18,8 @@
 #include "barebpf.h"
 #include "util.h"
 #include "jsoncheck.h"
+#include "kernel.h"
+#include "probe.h"
 
 #define OUT_MAX (1 << 20)
 #define N_EXEC 7

@@ -18,6 +18,8 @@
 #include "bbtest.h"
 #include "barebpf.h"
 #include "util.h"
+#include "kernel.h"
+#include "probe.h"
 
 #define TP "t:syscalls:sys_enter_getppid"
 #define NCALLS 7

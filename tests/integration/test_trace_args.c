@@ -19,6 +19,7 @@
 #include "bbtest.h"
 #include "barebpf.h"
 #include "util.h"
+#include "kernel.h"
 
 #define N_RD 5    /* opens for reading */
 #define N_WR 3    /* opens for writing, creating */

@@ -31,6 +31,7 @@
 #include "bbtest.h"
 #include "barebpf.h"
 #include "util.h"
+#include "kernel.h"
 
 #define TP "t:syscalls:sys_enter_getppid"
 /* the sample of an event of TP: perf header 8, u32 size, 60-byte record */

@@ -23,6 +23,9 @@
 #include "bbtest.h"
 #include "barebpf.h"
 #include "util.h"
+#include "kernel.h"
+#include "obj.h"
+#include "probe.h"
 
 #define UCALLS BB_BUILD_DIR "/tests/ucalls"
 #define N 20

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "barebpf.h"
 #include "bbtest.h"
+#include "user.h"
 
 __attribute__((noinline)) static int marker_function(int x)
 {

@@ -15,6 +15,7 @@
 #include "bbtest.h"
 #include "barebpf.h"
 #include "util.h"
+#include "kernel.h"
 
 const char *barebpf(void)
 {

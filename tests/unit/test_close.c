@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "bbtest.h"
-#include "probe.h"
+#include "probe_internal.h"
 
 /* n open fds (ends of pipes), in fds and a copy of them in orig */
 static void open_fds(int *fds, int *orig, int n)

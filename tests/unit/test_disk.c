@@ -11,6 +11,8 @@
 #include <sys/sysmacros.h>
 #include "barebpf.h"
 #include "bbtest.h"
+#include "kernel.h"
+#include "probe.h"
 
 START_TEST(test_disk_kdev_matches_stat)
 {

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include "bbtest.h"
 #include "elfread.h"
+#include "bb_elf.h"
 
 #define OBJDIR BB_BUILD_DIR "/tests/bpf/"
 
@@ -159,7 +160,7 @@ START_TEST(test_matches_libelf)
 				struct elf_rel mine;
 
 				ck_assert_ptr_nonnull(gelf_getrel(d, j, &r));
-				elf_rel(sec, j, &mine);
+				elf_rel_at(sec, j, &mine);
 				ck_assert_uint_eq(mine.offset, r.r_offset);
 				ck_assert_uint_eq(mine.sym,
 						  GELF_R_SYM(r.r_info));

@@ -9,7 +9,9 @@
 #include <string.h>
 #include "bbtest.h"
 #include "barebpf.h"
-#include "qfreeze.h"
+#include "freeze_mod.h"
+#include "kernel.h"
+#include "probe.h"
 
 /* available_filter_functions, the block-layer part, per kernel */
 static const char names_415[] =

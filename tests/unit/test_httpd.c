@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The exporter's HTTP request parser and listen address parser
- * (loader/tools/httpd.c): what each request is answered, byte limits, the
- * forms RFC 9112 requires a server to refuse.
+ * (loader/tools/exporter/httpd.c): what each request is answered, byte
+ * limits, the forms RFC 9112 requires a server to refuse.
  */
 #include <arpa/inet.h>
 #include <errno.h>

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "barebpf.h"
 #include "bbtest.h"
+#include "kernel.h"
 
 /* Unsorted on purpose, with aliases, data symbols and module symbols. */
 static const char sample[] =

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "barebpf.h"
 #include "bbtest.h"
+#include "kernel.h"
 
 START_TEST(test_release)
 {

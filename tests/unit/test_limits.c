@@ -23,8 +23,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "bbtest.h"
-#include "obj.h"
+#include "obj_internal.h"
 #include "bigobj.h"
+#include "kernel.h"
+#include "user.h"
 
 #define DATADIR "tests/unit/data/"
 

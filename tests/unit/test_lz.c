@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The embedded objects' codec: lz_decode (loader/lz.c) on hand-made and
+ * The embedded objects' codec: lz_decode (loader/obj/lz.c) on hand-made and
  * damaged streams, every embedded object decoded back to the .bpf.o it
  * was built from, and the build's encoder (BB_BUILD_DIR/lzpack) on inputs
  * that need long lengths.

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "bbtest.h"
-#include "obj.h"
+#include "obj_internal.h"
 
 #define OBJDIR BB_BUILD_DIR "/tests/bpf/"
 

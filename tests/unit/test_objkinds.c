@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "bbtest.h"
-#include "obj.h"
+#include "obj_internal.h"
 #include "../tools/oldform.h"
 
 #define OBJDIR BB_BUILD_DIR "/tests/bpf/"

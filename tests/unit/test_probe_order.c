@@ -4,6 +4,7 @@
 #include <string.h>
 #include "barebpf.h"
 #include "bbtest.h"
+#include "probe.h"
 
 /* The order as a string of the programs' names, "a b c". */
 static const char *order_of(struct bb_probe *p, int n)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Prometheus text format (loader/tools/prom.c): exact text for known inputs,
- * the bucket bounds of log2 slots, escaping, names the format refuses, and
- * the atomic textfile write.
+ * Prometheus text format (loader/tools/exporter/prom.c): exact text for
+ * known inputs, the bucket bounds of log2 slots, escaping, names the
+ * format refuses, and the atomic textfile write.
  */
 #include <dirent.h>
 #include <errno.h>

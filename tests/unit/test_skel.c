@@ -16,6 +16,7 @@
 #include "qenter.skel.h"
 #include "trace.skel.h"
 #include "trace_spec.h"
+#include "obj.h"
 
 static struct bb_obj *open_built(const char *name, unsigned char **buf)
 {

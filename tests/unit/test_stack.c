@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stack_add_entry_ret (loader/stack.c): the return address of a function
+ * stack_add_entry_ret (loader/kernel/stack.c): the return address of a function
  * probed at its entry goes back into its kernel stack (arm64's frame walk
  * leaves the direct caller out), once, and never past the map's depth.
  */
 #include <string.h>
 #include "barebpf.h"
 #include "bbtest.h"
+#include "kernel.h"
 
 START_TEST(test_inserted_after_the_probed_function)
 {

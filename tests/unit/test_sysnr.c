@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include "bbtest.h"
-#include "progs.h"
+#include "mods.h"
 
 static int nr_of(const char *event, int *exit)
 {

@@ -5,6 +5,8 @@
 #include <unistd.h>
 #include "barebpf.h"
 #include "bbtest.h"
+#include "kernel.h"
+#include "probe.h"
 
 /* events/block/block_rq_complete/format as Linux 4.15.11 prints it. */
 static const char fmt_415[] =

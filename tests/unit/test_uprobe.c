@@ -16,6 +16,8 @@
 #include <unistd.h>
 #include "bbtest.h"
 #include "barebpf.h"
+#include "user.h"
+#include "probe.h"
 
 static const char src[] =
 	"#define N __attribute__((noinline, used))\n"

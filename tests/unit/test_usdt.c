@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * USDT probes (loader/usdt.c): the argument operands of each architecture
+ * USDT probes (loader/user/usdt.c): the argument operands of each architecture
  * as GCC and clang print them, refused forms named; .note.stapsdt read
  * from ELF64 and ELF32 files built here, with prelink's base, semaphores,
  * and damaged notes skipped; trace's u: probes compiled into slot
@@ -12,7 +12,8 @@
 #include "bbtest.h"
 #include "barebpf.h"
 #include "usdt.h"
-#include "tools/trace_spec.h"
+#include "trace_spec.h"
+#include "probe.h"
 
 #ifndef EM_RISCV
 #define EM_RISCV 243

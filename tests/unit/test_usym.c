@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * User-space symbols (loader/usym.c, loader/elfsyms.c): /proc/PID/maps lines; the symbols of
- * real files against libelf; this test binary finding its own functions
- * through its own /proc/self/maps; synthetic ET_EXEC and ET_DYN files mapped
- * into this process at a file offset; a process that exited after its maps
- * were read; and damaged ELF files, which must never crash the reader.
+ * User-space symbols (loader/user/usym.c, elfsyms.c): /proc/PID/maps
+ * lines; the symbols of real files against libelf; this test binary
+ * finding its own functions through its own /proc/self/maps; synthetic
+ * ET_EXEC and ET_DYN files mapped into this process at a file offset; a
+ * process that exited after its maps were read; and damaged ELF files,
+ * which must never crash the reader.
  */
 #include <elf.h>
 #include <errno.h>
@@ -21,6 +22,7 @@
 #include "output.h"
 #include "stackcount.h"
 #include "bbtest.h"
+#include "user.h"
 
 /* Functions with known names to look up. noinline and used: they must
  * exist as themselves in this binary's .symtab. */

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "barebpf.h"
 #include "bbtest.h"
+#include "obj.h"
 
 static char why[512];
 

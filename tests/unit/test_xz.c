@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The .xz decoder of MiniDebugInfo (loader/xz.c) against the `xz` command
+ * The .xz decoder of MiniDebugInfo (loader/user/xz.c) against the `xz` command
  * (xz-utils, scripts/deps.sh): known data compressed here at test time with
  * each check it reads (crc64, crc32, none), presets 0 to 9e, literal and
  * position settings, several blocks, and incompressible data (stored
@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "barebpf.h"
 #include "bbtest.h"
+#include "user.h"
 
 #define DATADIR "tests/unit/data/"
 

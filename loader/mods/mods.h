@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * loader/mods/: the program modules, one per embedded BPF object
+ * (bpf/NAME.bpf.c -> loader/mods/NAME.c). A module owns everything about
+ * its object on the host side: the settings a tool fills (a struct below)
+ * turned into load-time constants and tracepoint-field offsets, its probe
+ * table with the declared attach order (closers first, loader/probe/
+ * session.c), its maps, its rings. It names constants and maps only by the
+ * ids of the object's generated header ($(O)/gen/NAME.skel.h, from
+ * scripts/bbskel.c), so a name the object lacks is a compile error.
+ *
+ * The tools (loader/tools/) and the exporter call these modules and never
+ * name a constant or a map. A module includes the frame (tool.h, the cli/
+ * helpers), its bpf/NAME.h and its generated header; never a tool, never
+ * another module's header part. Functions print through the frame
+ * (tool_error) and return 0 or -errno.
+ */
+#ifndef BAREBPF_MODS_H
+#define BAREBPF_MODS_H
+
+#include <stdint.h>
+#include "tool.h"
+#include "blkdisk.h"
+
+/* A constant set to the offset of a tracepoint field. */
+struct mod_tp_off {
+	const char *event, *field;
+	int id; /* of the object's enum NAME_const */
+	/* where the program reads it straight from ctx if it is there with
+	 * that size (BB_TP_FIELD), else at the constant; 0: never */
+	int at, size;
+};
+/*
+ * Set constants o[0..n-1] of s to their fields' offsets in
+ * events/<cat>/<event>/format; with read 0, to 0 without reading (the
+ * programs that use them are not attached).
+ */
+int mod_tp_offsets(struct tool_ctx *t, const struct bb_skel *s,
+		   const char *cat, const struct mod_tp_off *o, int n,
+		   int read);
+/*
+ * The same, and *direct = 0 unless every field with an `at` is at that
+ * offset with that size (left as it is: start with 1, for several calls;
+ * fields not read, with read 0, do not count).
+ */
+int mod_tp_fields(struct tool_ctx *t, const struct bb_skel *s,
+		  const char *cat, const struct mod_tp_off *o, int n,
+		  int read, int *direct);
+
+/*
+ * The results of a module's NAME_set calls (an array of them, in the
+ * order made): 0, or the first error, said as a bug of the build.
+ */
+int mod_consts_set(struct tool_ctx *t, const int *results, int n);
+/*
+ * Make the stack map `name` of t's object (declared as an address stack
+ * map) a build-id stack map (BPF_F_STACK_BUILD_ID: struct
+ * bb_stack_build_id frames) of entries stacks, before the load. 0, or
+ * -EOPNOTSUPP (said) where the kernel has none (before 4.17).
+ */
+int mod_build_id_stacks(struct tool_ctx *t, const char *name,
+			uint32_t entries);
+#define MOD_CONSTS_SET(t, results)                                             \
+	mod_consts_set((t), (results), sizeof(results) / sizeof((results)[0]))
+
+/* ---- biolatency.c: block request latency (tracepoints) ---- */
+struct biolat_settings {
+	uint32_t filter_dev;    /* kernel dev_t; 0: every disk */
+	int queued;             /* -Q: from the insert, not the issue */
+	int per_disk, per_flags;
+	int per_op, keep_sum;   /* the exporter's: by operation, with _sum */
+	int ms;                 /* milliseconds, not microseconds */
+};
+/* Open, configure, load and attach biolatency.bpf.c in t. */
+int biolat_start(struct tool_ctx *t, const struct biolat_settings *s);
+/* hist and sums (keep_sum) of a started object. */
+int biolat_hist_fd(struct tool_ctx *t);
+int biolat_sums_fd(struct tool_ctx *t);
+
+/* ---- biosnoop.c: one line per block I/O (tracepoints) ---- */
+struct biosnoop_settings {
+	uint32_t filter_dev;
+	int queued;             /* -Q: from the insert */
+	const struct blkdisks *disks; /* for partition -> disk */
+	int pages;              /* of the ring, per CPU */
+	perfbuf_sample_fn on_event;
+	void *ctx;
+};
+/* Open, configure, load biosnoop.bpf.c, open its ring into *pb, attach. */
+int biosnoop_start(struct tool_ctx *t, const struct biosnoop_settings *s,
+		   struct bb_perfbuf **pb);
+
+/* ---- breakdown.c: a function's time by its children (kprobes) ---- */
+struct breakdown_settings {
+	uint64_t min_ns;
+	uint32_t pid;           /* 0: every process */
+	const char *comm;       /* NULL: every command */
+	int kstack, maxactive;
+	char **fns;             /* MAIN, then its children */
+	int n;
+	int pages;
+	perfbuf_sample_fn on_event;
+	void *ctx;
+};
+/* Open, configure, load breakdown.bpf.c, fill its program array, open its
+ * ring into *pb and attach on s->fns. */
+int breakdown_start(struct tool_ctx *t, const struct breakdown_settings *s,
+		    struct bb_perfbuf **pb);
+int breakdown_stacks_fd(struct tool_ctx *t);
+int breakdown_stats_fd(struct tool_ctx *t);
+
+/* ---- execsnoop.c: one line per exec() ---- */
+struct execsnoop_settings {
+	int tps;                /* syscall tracepoints, else kprobes */
+	int execveat;           /* the kernel has execveat */
+	const char (*fn)[64];   /* the entry of execve, execveat: a
+				 * tracepoint or a kernel function */
+	uint32_t filter_uid;    /* 0xffffffff: every user */
+	int fails, max_args;
+	int old;                /* the *_old programs: no bpf_probe_read_str
+				 * (4.11), records sent in chunks */
+	perfbuf_sample_fn on_event;
+	void *ctx;
+};
+/* Open, configure, load execsnoop.bpf.c, fill its jumps, open its ring
+ * into *pb and attach. */
+int execsnoop_start(struct tool_ctx *t, const struct execsnoop_settings *s,
+		    struct bb_perfbuf **pb);
+
+/* ---- funccount.c: calls counted per function or tracepoint ---- */
+/* Open, configure and load funccount.bpf.c. */
+int funccount_load(struct tool_ctx *t, uint32_t pid);
+/* p[0..n-1]: the probes on names (tracepoints "cat:event" with tp). */
+void funccount_probes(struct bb_probe *p, char **names, int n, int tp);
+int funccount_counts_fd(struct tool_ctx *t);
+/* After funccount_probes of n uprobes: each its own copy, in progs. */
+int funccount_uprobe_progs(struct tool_ctx *t, struct bb_probe *p, int n,
+			   struct bb_prog **progs);
+/*
+ * Count tracepoints names[0..n-1] ("category:event") by raw tracepoints
+ * (4.17): one program each, adding 1 to the counts map at key i (set to
+ * 0 first), only for thread group pid if not 0. links[i] and progs[i] get
+ * its fds, or -1 where the kernel has no tracepoint of that name (the
+ * syscalls/ events): those are left to perf events. Returns how many are
+ * attached, -EOPNOTSUPP if the kernel has no raw tracepoints, or -errno
+ * having printed why.
+ */
+int funccount_rawtp_attach(struct tool_ctx *t, char **names, int n,
+			   uint32_t pid, int *links, int *progs);
+/*
+ * Count the syscalls/ events among names[0..n-1] whose links[i] is -1
+ * through the raw tracepoints sys_enter and sys_exit (4.17), by syscall
+ * number: links[i] becomes FUNCCOUNT_RAW_SYS for each, counted in the
+ * counts map at key i. Events of no known number stay -1 (perf events).
+ * Returns how many are counted so (0 where the kernel cannot; -v says
+ * how many), or -errno having printed why; r gets the fds.
+ */
+#define FUNCCOUNT_RAW_SYS (-2)
+struct funccount_rawsys {
+	int nrs;             /* syscall number -> row + 1 (array map) */
+	int prog[2], link[2]; /* on sys_enter, sys_exit; -1 if none */
+};
+#define FUNCCOUNT_RAWSYS_NONE ((struct funccount_rawsys){ -1, { -1, -1 }, \
+							{ -1, -1 } })
+int funccount_rawsys_attach(struct tool_ctx *t, char **names, int n,
+			    uint32_t pid, int *links,
+			    struct funccount_rawsys *r);
+/*
+ * Close what funccount_rawtp_attach (links, progs of n) and
+ * funccount_rawsys_attach (r) opened, at once; returns the events their
+ * programs missed (another BPF program running on that CPU).
+ */
+uint64_t funccount_raw_close(int *links, int *progs, int n,
+			     struct funccount_rawsys *r);
+/*
+ * Pure: the syscall number of event ("syscalls:sys_enter_CALL" or
+ * "sys_exit_CALL", the category optional) in this build's table (musl's,
+ * with the kernel's renames: newstat is stat), *exit 1 for sys_exit_;
+ * -ENOENT if none. exists(call, arg) (may be NULL) says whether the
+ * kernel has an event sys_enter_CALL.
+ */
+int funccount_sysnr(const char *event, int *exit,
+		    int (*exists)(const char *call, void *arg), void *arg);
+/* The table's size: the highest number it knows + 1. */
+int funccount_sysnr_count(void);
+/* Pure: the number of call in table (scripts/sysnr.sh: count entries,
+ * each NUL-ended, of names apart by a space), or -ENOENT. */
+int funccount_sysnr_find(const char *table, int count, const char *call);
+
+/* ---- funclatency.c: a function's latency histogram (kprobes) ---- */
+/* Open, configure and load funclatency.bpf.c; its entry and return
+ * programs, which the tool attaches in pairs (the return first). */
+int funclatency_load(struct tool_ctx *t, uint32_t pid, uint64_t unit_div,
+		     struct bb_prog **entry, struct bb_prog **ret);
+/* After funclatency_load: the programs again, as uprobes. */
+int funclatency_user_progs(struct tool_ctx *t, struct bb_prog **entry,
+			   struct bb_prog **ret);
+int funclatency_stats_fd(struct tool_ctx *t);
+
+/* ---- opensnoop.c: one line per open() ---- */
+struct opensnoop_settings {
+	int tps;                /* syscall tracepoints, else kprobes */
+	/* openat, open, openat2: the entry (a tracepoint or a kernel
+	 * function; "" or "-..." where the kernel has none), the exit
+	 * tracepoint */
+	const char (*fn)[64], (*ex)[64];
+	uint32_t pid, tid, filter_uid; /* filter_uid 0xffffffff: all */
+	uint64_t flags;
+	perfbuf_sample_fn on_event;
+	void *ctx;
+};
+/* Open, configure, load opensnoop.bpf.c, open its ring into *pb, attach. */
+int opensnoop_start(struct tool_ctx *t, const struct opensnoop_settings *s,
+		    struct bb_perfbuf **pb);
+
+/* ---- qenter.c: time bios wait to enter a queue (kprobes) ---- */
+struct qenter_settings {
+	uint32_t filter_dev;
+	int per_disk, need_dev; /* need_dev: the disk of a bio is read */
+	int keep_sum;           /* the exporter's */
+	int ms, maxactive;
+};
+/* The functions qenter probes where a kernel has them: for tool_funcs. */
+extern const char *const qenter_wanted_fns[4];
+/*
+ * Open, configure, load and attach qenter.bpf.c on the queue entry
+ * functions of avail (sorted, of this kernel); what: those functions,
+ * ", " between. -ENOENT, unsaid and before anything is opened, if the
+ * kernel has none of them.
+ */
+int qenter_start(struct tool_ctx *t, const struct qenter_settings *s,
+		 char **avail, int n, char *what, size_t len);
+int qenter_hist_fd(struct tool_ctx *t);
+int qenter_sums_fd(struct tool_ctx *t);
+
+/* ---- slowbio.c: slow bio submissions (kprobes) ---- */
+/* Normal submissions take microseconds; a frozen queue holds them for as
+ * long as in-flight I/O takes to drain, milliseconds on any disk. */
+#define SLOWBIO_DEFAULT_US 10000
+#define SLOWBIO_PAGES 16
+/* Threads blocked in blk_queue_enter each hold a kretprobe instance
+ * while a queue is frozen: allow many (the kernel's limit is 4096). */
+#define SLOWBIO_MAXACTIVE 1024
+struct slowbio_settings {
+	const char *fn;         /* the submit function (slowbio_submit_fns) */
+	uint64_t min_ns;
+	int emit;               /* a record per slow call, to on_event */
+	int count;              /* the exporter's: counts per disk */
+	int maxactive;
+	perfbuf_sample_fn on_event;
+	void *ctx;
+};
+/* Open, configure, load slowbio.bpf.c, open its ring (emit) into *pb,
+ * attach. */
+int slowbio_start(struct tool_ctx *t, const struct slowbio_settings *s,
+		  struct bb_perfbuf **pb);
+int slowbio_counts_fd(struct tool_ctx *t);
+
+/* ---- freeze.c: blk-mq queue freezes (kprobes) ---- */
+struct freeze_run;
+/*
+ * Open, configure (r->o: no_stack, correlate), load freeze.bpf.c, fill
+ * r's map fds, open its ring to fn, ctx into *pb and attach on the freeze
+ * functions of avail (freeze_find_functions).
+ */
+int freeze_start(struct tool_ctx *t, struct freeze_run *r,
+		 perfbuf_sample_fn fn, void *ctx, struct bb_perfbuf **pb,
+		 char **avail, int n);
+int freeze_stats_fd(struct tool_ctx *t);
+
+/* ---- offcputime.c: time off CPU by stack (sched_switch) ---- */
+struct offcpu_settings {
+	uint32_t tgid, tid;     /* 0: every process, thread */
+	int user_only, kernel_only;
+	uint64_t min_us, max_us;
+	uint32_t stack_storage; /* the stack map's entries; 0: compiled */
+	int build_id;           /* user stacks by build id (4.17; here 5.4.7,
+				 * 4.19.92: offcputime.c) */
+};
+/* Open, configure, load and attach offcputime.bpf.c; its maps' fds
+ * (*ustacks_fd: the user stacks' with build_id, else -1). */
+int offcpu_start(struct tool_ctx *t, const struct offcpu_settings *s,
+		 int *counts_fd, int *stacks_fd, int *ustacks_fd);
+
+/* ---- profile.c: samples by stack (a perf event per CPU) ---- */
+struct profile_settings {
+	uint32_t pid;           /* the process; 0: all */
+	unsigned hz;
+	int kstack, ustack, idle;
+	uint32_t stack_storage, hash_storage; /* 0: as compiled */
+	int build_id;           /* user stacks by build id (4.17) */
+};
+struct profile_run {
+	int counts_fd, stacks_fd;
+	int ustacks_fd;         /* the user stacks' with build_id, else -1 */
+	int ncpus;              /* sampled */
+	int software;           /* cpu-clock: no hardware cycles here */
+};
+/* Open, configure and load profile.bpf.c, open and attach the events (in
+ * t's session: tool_detach closes them, and the programs stop). */
+int profile_start(struct tool_ctx *t, const struct profile_settings *s,
+		  struct profile_run *r);
+
+/* ---- trace.c: trace's one program, a copy per probe ---- */
+struct traceobj_settings {
+	int split;              /* bpf_probe_read_{user,kernel}_str (5.5+) */
+	uint32_t pid, tid, self_tgid, filter_dev;
+	int kstack, ustack;
+	int disk;               /* -d: the disk of a bio is read */
+};
+/* Open trace.bpf.c and configure what every copy shares (loaded after
+ * the probes' constants: tool_load, then traceobj_load_copy each). */
+int traceobj_open(struct tool_ctx *t, const struct traceobj_settings *s);
+/* A constant by the name trace's compiler gives it (trace_prog_consts):
+ * -ENOENT if the object has no such. */
+int traceobj_set(struct tool_ctx *t, const char *name, uint64_t v);
+/* A copy of the program with the constants as set now, as a kind. */
+int traceobj_load_copy(struct tool_ctx *t, enum bb_prog_kind kind,
+		       struct bb_prog **copy, struct bb_err *err);
+void traceobj_stack_fds(struct tool_ctx *t, int stacks[2], int *gen);
+int traceobj_events_fd(struct tool_ctx *t);
+
+/* ---- vfsstat.c: VFS calls per second (kprobes) ---- */
+/* Open, load and attach vfsstat.bpf.c. */
+int vfsstat_start(struct tool_ctx *t);
+int vfsstat_stats_fd(struct tool_ctx *t);
+
+/* The per-CPU counters of the streaming objects (NAME_EMITTED ...: for
+ * tool_ring_lost and the warnings at the end). */
+int biosnoop_stats_fd(struct tool_ctx *t);
+int execsnoop_stats_fd(struct tool_ctx *t);
+int opensnoop_stats_fd(struct tool_ctx *t);
+int slowbio_stats_fd(struct tool_ctx *t);
+
+#endif

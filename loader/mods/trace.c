@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bpf/trace.bpf.c on the host: the settings every probe's copy shares,
+ * the constants trace's compiler (tools/trace_prog.c) names, the copies,
+ * maps and ring.
+ */
+#include <errno.h>
+#include <string.h>
+#include "mods.h"
+#include "trace.skel.h"
+#include "../../bpf/trace.h"
+
+EMBEDDED_OBJ(trace);
+
+static int configure(struct tool_ctx *t, const struct traceobj_settings *s)
+{
+	static const struct mod_tp_off dev[] = {
+		{ "block_bio_queue", "dev", TRACE_C_tpoff_bio_queue_dev },
+	};
+	struct bb_obj *o = t->obj;
+	const int set[] = {
+		trace_set(o, TRACE_C_split_helpers, s->split),
+		trace_set(o, TRACE_C_filter_tgid, s->pid),
+		trace_set(o, TRACE_C_filter_tid, s->tid),
+		trace_set(o, TRACE_C_self_tgid, s->self_tgid),
+		trace_set(o, TRACE_C_kstack, s->kstack),
+		trace_set(o, TRACE_C_ustack, s->ustack),
+		trace_set(o, TRACE_C_filter_dev, s->filter_dev),
+	};
+	int ret = MOD_CONSTS_SET(t, set);
+
+	/* the disk of a bio: only -d reads it */
+	return ret < 0 ? ret : mod_tp_offsets(t, &trace_skel, "block", dev, 1,
+					      s->disk);
+}
+
+int traceobj_open(struct tool_ctx *t, const struct traceobj_settings *s)
+{
+	struct bb_map *m;
+	int ret = tool_open(t, &trace_skel, EMBEDDED_ARGS(trace));
+
+	if (ret < 0 || (ret = configure(t, s)) < 0)
+		return ret;
+	if (!s->kstack && !s->ustack) {
+		/* 2 x 4 MB of kernel memory for nothing */
+		if (trace_map(t->obj, TRACE_M_stacks, &m) == 0)
+			m->def.max_entries = 1;
+		if (trace_map(t->obj, TRACE_M_stacks1, &m) == 0)
+			m->def.max_entries = 1;
+	}
+	if (!s->disk)
+		tool_taskdev_unused(t);
+	/* every probe loads its own copy (traceobj_load_copy): the object's
+	 * own program would be one more verification of 1,600 instructions */
+	return obj_set_noload(t->obj, TRACE_P_trace_kprobe);
+}
+
+int traceobj_set(struct tool_ctx *t, const char *name, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < TRACE_NCONSTS; i++)
+		if (!strcmp(trace_const_names[i], name))
+			return trace_set(t->obj, (enum trace_const)i, v);
+	return -ENOENT;
+}
+
+int traceobj_load_copy(struct tool_ctx *t, enum bb_prog_kind kind,
+		       struct bb_prog **copy, struct bb_err *err)
+{
+	return obj_prog_load_copy(t->obj, TRACE_P_trace_kprobe, kind, copy,
+				  err);
+}
+
+void traceobj_stack_fds(struct tool_ctx *t, int stacks[2], int *gen)
+{
+	stacks[0] = trace_map_fd(t->obj, TRACE_M_stacks);
+	stacks[1] = trace_map_fd(t->obj, TRACE_M_stacks1);
+	*gen = trace_map_fd(t->obj, TRACE_M_stack_gen);
+}
+
+int traceobj_events_fd(struct tool_ctx *t)
+{
+	return trace_map_fd(t->obj, TRACE_M_events);
+}
