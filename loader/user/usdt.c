@@ -22,10 +22,12 @@
 #include <elf.h>
 #include "usdt.h"
 #include "uelf.h"
+#include "arch.h"
 
 #ifndef EM_RISCV
 #define EM_RISCV 243
 #endif
+
 
 #define NT_STAPSDT 3
 /* .note.stapsdt of libjvm is ~100 KiB */
@@ -33,114 +35,22 @@
 
 /* ---- the argument operands ---- */
 
-struct reg_name {
-	const char *name;
-	int off, width; /* in pt_regs; bytes the name covers */
-};
-
-/*
- * x86_64: struct pt_regs as bpf/bb_helpers.h (the kernel's) lays it out;
- * each register by its 64, 32, 16 and 8-bit names.
- */
-#define X86(q, d, w, b, off)                                                   \
-	{ q, off, 8 }, { d, off, 4 }, { w, off, 2 }, { b, off, 1 }
-static const struct reg_name x86_regs[] = {
-	X86("rax", "eax", "ax", "al", 80), X86("rbx", "ebx", "bx", "bl", 40),
-	X86("rcx", "ecx", "cx", "cl", 88), X86("rdx", "edx", "dx", "dl", 96),
-	X86("rsi", "esi", "si", "sil", 104),
-	X86("rdi", "edi", "di", "dil", 112),
-	X86("rbp", "ebp", "bp", "bpl", 32),
-	X86("rsp", "esp", "sp", "spl", 152),
-	X86("r8", "r8d", "r8w", "r8b", 72), X86("r9", "r9d", "r9w", "r9b", 64),
-	X86("r10", "r10d", "r10w", "r10b", 56),
-	X86("r11", "r11d", "r11w", "r11b", 48),
-	X86("r12", "r12d", "r12w", "r12b", 24),
-	X86("r13", "r13d", "r13w", "r13b", 16),
-	X86("r14", "r14d", "r14w", "r14b", 8),
-	X86("r15", "r15d", "r15w", "r15b", 0),
-};
-
-/* 32-bit ARM: uregs[18], 4 bytes each */
-static const struct reg_name arm_regs[] = {
-	{ "r0", 0, 4 }, { "r1", 4, 4 }, { "r2", 8, 4 }, { "r3", 12, 4 },
-	{ "r4", 16, 4 }, { "r5", 20, 4 }, { "r6", 24, 4 }, { "r7", 28, 4 },
-	{ "r8", 32, 4 }, { "r9", 36, 4 }, { "r10", 40, 4 }, { "fp", 44, 4 },
-	{ "r11", 44, 4 }, { "ip", 48, 4 }, { "r12", 48, 4 }, { "sp", 52, 4 },
-	{ "r13", 52, 4 }, { "lr", 56, 4 }, { "r14", 56, 4 },
-};
-
-/* riscv64: epc, then x1..x31 by their ABI names */
-static const struct reg_name riscv_regs[] = {
-	{ "ra", 8, 8 }, { "sp", 16, 8 }, { "gp", 24, 8 }, { "tp", 32, 8 },
-	{ "t0", 40, 8 }, { "t1", 48, 8 }, { "t2", 56, 8 }, { "s0", 64, 8 },
-	{ "fp", 64, 8 }, { "s1", 72, 8 }, { "a0", 80, 8 }, { "a1", 88, 8 },
-	{ "a2", 96, 8 }, { "a3", 104, 8 }, { "a4", 112, 8 }, { "a5", 120, 8 },
-	{ "a6", 128, 8 }, { "a7", 136, 8 }, { "s2", 144, 8 }, { "s3", 152, 8 },
-	{ "s4", 160, 8 }, { "s5", 168, 8 }, { "s6", 176, 8 }, { "s7", 184, 8 },
-	{ "s8", 192, 8 }, { "s9", 200, 8 }, { "s10", 208, 8 },
-	{ "s11", 216, 8 }, { "t3", 224, 8 }, { "t4", 232, 8 },
-	{ "t5", 240, 8 }, { "t6", 248, 8 },
-};
-
-#define NREGS(t) ((int)(sizeof(t) / sizeof((t)[0])))
-
-static const struct reg_name *find_reg(const struct reg_name *t, int n,
-				       const char *s, size_t len)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (strlen(t[i].name) == len && !memcmp(t[i].name, s, len))
-			return &t[i];
-	return NULL;
-}
-
-/* arm64: struct user_pt_regs, x0..x30 (w0..w30 their low halves), sp */
-static int arm64_reg(const char *s, size_t len, struct reg_name *r)
-{
-	unsigned n = 0;
-	size_t i;
-
-	if (len == 2 && !memcmp(s, "sp", 2)) {
-		*r = (struct reg_name){ "sp", 31 * 8, 8 };
-		return 0;
-	}
-	if (len < 2 || len > 3 || (s[0] != 'x' && s[0] != 'w'))
-		return -ENOENT;
-	for (i = 1; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9' || (i == 1 && s[i] == '0' &&
-						 len == 3))
-			return -ENOENT;
-		n = n * 10 + (s[i] - '0');
-	}
-	if (n > 30)
-		return -ENOENT;
-	*r = (struct reg_name){ "", (int)n * 8, s[0] == 'x' ? 8 : 4 };
-	return 0;
-}
-
 /* Register s[0, len) of machine m. */
-static int lookup_reg(int m, const char *s, size_t len, struct reg_name *r)
+static int lookup_reg(int m, const char *s, size_t len,
+		      struct bb_arch_reg *r)
 {
-	const struct reg_name *f = NULL;
+	const struct bb_arch *a = bb_arch_of_machine(m);
+	const struct bb_arch_reg *f = a ? bb_arch_reg(a, s, len) : NULL;
 
-	switch (m) {
-	case EM_X86_64:
-		f = find_reg(x86_regs, NREGS(x86_regs), s, len);
-		break;
-	case EM_ARM:
-		f = find_reg(arm_regs, NREGS(arm_regs), s, len);
-		break;
-	case EM_RISCV:
-		f = find_reg(riscv_regs, NREGS(riscv_regs), s, len);
-		break;
-	case EM_AARCH64:
-		return arm64_reg(s, len, r);
-	}
 	if (!f)
 		return -ENOENT;
 	*r = *f;
 	return 0;
+}
+
+static int regsize_of(int machine)
+{
+	return bb_arch_of_machine(machine)->regsize;
 }
 
 /* The operand being read, and where a failure is reported. */
@@ -201,7 +111,7 @@ static int number(const char **s, const char *end, int64_t *v)
 
 /* A register named from s up to its last letter or digit. */
 static int reg_at(const struct op *o, const char **s, const char *end,
-		  struct reg_name *r)
+		  struct bb_arch_reg *r)
 {
 	const char *e = *s;
 
@@ -236,7 +146,7 @@ static int skip_blanks(const char *s, const char *end)
 static int op_x86(const struct op *o, struct usdt_arg *a)
 {
 	const char *s = o->text, *end = s + o->len;
-	struct reg_name r;
+	struct bb_arch_reg r;
 
 	if (*s == '$') {
 		s++;
@@ -320,11 +230,11 @@ static int arm_index(const struct op *o, const char **s, const char *end,
 		     struct usdt_arg *a)
 {
 	int64_t n = 0;
-	struct reg_name r;
+	struct bb_arch_reg r;
 
 	if (reg_at(o, s, end, &r) < 0)
 		return -EINVAL;
-	if (r.width != (o->machine == EM_ARM ? 4 : 8))
+	if (r.width != regsize_of(o->machine))
 		return op_fail(o, "an index in a 32-bit register (extended) "
 			       "is not supported");
 	*s += skip_blanks(*s, end);
@@ -349,7 +259,7 @@ static int arm_index(const struct op *o, const char **s, const char *end,
 static int op_arm(const struct op *o, struct usdt_arg *a)
 {
 	const char *s = o->text, *end = s + o->len;
-	struct reg_name r;
+	struct bb_arch_reg r;
 	int ret;
 
 	if (*s == '#' || *s == '-' || (*s >= '0' && *s <= '9')) {
@@ -395,7 +305,7 @@ static int op_arm(const struct op *o, struct usdt_arg *a)
 		return op_fail(o, "not an operand (expected [REG] or [REG, "
 			       "DISP]; pre- and post-index forms are not "
 			       "supported)");
-	if (r.width != (o->machine == EM_ARM ? 4 : 8))
+	if (r.width != regsize_of(o->machine))
 		return op_fail(o, "an address in a 32-bit register");
 	a->kind = USDT_MEM;
 	a->reg_off = r.off;
@@ -406,7 +316,7 @@ static int op_arm(const struct op *o, struct usdt_arg *a)
 static int op_riscv(const struct op *o, struct usdt_arg *a)
 {
 	const char *s = o->text, *end = s + o->len;
-	struct reg_name r;
+	struct bb_arch_reg r;
 
 	a->val = 0;
 	if (*s == '-' || (*s >= '0' && *s <= '9')) {
@@ -437,19 +347,13 @@ static int op_riscv(const struct op *o, struct usdt_arg *a)
 	return 0;
 }
 
-static int regsize_of(int machine)
-{
-	return machine == EM_ARM ? 4 : 8;
-}
-
 int usdt_args_parse(const char *spec, int machine, struct usdt_arg *args,
 		    int max, struct bb_err *err)
 {
 	const char *s = spec;
 	int n = 0;
 
-	if (machine != EM_X86_64 && machine != EM_AARCH64 &&
-	    machine != EM_ARM && machine != EM_RISCV)
+	if (!bb_arch_of_machine(machine))
 		return bb_fail(err, -EOPNOTSUPP, "USDT arguments of ELF "
 			       "machine %d are not supported (x86_64, "
 			       "aarch64, arm and riscv64 are)", machine);
@@ -779,27 +683,14 @@ void usdt_file_free(struct usdt_file *uf)
 
 int usdt_machine_native(void)
 {
-#if defined(__x86_64__)
-	return EM_X86_64;
-#elif defined(__aarch64__)
-	return EM_AARCH64;
-#elif defined(__arm__)
-	return EM_ARM;
-#elif defined(__riscv)
-	return EM_RISCV;
-#else
-	return EM_NONE;
-#endif
+	return bb_arch_native()->machine;
 }
 
 const char *usdt_machine_name(int machine)
 {
-	switch (machine) {
-	case EM_X86_64: return "x86_64";
-	case EM_AARCH64: return "aarch64";
-	case EM_ARM: return "arm";
-	case EM_RISCV: return "riscv";
-	case EM_386: return "i386";
-	default: return "another architecture";
-	}
+	const struct bb_arch *a = bb_arch_of_machine(machine);
+
+	if (a)
+		return a->elf_name;
+	return machine == EM_386 ? "i386" : "another architecture";
 }

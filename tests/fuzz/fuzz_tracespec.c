@@ -61,8 +61,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct trace_event e;
 	static struct bb_tp_field fields[16];
-	const struct trace_arch *arch[] = { &trace_arch_x86_64,
-					    &trace_arch_arm64 };
+	const struct bb_arch *arch[] = { &bb_arch_x86_64,
+					    &bb_arch_arm64 };
 	const uint8_t *nl = memchr(data, '\n', size);
 	size_t tlen = nl ? (size_t)(nl - data) : size, rlen;
 	struct bb_err err = { "" };

@@ -379,7 +379,7 @@ static int compile_alts(struct tool_ctx *t, const struct trace_opts *o,
 		*sp = p->spec;
 		sp->nuargs = a->nuargs;
 		memcpy(sp->uargs, a->uargs, sizeof(sp->uargs));
-		if (trace_spec_compile(sp, trace_arch_native(), NULL, 0,
+		if (trace_spec_compile(sp, bb_arch_native(), NULL, 0,
 				       (int)o->strsize, &a->prog, &err) < 0) {
 			free(sp);
 			return tool_fail(t, -EINVAL, "%s", err.msg);
@@ -436,7 +436,7 @@ static int compile_probe(struct tool_ctx *t, const struct trace_opts *o,
 					 "cannot parse %s/%s", tfs, rel);
 		}
 	}
-	ret = trace_spec_compile(&p->spec, trace_arch_native(), fields, n,
+	ret = trace_spec_compile(&p->spec, bb_arch_native(), fields, n,
 				 (int)o->strsize, &p->prog, &err);
 	free(fields);
 	if (ret < 0)

@@ -20,65 +20,9 @@ _Static_assert(offsetof(struct trace_event, pad) == TRACE_EVENT_HEAD &&
 _Static_assert(sizeof(struct trace_event) == TRACE_EVENT_SIZE,
 	       "TRACE_EVENT_SIZE in bpf/trace.h");
 
-/*
- * Offsets in struct pt_regs as bpf/bb_helpers.h declares it (the kernel's
- * on x86_64, arm and riscv64, struct user_pt_regs on arm64). A system
- * call's own arguments sit in the pt_regs its wrapper gets (4.17+ x86_64,
- * 4.19+ arm64, 5.19+ riscv64; 32-bit ARM has no such wrappers): the 4th in
- * r10 on x86_64, where the function call ABI has rcx.
- */
-const struct trace_arch trace_arch_x86_64 = {
-	"x86_64", "__x64_sys_",
-	{ 112, 104, 96, 88, 72, 64 }, /* di si dx cx r8 r9 */
-	{ 112, 104, 96, 56, 72, 64 }, /* di si dx r10 r8 r9 */
-	80,                           /* ax */
-	8,
-};
-
-const struct trace_arch trace_arch_arm64 = {
-	"arm64", "__arm64_sys_",
-	{ 0, 8, 16, 24, 32, 40 }, /* x0..x5 */
-	{ 0, 8, 16, 24, 32, 40 },
-	0,                        /* x0 */
-	8,
-};
-
-/* 32-bit ARM (AAPCS): a function's first four arguments in r0..r3, the
- * rest on the stack; a system call's six in r0..r5, and no wrappers. */
-const struct trace_arch trace_arch_arm = {
-	"arm", NULL,
-	{ 0, 4, 8, 12, -1, -1 },    /* r0..r3 */
-	{ 0, 4, 8, 12, 16, 20 },    /* r0..r5 */
-	0,                          /* r0 */
-	4,
-};
-
-const struct trace_arch trace_arch_riscv64 = {
-	"riscv64", "__riscv_sys_",
-	{ 80, 88, 96, 104, 112, 120 }, /* a0..a5 */
-	{ 80, 88, 96, 104, 112, 120 },
-	80,                            /* a0 */
-	8,
-};
-
-const struct trace_arch *trace_arch_native(void)
-{
-#if defined(__x86_64__)
-	return &trace_arch_x86_64;
-#elif defined(__aarch64__)
-	return &trace_arch_arm64;
-#elif defined(__arm__)
-	return &trace_arch_arm;
-#elif defined(__riscv) && __riscv_xlen == 64
-	return &trace_arch_riscv64;
-#else
-#error "trace: add this architecture's pt_regs offsets"
-#endif
-}
-
 struct comp {
 	const struct trace_spec *sp;
-	const struct trace_arch *arch;
+	const struct bb_arch *arch;
 	const struct bb_tp_field *fields;
 	int nfields, strsize;
 	struct trace_prog *pr;
@@ -474,7 +418,7 @@ static int compile_term(struct comp *c, const struct trace_term *t,
 }
 
 int trace_spec_compile(const struct trace_spec *sp,
-		       const struct trace_arch *arch,
+		       const struct bb_arch *arch,
 		       const struct bb_tp_field *fields, int nfields,
 		       int strsize, struct trace_prog *pr, struct bb_err *err)
 {
