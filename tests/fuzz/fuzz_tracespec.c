@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * trace's probe language (loader/tools/trace_spec.c, trace_filter.c,
- * trace_prog.c, trace_fmt.c): the input's first line is a probe, parsed, then compiled
- * for both architectures against the fields of a tracepoint format; the
+ * trace's probe language (loader/tools/trace/: trace_lex.c, trace_spec.c,
+ * trace_filter.c, trace_prog.c, trace_fmt.c): the input's first line is a
+ * probe, parsed, then compiled for both architectures against the fields of a tracepoint format; the
  * rest of the input is a record as the BPF program would send it, printed
  * as text and JSON. What is compiled must fit the program's record.
  */
 #include "fuzz.h"
 #include "barebpf.h"
 /* the trace tool's own files: they are not in the library */
+#include "../../loader/tools/trace/trace_lex.c"
 #include "../../loader/tools/trace/trace_spec.c"
 #include "../../loader/tools/trace/trace_filter.c"
 #include "../../loader/tools/trace/trace_prog.c"
