@@ -43,16 +43,4 @@
 	_x0;                                                                  \
 })
 
-/*
- * Where the kernel's syscall_get_nr() finds a task's syscall number in its
- * struct pt_regs, for funccount's raw sys_exit program: syscallno (s32
- * at 280, after regs[31], sp, pc, pstate, orig_x0). A 32-bit (AArch32)
- * task's pstate (264) has PSR_MODE32_BIT: the syscalls/ events leave its
- * calls out (is_compat_task), and so does funccount.
- */
-#define BB_PTREGS_SYSNR_OFF   280
-#define BB_PTREGS_SYSNR_SIZE    4
-#define BB_PTREGS_COMPAT_OFF  264
-#define BB_PTREGS_COMPAT_SET 0x10
-
 #endif

@@ -50,14 +50,4 @@
 	_r0;                                                                  \
 })
 
-/*
- * Where funccount's raw sys_exit program finds a task's syscall number in
- * its struct pt_regs: r7 (uregs[7], at 28), the EABI's register for it.
- * syscall_get_nr() reads thread_info's copy instead, which a program
- * cannot find on every kernel; the two differ only after a sigreturn
- * (r7 restored) or a tracer's change of the number.
- */
-#define BB_PTREGS_SYSNR_OFF    28
-#define BB_PTREGS_SYSNR_SIZE    4
-
 #endif

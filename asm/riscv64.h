@@ -49,13 +49,4 @@
 	_a0;                                                                  \
 })
 
-/*
- * Where the kernel's syscall_get_nr() finds a task's syscall number in its
- * struct pt_regs, for funccount's raw sys_exit program: a7 (after epc, ra,
- * sp, gp, tp, t0-t2, s0, s1, a0-a6: at 136), of which it takes the low 32
- * bits. A compat (rv32) task's calls are not told apart.
- */
-#define BB_PTREGS_SYSNR_OFF   136
-#define BB_PTREGS_SYSNR_SIZE    4
-
 #endif

@@ -46,16 +46,4 @@
 	_ret;                                                                 \
 })
 
-/*
- * Where the kernel's syscall_get_nr() finds a task's syscall number in its
- * struct pt_regs, for funccount's raw sys_exit program: orig_ax (8 bytes
- * at 120). A 32-bit (ia32) task's cs (136) is __USER32_CS: the syscalls/
- * events leave its calls out (in_ia32_syscall), and so does funccount
- * (but for int $0x80 from 64-bit code, whose cs is the 64-bit one).
- */
-#define BB_PTREGS_SYSNR_OFF   120
-#define BB_PTREGS_SYSNR_SIZE    8
-#define BB_PTREGS_COMPAT_OFF  136
-#define BB_PTREGS_COMPAT_EQ  0x23
-
 #endif

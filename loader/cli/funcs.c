@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "tool.h"
+#include "arch.h"
 
 static int cmp_strp(const void *a, const void *b)
 {
@@ -79,28 +80,26 @@ int tool_syscall_tracepoints(struct tool_ctx *t, const char *sys)
 int tool_syscall_funcs(struct tool_ctx *t, const char *const *sys, int n,
 		       char (*out)[64])
 {
-	static const char *const pre[] = { "__x64_sys_", "__arm64_sys_",
-					   "__riscv_sys_", "SyS_", "sys_" };
-	enum { NPRE = sizeof(pre) / sizeof(pre[0]) };
-	const char *names[NPRE * 8] = { 0 };
-	char cand[NPRE * 8][64], **avail;
-	int i, j, k, m;
+	enum { MAXPRE = 8 };
+	const char *pre[MAXPRE], *names[MAXPRE * 8] = { 0 };
+	char cand[MAXPRE * 8][64], **avail;
+	int i, j, k, m, npre = bb_arch_sys_prefixes(pre, MAXPRE, 0, 1);
 
 	if (n > 8)
 		return tool_fail(t, -EINVAL, "internal: too many syscalls");
 	for (i = 0; i < n; i++)
-		for (j = 0; j < NPRE; j++) {
-			snprintf(cand[NPRE * i + j], 64, "%s%s", pre[j], sys[i]);
-			names[NPRE * i + j] = cand[NPRE * i + j];
+		for (j = 0; j < npre; j++) {
+			snprintf(cand[npre * i + j], 64, "%s%s", pre[j], sys[i]);
+			names[npre * i + j] = cand[npre * i + j];
 		}
-	m = tool_funcs(t, BB_FUNCS_KALLSYMS, names, NPRE * n, 0, &avail);
+	m = tool_funcs(t, BB_FUNCS_KALLSYMS, names, npre * n, 0, &avail);
 	if (m < 0)
 		return m;
 	for (i = 0; i < n; i++) {
 		out[i][0] = 0;
-		for (j = 0; j < NPRE && !out[i][0]; j++)
+		for (j = 0; j < npre && !out[i][0]; j++)
 			for (k = 0; k < m; k++)
-				if (!strcmp(avail[k], cand[NPRE * i + j])) {
+				if (!strcmp(avail[k], cand[npre * i + j])) {
 					strcpy(out[i], avail[k]);
 					break;
 				}

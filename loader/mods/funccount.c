@@ -4,9 +4,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "mods.h"
+#include "arch.h"
 #include "funccount.skel.h"
 #include "sysnr.h"
-#include "syscall.h"
 #include "../../bpf/funccount.h"
 
 EMBEDDED_OBJ(funccount);
@@ -223,36 +223,36 @@ int funccount_sysnr_count(void)
 	return SYSNR_COUNT;
 }
 
-/* The lowest and the end of what rawsys_prog reads of struct pt_regs. */
-#ifdef BB_PTREGS_COMPAT_OFF
-#define PTREGS_LO (BB_PTREGS_COMPAT_OFF < BB_PTREGS_SYSNR_OFF ? \
-		   BB_PTREGS_COMPAT_OFF : BB_PTREGS_SYSNR_OFF)
-#define PTREGS_HI (BB_PTREGS_COMPAT_OFF + 8 > BB_PTREGS_SYSNR_OFF + \
-		   BB_PTREGS_SYSNR_SIZE ? BB_PTREGS_COMPAT_OFF + 8 : \
-		   BB_PTREGS_SYSNR_OFF + BB_PTREGS_SYSNR_SIZE)
-#else
-#define PTREGS_LO BB_PTREGS_SYSNR_OFF
-#define PTREGS_HI (BB_PTREGS_SYSNR_OFF + BB_PTREGS_SYSNR_SIZE)
-#endif
-#define PTREGS_LEN (PTREGS_HI - PTREGS_LO)
+/* The lowest offset and the length of what rawsys_prog reads of struct
+ * pt_regs: the syscall number and, where told apart, the compat word. */
+static void ptregs_span(const struct bb_arch *a, int *lo, int *len)
+{
+	int hi = a->sysnr_off + a->sysnr_size;
 
+	*lo = a->sysnr_off;
+	if (a->compat != BB_COMPAT_NONE) {
+		if (a->compat_off < *lo)
+			*lo = a->compat_off;
+		if (a->compat_off + 8 > hi)
+			hi = a->compat_off + 8;
+	}
+	*len = hi - *lo;
+}
 
 /*
  * On raw sys_enter (regs, id) or sys_exit (regs, ret): row = nrs[nr, or
  * SYSNR_COUNT + nr at the exit]; if row, counts[row - 1] += 1. The number
  * at the exit is the one syscall_get_nr() reads, as the sys_exit_* events
- * do (asm/: BB_PTREGS_SYSNR_OFF); calls of 32-bit tasks are left out
- * where the events leave them out (BB_PTREGS_COMPAT_*).
+ * do (loader/arch.c: sysnr_off); calls of 32-bit tasks are left out
+ * where the events leave them out (compat_off).
  */
 static int rawsys_prog(int nrs, int counts, int exit, uint32_t tgid)
 {
+	const struct bb_arch *a = bb_arch_native();
 	struct bpf_insn in[48];
-	int n = 0, outs[8], nout = 0, i;
-#ifdef BB_PTREGS_COMPAT_OFF
-	const int regs = 1; /* to tell a 32-bit task */
-#else
-	const int regs = exit;
-#endif
+	int n = 0, outs[8], nout = 0, i, lo, len;
+	/* pt_regs are read at the exit, and to tell a 32-bit task */
+	const int regs = exit || a->compat != BB_COMPAT_NONE;
 
 	in[n++] = INSN(0xbf, 6, 1, 0, 0);             /* r6 = ctx */
 	if (tgid) {
@@ -261,28 +261,27 @@ static int rawsys_prog(int nrs, int counts, int exit, uint32_t tgid)
 		outs[nout++] = n;
 		in[n++] = INSN(0x55, 0, 0, 0, (int32_t)tgid); /* != tgid */
 	}
-	if (regs) { /* probe_read(r10 - 24, LEN, regs + LO) */
+	ptregs_span(a, &lo, &len);
+	if (regs) { /* probe_read(r10 - 24, len, regs + lo) */
 		in[n++] = INSN(0x79, 3, 6, 0, 0);     /* r3 = ctx[0] */
-		in[n++] = INSN(0x07, 3, 0, 0, PTREGS_LO);
+		in[n++] = INSN(0x07, 3, 0, 0, lo);
 		in[n++] = INSN(0xbf, 1, 10, 0, 0);
 		in[n++] = INSN(0x07, 1, 0, 0, -24);
-		in[n++] = INSN(0xb7, 2, 0, 0, PTREGS_LEN);
+		in[n++] = INSN(0xb7, 2, 0, 0, len);
 		in[n++] = INSN(BPF_CALL_CODE, 0, 0, 0, 4);
 		outs[nout++] = n;
 		in[n++] = INSN(0x55, 0, 0, 0, 0);     /* if r0 != 0: out */
 	}
-#ifdef BB_PTREGS_COMPAT_OFF
-	in[n++] = INSN(0x79, 1, 10, -24 + BB_PTREGS_COMPAT_OFF - PTREGS_LO, 0);
-	outs[nout++] = n;
-#ifdef BB_PTREGS_COMPAT_EQ
-	in[n++] = INSN(0x15, 1, 0, 0, BB_PTREGS_COMPAT_EQ); /* == : out */
-#else
-	in[n++] = INSN(0x45, 1, 0, 0, BB_PTREGS_COMPAT_SET); /* & : out */
-#endif
-#endif
+	if (a->compat != BB_COMPAT_NONE) {
+		in[n++] = INSN(0x79, 1, 10, -24 + a->compat_off - lo, 0);
+		outs[nout++] = n;
+		/* == or & : out */
+		in[n++] = INSN(a->compat == BB_COMPAT_EQ ? 0x15 : 0x45, 1, 0,
+			       0, (int32_t)a->compat_val);
+	}
 	if (exit)
-		in[n++] = INSN(BB_PTREGS_SYSNR_SIZE == 8 ? 0x79 : 0x61, 1, 10,
-			       -24 + BB_PTREGS_SYSNR_OFF - PTREGS_LO, 0);
+		in[n++] = INSN(a->sysnr_size == 8 ? 0x79 : 0x61, 1, 10,
+			       -24 + a->sysnr_off - lo, 0);
 	else
 		in[n++] = INSN(0x79, 1, 6, 8, 0);     /* r1 = ctx[1]: id */
 	outs[nout++] = n;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "obj_internal.h"
 #include "kernel.h"
+#include "arch.h"
 
 #define INSN BB_INSN
 #define MOV0 INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0)
@@ -157,13 +158,20 @@ static int kallsyms_have(const char *const *names, int n, int *found)
  */
 int kcaps_syscall_wrapper(struct bb_kcaps *c)
 {
-	static const char *const wrappers[] = { "__x64_sys_getpid",
-						"__arm64_sys_getpid",
-						"__riscv_sys_getpid" };
-	int found[3];
+	const char *pre[16], *names[16] = { 0 };
+	char cand[16][48];
+	int found[16], i, n;
 
-	if (c->wrapper_unknown && kallsyms_have(wrappers, 3, found) == 0)
-		c->syscall_wrapper = found[0] || found[1] || found[2];
+	if (c->wrapper_unknown) {
+		n = bb_arch_sys_prefixes(pre, 16, 0, 0);
+		for (i = 0; i < n; i++) {
+			snprintf(cand[i], sizeof(cand[i]), "%sgetpid", pre[i]);
+			names[i] = cand[i];
+		}
+		if (kallsyms_have(names, n, found) == 0)
+			for (i = 0; i < n; i++)
+				c->syscall_wrapper |= found[i];
+	}
 	c->wrapper_unknown = 0;
 	return c->syscall_wrapper;
 }
@@ -231,31 +239,29 @@ void kcaps_describe(const struct bb_kcaps *c, char *buf, size_t len)
 int kcaps_syscall_func(const char *sys, int kind, const struct bb_kcaps *c,
 		       char *out, size_t len, int *unwrapped)
 {
-	const char *base = sys;
-	char cand[5][160];
-	const char *names[5];
-	int found[5], i, ret;
+	const char *base = sys, *pre[16], *names[16] = { 0 };
+	char cand[16][160];
+	int found[16], i, n, nwrap, ret;
 
 	(void)c;
 	if (kind == BB_SYSCALL_OLD)
 		base = sys + 4;
 	else if (kind == BB_SYSCALL_WRAP)
 		base = strstr(sys, "_sys_") + 5;
-	snprintf(cand[0], sizeof(cand[0]), "__x64_sys_%s", base);
-	snprintf(cand[1], sizeof(cand[1]), "__arm64_sys_%s", base);
-	snprintf(cand[2], sizeof(cand[2]), "__riscv_sys_%s", base);
-	snprintf(cand[3], sizeof(cand[3]), "SyS_%s", base);
-	snprintf(cand[4], sizeof(cand[4]), "sys_%s", base);
-	for (i = 0; i < 5; i++)
+	nwrap = bb_arch_sys_prefixes(pre, 16, 0, 0);
+	n = bb_arch_sys_prefixes(pre, 16, 0, 1);
+	for (i = 0; i < n; i++) {
+		snprintf(cand[i], sizeof(cand[i]), "%s%s", pre[i], base);
 		names[i] = cand[i];
-	ret = kallsyms_have(names, 5, found);
+	}
+	ret = kallsyms_have(names, n, found);
 	if (ret < 0)
 		return ret;
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < n; i++) {
 		if (!found[i])
 			continue;
 		snprintf(out, len, "%s", cand[i]);
-		*unwrapped = i >= 3;
+		*unwrapped = i >= nwrap;
 		return 0;
 	}
 	return -ENOENT;

@@ -22,6 +22,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 #include "obj_internal.h"
+#include "arch.h"
 
 
 void obj_note(struct bb_obj *obj, const char *fmt, ...)
@@ -95,8 +96,23 @@ int obj_set_noload(struct bb_obj *obj, const char *name)
 	return -ENOENT;
 }
 
+/* "__x64_sys_, ..., SyS_ and sys_": the prefixes kcaps_syscall_func tries. */
+static const char *sys_prefix_list(char *buf, size_t len)
+{
+	const char *pre[16];
+	int i, n = bb_arch_sys_prefixes(pre, 16, 0, 1);
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < n && at < len; i++)
+		at += snprintf(buf + at, len - at, "%s%s",
+			       !i ? "" : i == n - 1 ? " and " : ", ", pre[i]);
+	return buf;
+}
+
 static int resolve_syscalls(struct bb_obj *obj, struct bb_err *err)
 {
+	char list[160];
 	int i, unwrapped, ret;
 
 	for (i = 0; i < obj->nprogs; i++) {
@@ -112,10 +128,9 @@ static int resolve_syscalls(struct bb_obj *obj, struct bb_err *err)
 			return bb_fail(err, ret,
 				       "%s: section %s: this kernel has no "
 				       "function for system call '%s' (looked "
-				       "for __x64_sys_, __arm64_sys_, "
-				       "__riscv_sys_, SyS_ and "
-				       "sys_ in /proc/kallsyms)", obj->name,
-				       p->section, written);
+				       "for %s in /proc/kallsyms)", obj->name,
+				       p->section, written,
+				       sys_prefix_list(list, sizeof(list)));
 		if (ret < 0)
 			return bb_fail(err, ret,
 				       "%s: section %s: cannot read "

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "obj_internal.h"
+#include "arch.h"
 
 #define ACCEPTED_SECTIONS                                                      \
 	"kprobe/<function>, kretprobe/<function>, ksyscall/<syscall>, "        \
@@ -46,11 +47,10 @@ static int all_digits(const char *s)
 /* How a kprobe target spells a system call: BB_SYSCALL_*. */
 static int syscall_spelling(const char *t)
 {
-	static const char *const wrap[] = { "__x64_sys_", "__arm64_sys_",
-					    "__riscv_sys_", "__ia32_sys_" };
-	size_t i;
+	const char *wrap[16];
+	int i, n = bb_arch_sys_prefixes(wrap, 16, 1, 0);
 
-	for (i = 0; i < sizeof(wrap) / sizeof(wrap[0]); i++)
+	for (i = 0; i < n; i++)
 		if (is_prefix(t, wrap[i]) && t[strlen(wrap[i])])
 			return BB_SYSCALL_WRAP;
 	if ((is_prefix(t, "sys_") || is_prefix(t, "SyS_")) && t[4])

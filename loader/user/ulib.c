@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include "barebpf.h"
 #include "user.h"
+#include "arch.h"
 
 #define OLD_MAGIC "ld.so-1.7.0"
 #define NEW_MAGIC "glibc-ld.so.cache1.1"
@@ -39,24 +40,15 @@
 #define FLAG_ELF_LIBC6 0x0003
 #define FLAG_ARCH_MASK 0xff00
 
-/* The ABI flags of a native library's entries. */
+/* The ABI flags of a native library's entries (arch.c: ldcache). */
 static int arch_ok(uint32_t flags)
 {
-	uint32_t a = flags & FLAG_ARCH_MASK;
+	const struct bb_arch *a = bb_arch_native();
+	uint32_t f = flags & FLAG_ARCH_MASK;
 
 	if ((flags & FLAG_TYPE_MASK) != FLAG_ELF_LIBC6)
 		return 0;
-#if defined(__x86_64__)
-	return a == 0x0300; /* FLAG_X8664_LIB64 */
-#elif defined(__aarch64__)
-	return a == 0x0a00; /* FLAG_AARCH64_LIB64 */
-#elif defined(__arm__)
-	return a == 0x0900 || a == 0; /* FLAG_ARM_LIBHF, soft float */
-#elif defined(__riscv)
-	return a == 0x1000 || a == 0x0f00; /* RISCV_FLOAT_ABI_DOUBLE, _SOFT */
-#else
-	return a == 0;
-#endif
+	return f == a->ldcache[0] || f == a->ldcache[1];
 }
 
 static uint32_t rd32(const unsigned char *p)
@@ -230,23 +222,19 @@ static int in_lib_dirs(const char *dirs, const char *name, char *out,
 	return -ENOENT;
 }
 
-#if defined(__x86_64__)
-#define MULTIARCH "x86_64-linux-gnu"
-#elif defined(__aarch64__)
-#define MULTIARCH "aarch64-linux-gnu"
-#elif defined(__arm__)
-#define MULTIARCH "arm-linux-gnueabihf"
-#elif defined(__riscv)
-#define MULTIARCH "riscv64-linux-gnu"
-#else
-#define MULTIARCH "unknown"
-#endif
-#define STD_DIRS "/lib64:/usr/lib64:/lib:/usr/lib:/lib/" MULTIARCH \
-		 ":/usr/lib/" MULTIARCH
+/* The standard library folders, the architecture's multiarch ones too. */
+static const char *std_dirs(char *buf, size_t len)
+{
+	const char *m = bb_arch_native()->multiarch;
+
+	snprintf(buf, len, "/lib64:/usr/lib64:/lib:/usr/lib:/lib/%s:/usr/lib/%s",
+		 m, m);
+	return buf;
+}
 
 int ulib_resolve(const char *name, int pid, char *out, size_t outlen)
 {
-	char prefix[256];
+	char prefix[256], dirs[128];
 	const char *env;
 
 	if (!*name)
@@ -269,7 +257,7 @@ int ulib_resolve(const char *name, int pid, char *out, size_t outlen)
 		env = getenv("LD_LIBRARY_PATH");
 		if ((env && in_dirs(env, name, 0, out, outlen) == 0) ||
 		    ldcache_lookup(name, out, outlen) == 0 ||
-		    in_dirs(STD_DIRS, name, 0, out, outlen) == 0)
+		    in_dirs(std_dirs(dirs, sizeof(dirs)), name, 0, out, outlen) == 0)
 			return 0;
 	}
 	snprintf(prefix, sizeof(prefix), "lib%s.so", name);
@@ -278,7 +266,7 @@ int ulib_resolve(const char *name, int pid, char *out, size_t outlen)
 	env = getenv("LD_LIBRARY_PATH");
 	if (env && in_lib_dirs(env, name, out, outlen) == 0)
 		return 0;
-	if (in_lib_dirs(STD_DIRS, name, out, outlen) == 0)
+	if (in_lib_dirs(std_dirs(dirs, sizeof(dirs)), name, out, outlen) == 0)
 		return 0;
 	env = getenv("PATH");
 	return in_dirs(env ? env : "/usr/local/bin:/usr/bin:/bin", name, 1,

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * trace's probe language (loader/tools/trace/trace_spec.c, trace_filter.c,
- * trace_prog.c, trace_fmt.c): the input's first line is a probe, parsed, then compiled
- * for both architectures against the fields of a tracepoint format; the
+ * trace's probe language (loader/tools/trace/: trace_lex.c, trace_spec.c,
+ * trace_filter.c, trace_prog.c, trace_fmt.c): the input's first line is a
+ * probe, parsed, then compiled for both architectures against the fields
+ * of a tracepoint format; the
  * rest of the input is a record as the BPF program would send it, printed
  * as text and JSON. What is compiled must fit the program's record.
  */
 #include "fuzz.h"
 #include "barebpf.h"
 /* the trace tool's own files: they are not in the library */
+#include "../../loader/tools/trace/trace_lex.c"
 #include "../../loader/tools/trace/trace_spec.c"
 #include "../../loader/tools/trace/trace_filter.c"
 #include "../../loader/tools/trace/trace_prog.c"
@@ -61,8 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct trace_event e;
 	static struct bb_tp_field fields[16];
-	const struct trace_arch *arch[] = { &trace_arch_x86_64,
-					    &trace_arch_arm64 };
+	const struct bb_arch *arch[] = { &bb_arch_x86_64,
+					    &bb_arch_arm64 };
 	const uint8_t *nl = memchr(data, '\n', size);
 	size_t tlen = nl ? (size_t)(nl - data) : size, rlen;
 	struct bb_err err = { "" };

@@ -22,3 +22,9 @@ const int test_regs_x86_64[13] = {
 	offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
 	offsetof(struct pt_regs, ax),
 };
+/* what loader/arch.c says of x86_64 beyond the arguments: the syscall
+ * number (orig_ax), the compat word (cs), USDT's %rsp and %r15 */
+const int test_more_x86_64[4] = {
+	offsetof(struct pt_regs, orig_ax), offsetof(struct pt_regs, cs),
+	offsetof(struct pt_regs, sp), offsetof(struct pt_regs, r15),
+};

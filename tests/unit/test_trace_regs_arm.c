@@ -18,3 +18,8 @@ const int test_regs_arm[13] = {
 };
 /* bb_kulong: the size of the kernel's long and pointers there */
 const int test_kulong_arm = sizeof(bb_kulong);
+/* the syscall number (r7), USDT's sp (r13) and lr (r14) */
+const int test_more_arm[3] = {
+	offsetof(struct pt_regs, uregs[7]), offsetof(struct pt_regs, uregs[13]),
+	offsetof(struct pt_regs, uregs[14]),
+};

@@ -15,3 +15,8 @@ const int test_regs_arm64[13] = {
 	offsetof(struct pt_regs, regs[4]), offsetof(struct pt_regs, regs[5]),
 	offsetof(struct pt_regs, regs[0]),
 };
+/* the compat word (pstate), USDT's sp and x30 */
+const int test_more_arm64[3] = {
+	offsetof(struct pt_regs, pstate), offsetof(struct pt_regs, sp),
+	offsetof(struct pt_regs, regs[30]),
+};

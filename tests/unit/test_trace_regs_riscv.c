@@ -17,3 +17,8 @@ const int test_regs_riscv64[13] = {
 };
 /* the kernel's pt_regs: 36 registers of 8 bytes (arch/riscv ptrace.h) */
 const int test_ptregs_size_riscv64 = sizeof(struct pt_regs);
+/* the syscall number (a7), USDT's ra, sp and t6 */
+const int test_more_riscv64[4] = {
+	offsetof(struct pt_regs, a7), offsetof(struct pt_regs, ra),
+	offsetof(struct pt_regs, sp), offsetof(struct pt_regs, t6),
+};

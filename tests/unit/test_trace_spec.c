@@ -11,9 +11,6 @@
 #include "bbtest.h"
 #include "trace_spec.h"
 
-extern const int test_regs_x86_64[13], test_regs_arm64[13], test_regs_arm[13],
-	test_regs_riscv64[13];
-extern const int test_kulong_arm, test_ptregs_size_riscv64;
 
 static void parse_ok(const char *text, struct trace_spec *sp)
 {
@@ -376,36 +373,6 @@ START_TEST(test_parse_errors)
 }
 END_TEST
 
-/* bb_helpers.h's pt_regs and the tool's offsets agree, every arch. */
-START_TEST(test_arch_offsets)
-{
-	const struct trace_arch *a[] = { &trace_arch_x86_64,
-					 &trace_arch_arm64, &trace_arch_arm,
-					 &trace_arch_riscv64 };
-	const int *want[] = { test_regs_x86_64, test_regs_arm64,
-			      test_regs_arm, test_regs_riscv64 };
-	int i, j;
-
-	/* 32-bit ARM: 4-byte registers and kernel pointers (an 8-byte read
-	 * takes the next one as the upper half) */
-	ck_assert_int_eq(trace_arch_arm.regsize, 4);
-	ck_assert_int_eq(test_kulong_arm, 4);
-	ck_assert_ptr_null(trace_arch_arm.sys_prefix);
-	ck_assert_int_eq(trace_arch_riscv64.regsize, 8);
-	ck_assert_int_eq(test_ptregs_size_riscv64, 36 * 8);
-	for (i = 0; i < 4; i++) {
-		for (j = 0; j < 6; j++) {
-			ck_assert_int_eq(a[i]->args[j], want[i][j]);
-			ck_assert_int_eq(a[i]->sys_args[j], want[i][6 + j]);
-		}
-		ck_assert_int_eq(a[i]->ret, want[i][12]);
-	}
-#if defined(__x86_64__)
-	ck_assert_ptr_eq(trace_arch_native(), &trace_arch_x86_64);
-#endif
-}
-END_TEST
-
 /* sys_enter_openat and sched events as 6.18 prints them */
 static const char openat_fmt[] =
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
@@ -424,7 +391,7 @@ static const char sched_fmt[] =
 	"\tfield:unsigned char flag;\toffset:52;\tsize:1;\tsigned:0;\n";
 
 static int compile(const char *text, const char *fmt,
-		   const struct trace_arch *arch, struct trace_spec *sp,
+		   const struct bb_arch *arch, struct trace_spec *sp,
 		   struct trace_prog *pr, struct bb_err *err)
 {
 	struct bb_tp_field f[16];
@@ -436,7 +403,7 @@ static int compile(const char *text, const char *fmt,
 }
 
 static void compile_ok(const char *text, const char *fmt,
-		       const struct trace_arch *arch, struct trace_spec *sp,
+		       const struct bb_arch *arch, struct trace_spec *sp,
 		       struct trace_prog *pr)
 {
 	struct bb_err err = { "" };
@@ -464,7 +431,7 @@ START_TEST(test_compile_kprobes)
 
 	/* arg3 read once for the filter and the message; arg2's string */
 	compile_ok("p::vfs_read (arg3 > 100) \"%d %s\", arg3, arg2", NULL,
-		   &trace_arch_x86_64, &sp, &pr);
+		   &bb_arch_x86_64, &sp, &pr);
 	ck_assert_int_eq(pr.nslots, 2);
 	CHECK_SLOT(&s[0], TRACE_BASE_CTX, 96, 8, TRACE_EXT(8, 1),
 		   TRACE_EXT(8, 0), TRACE_STR_NONE);
@@ -489,31 +456,31 @@ START_TEST(test_compile_kprobes)
 	/* a syscall wrapper: arguments from the pt_regs it is passed, 4th
 	 * in r10; user memory first */
 	compile_ok("p::__x64_sys_openat \"%s %d\", arg2, arg4", NULL,
-		   &trace_arch_x86_64, &sp, &pr);
+		   &bb_arch_x86_64, &sp, &pr);
 	CHECK_SLOT(&s[0], TRACE_BASE_REGS, 104, 8, TRACE_EXT(8, 1),
 		   TRACE_EXT(8, 0), TRACE_STR_UPTR);
 	ck_assert_uint_eq(s[1].off, 56);
 	compile_ok("p::__arm64_sys_openat \"%s %d\", arg2, arg4", NULL,
-		   &trace_arch_arm64, &sp, &pr);
+		   &bb_arch_arm64, &sp, &pr);
 	CHECK_SLOT(&s[0], TRACE_BASE_REGS, 8, 8, TRACE_EXT(8, 1),
 		   TRACE_EXT(8, 0), TRACE_STR_UPTR);
 	ck_assert_uint_eq(s[1].off, 24);
 	ck_assert_uint_eq(pr.regs_off, 0);
 	/* on x86_64 __arm64_sys_ is an ordinary function */
 	compile_ok("p::__arm64_sys_openat \"%s\", arg2", NULL,
-		   &trace_arch_x86_64, &sp, &pr);
+		   &bb_arch_x86_64, &sp, &pr);
 	ck_assert_uint_eq(s[0].base, TRACE_BASE_CTX);
 	ck_assert_uint_eq(s[0].str, TRACE_STR_KPTR);
 	/* 32-bit ARM: 4-byte registers, sign-extended; no wrappers, so
 	 * sys_openat's arguments are its own registers, user memory first;
 	 * a function's 5th argument is on the stack */
 	compile_ok("p::sys_openat \"%s %d\", arg2, arg4", NULL,
-		   &trace_arch_arm, &sp, &pr);
+		   &bb_arch_arm, &sp, &pr);
 	CHECK_SLOT(&s[0], TRACE_BASE_CTX, 4, 4, TRACE_EXT(4, 1),
 		   TRACE_EXT(8, 0), TRACE_STR_UPTR);
 	CHECK_SLOT(&s[1], TRACE_BASE_CTX, 12, 4, TRACE_EXT(4, 1),
 		   TRACE_EXT(8, 0), TRACE_STR_NONE);
-	compile_ok("r::vfs_open \"%d\", retval", NULL, &trace_arch_arm, &sp,
+	compile_ok("r::vfs_open \"%d\", retval", NULL, &bb_arch_arm, &sp,
 		   &pr);
 	CHECK_SLOT(&s[0], TRACE_BASE_CTX, 0, 4, TRACE_EXT(4, 1),
 		   TRACE_EXT(8, 0), TRACE_STR_NONE);
@@ -521,30 +488,30 @@ START_TEST(test_compile_kprobes)
 		struct bb_err err = { "" };
 
 		ck_assert_int_lt(compile("p::f \"%d\", arg5", NULL,
-					 &trace_arch_arm, &sp, &pr, &err), 0);
+					 &bb_arch_arm, &sp, &pr, &err), 0);
 		ck_assert_str_eq(err.msg, "probe 'p::f': 'arg5': this "
 				 "architecture passes this argument on the "
 				 "stack, not in a register");
 	}
 	/* riscv64 5.19+: __riscv_sys_ wrappers take the pt_regs */
 	compile_ok("p::__riscv_sys_openat \"%s %d\", arg2, arg4", NULL,
-		   &trace_arch_riscv64, &sp, &pr);
+		   &bb_arch_riscv64, &sp, &pr);
 	CHECK_SLOT(&s[0], TRACE_BASE_REGS, 88, 8, TRACE_EXT(8, 1),
 		   TRACE_EXT(8, 0), TRACE_STR_UPTR);
 	ck_assert_uint_eq(s[1].off, 104);
 	ck_assert_uint_eq(pr.regs_off, 80);
 
 	/* @user and system call functions: user memory first */
-	compile_ok("do_sys_open \"%s\", arg2@user", NULL, &trace_arch_x86_64,
+	compile_ok("do_sys_open \"%s\", arg2@user", NULL, &bb_arch_x86_64,
 		   &sp, &pr);
 	ck_assert_uint_eq(s[0].str, TRACE_STR_UPTR);
-	compile_ok("SyS_openat \"%s\", arg2", NULL, &trace_arch_x86_64, &sp,
+	compile_ok("SyS_openat \"%s\", arg2", NULL, &bb_arch_x86_64, &sp,
 		   &pr);
 	ck_assert_uint_eq(s[0].str, TRACE_STR_UPTR);
 
 	/* (int)retval < 0: compared as a signed int */
 	compile_ok("r::vfs_open ((int)retval < 0) \"%d\", retval", NULL,
-		   &trace_arch_arm64, &sp, &pr);
+		   &bb_arch_arm64, &sp, &pr);
 	ck_assert_int_eq(pr.nslots, 2);
 	CHECK_SLOT(&s[0], TRACE_BASE_CTX, 0, 8, TRACE_EXT(8, 1),
 		   TRACE_EXT(8, 0), TRACE_STR_NONE);
@@ -558,7 +525,7 @@ START_TEST(test_compile_kprobes)
 
 	/* numbers take the type of what they are compared with */
 	compile_ok("p::f ((u8)arg1 == -1 && $pid < 7 && (unsigned)arg2 >= "
-		   "-1)", NULL, &trace_arch_x86_64, &sp, &pr);
+		   "-1)", NULL, &bb_arch_x86_64, &sp, &pr);
 	ck_assert_uint_eq(t[0].k, 0xff);
 	CHECK_SLOT(&s[1], TRACE_BASE_REC, offsetof(struct trace_event, tid),
 		   4, TRACE_EXT(4, 0), TRACE_EXT(8, 0), TRACE_STR_NONE);
@@ -569,7 +536,7 @@ START_TEST(test_compile_kprobes)
 
 	/* STRCMP: 64 bytes cleared and compared, words little-endian */
 	compile_ok("p::f (STRCMP(\"/etc/passwd\", arg1) || !STRCMP(\"x\", "
-		   "arg1))", NULL, &trace_arch_x86_64, &sp, &pr);
+		   "arg1))", NULL, &bb_arch_x86_64, &sp, &pr);
 	ck_assert_int_eq(pr.nslots, 1);
 	ck_assert_uint_eq(s[0].zero, 1);
 	ck_assert_uint_eq(s[0].strsize, 64);
@@ -591,25 +558,25 @@ START_TEST(test_compile_uprobes)
 	struct trace_prog pr;
 	const struct trace_slot_c *s = pr.slots;
 
-	compile_ok("p:c:open \"%s %d\", arg1, arg2", NULL, &trace_arch_x86_64,
+	compile_ok("p:c:open \"%s %d\", arg1, arg2", NULL, &bb_arch_x86_64,
 		   &sp, &pr);
 	CHECK_SLOT(&s[0], TRACE_BASE_CTX, 112, 8, TRACE_EXT(8, 1),
 		   TRACE_EXT(8, 0), TRACE_STR_UPTR);
 	CHECK_SLOT(&s[1], TRACE_BASE_CTX, 104, 8, TRACE_EXT(8, 1),
 		   TRACE_EXT(8, 0), TRACE_STR_NONE);
 	ck_assert_uint_eq(pr.is_kprobe, 1);
-	compile_ok("r:c:getenv \"%s\", retval", NULL, &trace_arch_arm, &sp,
+	compile_ok("r:c:getenv \"%s\", retval", NULL, &bb_arch_arm, &sp,
 		   &pr);
 	CHECK_SLOT(&s[0], TRACE_BASE_CTX, 0, 4, TRACE_EXT(4, 1),
 		   TRACE_EXT(8, 0), TRACE_STR_UPTR);
 	/* the kernel's own: kernel pointers, as before */
-	compile_ok("r::getname \"%s\", retval", NULL, &trace_arch_arm, &sp,
+	compile_ok("r::getname \"%s\", retval", NULL, &bb_arch_arm, &sp,
 		   &pr);
 	ck_assert_uint_eq(s[0].str, TRACE_STR_KPTR);
-	compile_ok("p:/bin/x:f \"%d\", arg3", NULL, &trace_arch_riscv64, &sp,
+	compile_ok("p:/bin/x:f \"%d\", arg3", NULL, &bb_arch_riscv64, &sp,
 		   &pr);
 	ck_assert_uint_eq(s[0].off, 96);
-	compile_ok("p:/bin/x:f \"%d\", arg4", NULL, &trace_arch_arm64, &sp,
+	compile_ok("p:/bin/x:f \"%d\", arg4", NULL, &bb_arch_arm64, &sp,
 		   &pr);
 	ck_assert_uint_eq(s[0].off, 24);
 }
@@ -626,7 +593,7 @@ START_TEST(test_compile_tracepoints)
 	 * memory first */
 	compile_ok("t:syscalls:sys_enter_openat (args->dfd == -100) "
 		   "\"%s %x\", args->filename, args->flags", openat_fmt,
-		   &trace_arch_x86_64, &sp, &pr);
+		   &bb_arch_x86_64, &sp, &pr);
 	ck_assert_int_eq(pr.nslots, 3);
 	CHECK_SLOT(&s[0], TRACE_BASE_CTX, 24, 8, TRACE_EXT(8, 0),
 		   TRACE_EXT(8, 0), TRACE_STR_UPTR);
@@ -639,18 +606,18 @@ START_TEST(test_compile_tracepoints)
 	ck_assert_uint_eq(pr.is_kprobe, 0);
 	/* unknown typedef: the format's size and sign */
 	compile_ok("t:syscalls:sys_enter_openat \"%u\", args->mode",
-		   openat_fmt, &trace_arch_x86_64, &sp, &pr);
+		   openat_fmt, &bb_arch_x86_64, &sp, &pr);
 	CHECK_SLOT(&s[0], TRACE_BASE_CTX, 40, 8, TRACE_EXT(2, 0),
 		   TRACE_EXT(8, 0), TRACE_STR_NONE);
 	ck_assert_uint_eq(pr.rec_size, TRACE_EVENT_VALS + 8);
 	/* no values: the head alone (a 72-byte sample; 192 with the whole
 	 * header); a kprobe sends its ip and entry_ret as well */
 	compile_ok("t:syscalls:sys_enter_openat", openat_fmt,
-		   &trace_arch_x86_64, &sp, &pr);
+		   &bb_arch_x86_64, &sp, &pr);
 	ck_assert_int_eq(pr.nslots, 0);
 	ck_assert_uint_eq(pr.rec_size, TRACE_EVENT_HEAD);
 	ck_assert_uint_eq((pr.rec_size + 4 + 7) / 8 * 8 + 8, 72);
-	compile_ok("p::vfs_read", NULL, &trace_arch_x86_64, &sp, &pr);
+	compile_ok("p::vfs_read", NULL, &bb_arch_x86_64, &sp, &pr);
 	ck_assert_uint_eq(pr.rec_size, TRACE_EVENT_VALS);
 }
 END_TEST
@@ -663,7 +630,7 @@ START_TEST(test_compile_tracepoint_strings)
 
 	compile_ok("t:sched:x (STRCMP(\"bash\", args->prev_comm)) \"%s %s %s "
 		   "%d %c\", args->prev_comm, args->filename, args->rel, "
-		   "args->prev_pid, args->flag", sched_fmt, &trace_arch_arm64,
+		   "args->prev_pid, args->flag", sched_fmt, &bb_arch_arm64,
 		   &sp, &pr);
 	ck_assert_int_eq(pr.nslots, 5);
 	/* a char array: read in place; STRCMP makes it 64 bytes */
@@ -687,7 +654,7 @@ START_TEST(test_compile_tracepoint_strings)
 	ck_assert_uint_eq(pr.rec_size, TRACE_EVENT_FIXED + 224);
 	/* printed alone, a char array is read up to its size */
 	compile_ok("t:sched:x \"%s\", args->prev_comm", sched_fmt,
-		   &trace_arch_arm64, &sp, &pr);
+		   &bb_arch_arm64, &sp, &pr);
 	ck_assert_uint_eq(s[0].strsize, 16);
 }
 END_TEST
@@ -734,7 +701,7 @@ START_TEST(test_compile_errors)
 		const char *fmt = strstr(cases[i][0], "t:sched") ? sched_fmt
 								 : openat_fmt;
 
-		ck_assert_msg(compile(cases[i][0], fmt, &trace_arch_x86_64,
+		ck_assert_msg(compile(cases[i][0], fmt, &bb_arch_x86_64,
 				      &sp, &pr, &err) < 0, "'%s' compiled",
 			      cases[i][0]);
 		ck_assert_str_eq(err.msg, cases[i][1]);
@@ -778,7 +745,7 @@ START_TEST(test_consts)
 	int i, j;
 
 	compile_ok("p::f (STRCMP(\"ab\", arg2) && arg1 > 3) \"%s\", arg2",
-		   NULL, &trace_arch_x86_64, &sp, &pr);
+		   NULL, &bb_arch_x86_64, &sp, &pr);
 	trace_prog_consts(&pr, 7, collect, &c);
 	ck_assert_int_eq(c.n, 6 + 13 * TRACE_NSLOTS +
 				      (6 + TRACE_STRCMP_WORDS) * TRACE_NTERMS);
@@ -818,12 +785,12 @@ START_TEST(test_consts_want_cpu)
 
 	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
 		c.n = 0;
-		compile_ok(specs[i], NULL, &trace_arch_x86_64, &sp, &pr);
+		compile_ok(specs[i], NULL, &bb_arch_x86_64, &sp, &pr);
 		trace_prog_consts(&pr, 0, collect, &c);
 		ck_assert_msg(const_of(&c, "want_cpu") == 1, "%s", specs[i]);
 	}
 	c.n = 0;
-	compile_ok("p::f ($pid == 1) \"%d\", $uid", NULL, &trace_arch_x86_64,
+	compile_ok("p::f ($pid == 1) \"%d\", $uid", NULL, &bb_arch_x86_64,
 		   &sp, &pr);
 	trace_prog_consts(&pr, 0, collect, &c);
 	ck_assert_uint_eq(const_of(&c, "want_cpu"), 0);
@@ -866,7 +833,7 @@ START_TEST(test_format_text)
 	compile_ok("t:syscalls:sys_enter_openat \"%d|%u|%x|%-5d|%05lld|%lu|"
 		   "%hd|%c|%%\", args->dfd, args->dfd, args->dfd, args->dfd, "
 		   "args->flags, args->flags, args->flags, args->flags",
-		   openat_fmt, &trace_arch_x86_64, &sp, &pr);
+		   openat_fmt, &bb_arch_x86_64, &sp, &pr);
 	memset(&e, 0, sizeof(e));
 	/* as the program leaves them: dfd an int (-100), flags 0x10041 */
 	e.val[pr.arg_slot[0]] = (uint64_t)-100;
@@ -885,7 +852,7 @@ START_TEST(test_format_text)
 				     "ffffffff81000100 T vfs_write\n"), 2);
 	compile_ok("t:syscalls:sys_enter_openat \"[%s] [%-6s] %p %K %K\", "
 		   "args->filename, args->filename, args->mode, args->dfd, "
-		   "args->flags", openat_fmt, &trace_arch_x86_64, &sp, &pr);
+		   "args->flags", openat_fmt, &bb_arch_x86_64, &sp, &pr);
 	memset(&e, 0, sizeof(e));
 	set_str(&e, &pr, pr.arg_slot[0], "a\tb\n\x01");
 	e.val[pr.arg_slot[2]] = 0x1ff;
@@ -927,7 +894,7 @@ START_TEST(test_format_text)
 	ksyms_free(ks);
 
 	/* no conversions: the text, %% as % */
-	compile_ok("r::f \"100%% done\"", NULL, &trace_arch_x86_64, &sp, &pr);
+	compile_ok("r::f \"100%% done\"", NULL, &bb_arch_x86_64, &sp, &pr);
 	out = format(&sp, &pr, &e, pr.rec_size, NULL, 0);
 	ck_assert_str_eq(out, "100% done");
 	free(out);
@@ -944,7 +911,6 @@ static Suite *trace_spec_suite(void)
 	tcase_add_test(tc, test_parse_filters);
 	tcase_add_test(tc, test_parse_formats);
 	tcase_add_test(tc, test_parse_errors);
-	tcase_add_test(tc, test_arch_offsets);
 	tcase_add_test(tc, test_compile_kprobes);
 	tcase_add_test(tc, test_compile_uprobes);
 	tcase_add_test(tc, test_compile_tracepoints);

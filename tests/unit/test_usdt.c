@@ -479,7 +479,7 @@ START_TEST(test_trace_usdt_compile)
 	sp.nuargs = usdt_args_parse("-4@$7 8@-16(%rbp) -2@%di 1@%al",
 				    EM_X86_64, sp.uargs, USDT_MAX_ARGS, &err);
 	ck_assert_int_eq(sp.nuargs, 4);
-	ck_assert_int_eq(trace_spec_compile(&sp, &trace_arch_x86_64, NULL, 0,
+	ck_assert_int_eq(trace_spec_compile(&sp, &bb_arch_x86_64, NULL, 0,
 					    80, &pr, &err), 0);
 	/* arg1: the constant, read nowhere */
 	ck_assert_uint_eq(pr.slots[0].base, TRACE_BASE_CONST);
@@ -504,7 +504,7 @@ START_TEST(test_trace_usdt_compile)
 	ck_assert_int_eq(trace_spec_parse("u:/bin/x:hello \"%d\", arg5", &sp,
 					  &err), 0);
 	sp.nuargs = 2;
-	ck_assert_int_eq(trace_spec_compile(&sp, &trace_arch_x86_64, NULL, 0,
+	ck_assert_int_eq(trace_spec_compile(&sp, &bb_arch_x86_64, NULL, 0,
 					    80, &pr, &err), -EINVAL);
 	ck_assert_str_eq(err.msg, "probe 'u:/bin/x:hello': 'arg5': USDT probe "
 			 "hello has 2 arguments");

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Inside trace's parser (trace_spec.c: tokens, probe names, values;
- * trace_filter.c: filters and formats). Not for other files.
+ * Inside trace's parser (trace_lex.c: tokens and values; trace_spec.c:
+ * probe names; trace_filter.c: filters and formats; calls run that way,
+ * spec -> filter -> lex). Not for other files.
  */
 #ifndef BAREBPF_TRACE_PARSE_H
 #define BAREBPF_TRACE_PARSE_H
@@ -41,6 +42,8 @@ int tl_fail(struct parser *ps, const char *tok, size_t n,
 #define FAIL_TOK(ps, ...) tl_fail(ps, (ps)->tok.s, (ps)->tok.n, __VA_ARGS__)
 /* The next token into ps->tok. */
 int tl_lex(struct parser *ps);
+/* a character of an identifier */
+int tl_is_ident(char c);
 int tl_tok_is(const struct tok *t, const char *word);
 /* The current token is '(': 1 if a type follows (a cast), 2 for a pointer
  * type, 0 if not (a parenthesized condition); nothing is consumed. */

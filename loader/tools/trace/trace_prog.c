@@ -20,65 +20,9 @@ _Static_assert(offsetof(struct trace_event, pad) == TRACE_EVENT_HEAD &&
 _Static_assert(sizeof(struct trace_event) == TRACE_EVENT_SIZE,
 	       "TRACE_EVENT_SIZE in bpf/trace.h");
 
-/*
- * Offsets in struct pt_regs as bpf/bb_helpers.h declares it (the kernel's
- * on x86_64, arm and riscv64, struct user_pt_regs on arm64). A system
- * call's own arguments sit in the pt_regs its wrapper gets (4.17+ x86_64,
- * 4.19+ arm64, 5.19+ riscv64; 32-bit ARM has no such wrappers): the 4th in
- * r10 on x86_64, where the function call ABI has rcx.
- */
-const struct trace_arch trace_arch_x86_64 = {
-	"x86_64", "__x64_sys_",
-	{ 112, 104, 96, 88, 72, 64 }, /* di si dx cx r8 r9 */
-	{ 112, 104, 96, 56, 72, 64 }, /* di si dx r10 r8 r9 */
-	80,                           /* ax */
-	8,
-};
-
-const struct trace_arch trace_arch_arm64 = {
-	"arm64", "__arm64_sys_",
-	{ 0, 8, 16, 24, 32, 40 }, /* x0..x5 */
-	{ 0, 8, 16, 24, 32, 40 },
-	0,                        /* x0 */
-	8,
-};
-
-/* 32-bit ARM (AAPCS): a function's first four arguments in r0..r3, the
- * rest on the stack; a system call's six in r0..r5, and no wrappers. */
-const struct trace_arch trace_arch_arm = {
-	"arm", NULL,
-	{ 0, 4, 8, 12, -1, -1 },    /* r0..r3 */
-	{ 0, 4, 8, 12, 16, 20 },    /* r0..r5 */
-	0,                          /* r0 */
-	4,
-};
-
-const struct trace_arch trace_arch_riscv64 = {
-	"riscv64", "__riscv_sys_",
-	{ 80, 88, 96, 104, 112, 120 }, /* a0..a5 */
-	{ 80, 88, 96, 104, 112, 120 },
-	80,                            /* a0 */
-	8,
-};
-
-const struct trace_arch *trace_arch_native(void)
-{
-#if defined(__x86_64__)
-	return &trace_arch_x86_64;
-#elif defined(__aarch64__)
-	return &trace_arch_arm64;
-#elif defined(__arm__)
-	return &trace_arch_arm;
-#elif defined(__riscv) && __riscv_xlen == 64
-	return &trace_arch_riscv64;
-#else
-#error "trace: add this architecture's pt_regs offsets"
-#endif
-}
-
 struct comp {
 	const struct trace_spec *sp;
-	const struct trace_arch *arch;
+	const struct bb_arch *arch;
 	const struct bb_tp_field *fields;
 	int nfields, strsize;
 	struct trace_prog *pr;
@@ -236,14 +180,140 @@ static int usdt_src(struct comp *c, const struct trace_value *v,
  * Where value v lies (s), and if want_str, which string it leads to:
  * *str (TRACE_STR_*) and *strbase, *strmax (0: no limit of its own).
  */
+/* argN: a register of the function's (or a system call's) pt_regs */
+static int src_arg(struct comp *c, const struct trace_value *v,
+		   struct src *s, uint64_t *str)
+{
+	const struct trace_spec *sp = c->sp;
+	int sys;
+
+	if (sp->usdt)
+		return usdt_src(c, v, s, str);
+	if (v->argn > 6)
+		return fail_value(c, v, "the arguments of a function "
+				  "are arg1..arg6");
+	if (sp->type == TRACE_RETURN)
+		return fail_value(c, v, "a return probe sees no "
+				  "arguments (their registers hold "
+				  "other values by then); read them "
+				  "with a p:: probe");
+	if (sp->type == TRACE_TP)
+		return fail_value(c, v, "a tracepoint has fields, not "
+				  "arguments: args->NAME");
+	sys = c->arch->sys_prefix &&
+	      !strncmp(sp->func, c->arch->sys_prefix,
+		       strlen(c->arch->sys_prefix));
+	s->base = sys ? TRACE_BASE_REGS : TRACE_BASE_CTX;
+	s->off = sys ? c->arch->sys_args[v->argn - 1]
+		     : c->arch->args[v->argn - 1];
+	if ((int)s->off < 0)
+		return fail_value(c, v, "this architecture passes "
+				  "this argument on the stack, not "
+				  "in a register");
+	s->size = c->arch->regsize;
+	s->ext1 = TRACE_EXT(c->arch->regsize, 1);
+	/* a uprobe's pointers are the process's own */
+	*str = v->user || sys || is_syscall_func(c) || sp->lib[0] ?
+		       TRACE_STR_UPTR : TRACE_STR_KPTR;
+	return 0;
+}
+
+/* retval: the return register */
+static int src_retval(struct comp *c, const struct trace_value *v,
+		      struct src *s, uint64_t *str)
+{
+	if (c->sp->type != TRACE_RETURN)
+		return fail_value(c, v, "only return probes "
+				  "(r::FUNCTION) see a return value");
+	s->off = c->arch->ret;
+	s->size = c->arch->regsize;
+	s->ext1 = TRACE_EXT(c->arch->regsize, 1);
+	*str = c->sp->lib[0] ? TRACE_STR_UPTR : TRACE_STR_KPTR;
+	return 0;
+}
+
+/* args->FIELD: a field of the tracepoint's record, at its format's offset */
+static int src_field(struct comp *c, const struct trace_value *v,
+		     int want_str, struct src *s, uint64_t *str,
+		     uint64_t *strbase, int *strmax)
+{
+	const struct bb_tp_field *f;
+	enum fkind k;
+	int size, sgn;
+
+	if (c->sp->type != TRACE_TP)
+		return fail_value(c, v, "only tracepoints (t:) have "
+				  "fields; a function has arg1..arg6");
+	f = find_field(c, v);
+	if (!f)
+		return -ENOENT;
+	s->off = f->offset;
+	k = field_kind(f, &size, &sgn);
+	switch (k) {
+	case F_LOC:
+	case F_RELLOC:
+		/* u32: offset of the data (from the record or, for
+		 * __rel_loc, from the field's end) | length << 16 */
+		size = 4;
+		sgn = 0;
+		*str = TRACE_STR_LOC;
+		*strbase = k == F_RELLOC ? (uint64_t)f->offset + 4 : 0;
+		break;
+	case F_CHARS:
+		if (!want_str)
+			return fail_value(c, v, "a char array: print "
+					  "it with %s");
+		size = 1;
+		sgn = 0;
+		*str = TRACE_STR_INLINE;
+		*strmax = f->size;
+		break;
+	case F_ARRAY:
+		return fail_value(c, v, "arrays other than char[] are "
+				  "not supported");
+	case F_PTR:
+	case F_INT:
+		if (size != 1 && size != 2 && size != 4 && size != 8)
+			return fail_value(c, v, "a field of this size "
+					  "is not supported");
+		if (k == F_PTR || size == 8)
+			*str = strcmp(c->sp->cat, "syscalls") ?
+			       TRACE_STR_KPTR : TRACE_STR_UPTR;
+		else if (want_str)
+			return fail_value(c, v, "a number, not a "
+					  "pointer: %s prints a string "
+					  "(use %d)");
+		break;
+	}
+	/* the declared type of a field may be narrower than the field
+	 * (syscalls keep an int in 8 bytes): read it all, extend from the
+	 * type */
+	s->size = f->size < 8 ? f->size : 8;
+	s->ext1 = TRACE_EXT(size, sgn);
+	return 0;
+}
+
+/* $pid $tgid $uid $gid $cpu: fields of the program's own record */
+static int src_rec(struct comp *c, const struct trace_value *v,
+		   struct src *s)
+{
+	/* the program reads the CPU only when a value or condition asks
+	 * for it (see want_cpu in bpf/trace.bpf.c) */
+	if (v->kind == TV_CPU)
+		c->pr->want_cpu = 1;
+	s->base = TRACE_BASE_REC;
+	s->off = rec_off(v->kind);
+	s->size = 4;
+	s->ext1 = TRACE_EXT(4, 0);
+	return 0;
+}
+
+/* Where value v lies (s), and the string it may lead to. */
 static int value_src(struct comp *c, const struct trace_value *v,
 		     int want_str, struct src *s, uint64_t *str,
 		     uint64_t *strbase, int *strmax)
 {
-	const struct trace_spec *sp = c->sp;
-	const struct bb_tp_field *f;
-	enum fkind k;
-	int size, sgn, sys;
+	int ret = 0;
 
 	memset(s, 0, sizeof(*s));
 	*str = TRACE_STR_NONE;
@@ -254,110 +324,24 @@ static int value_src(struct comp *c, const struct trace_value *v,
 	s->ext1 = TRACE_EXT(8, 1);
 	switch (v->kind) {
 	case TV_ARG:
-		if (sp->usdt)
-			return usdt_src(c, v, s, str);
-		if (v->argn > 6)
-			return fail_value(c, v, "the arguments of a function "
-					  "are arg1..arg6");
-		if (sp->type == TRACE_RETURN)
-			return fail_value(c, v, "a return probe sees no "
-					  "arguments (their registers hold "
-					  "other values by then); read them "
-					  "with a p:: probe");
-		if (sp->type == TRACE_TP)
-			return fail_value(c, v, "a tracepoint has fields, not "
-					  "arguments: args->NAME");
-		sys = c->arch->sys_prefix &&
-		      !strncmp(sp->func, c->arch->sys_prefix,
-			       strlen(c->arch->sys_prefix));
-		s->base = sys ? TRACE_BASE_REGS : TRACE_BASE_CTX;
-		s->off = sys ? c->arch->sys_args[v->argn - 1]
-			     : c->arch->args[v->argn - 1];
-		if ((int)s->off < 0)
-			return fail_value(c, v, "this architecture passes "
-					  "this argument on the stack, not "
-					  "in a register");
-		s->size = c->arch->regsize;
-		s->ext1 = TRACE_EXT(c->arch->regsize, 1);
-		/* a uprobe's pointers are the process's own */
-		*str = v->user || sys || is_syscall_func(c) || sp->lib[0] ?
-			       TRACE_STR_UPTR : TRACE_STR_KPTR;
+		ret = src_arg(c, v, s, str);
 		break;
 	case TV_RETVAL:
-		if (sp->type != TRACE_RETURN)
-			return fail_value(c, v, "only return probes "
-					  "(r::FUNCTION) see a return value");
-		s->off = c->arch->ret;
-		s->size = c->arch->regsize;
-		s->ext1 = TRACE_EXT(c->arch->regsize, 1);
-		*str = sp->lib[0] ? TRACE_STR_UPTR : TRACE_STR_KPTR;
+		ret = src_retval(c, v, s, str);
 		break;
 	case TV_FIELD:
-		if (sp->type != TRACE_TP)
-			return fail_value(c, v, "only tracepoints (t:) have "
-					  "fields; a function has arg1..arg6");
-		f = find_field(c, v);
-		if (!f)
-			return -ENOENT;
-		s->off = f->offset;
-		k = field_kind(f, &size, &sgn);
-		switch (k) {
-		case F_LOC:
-		case F_RELLOC:
-			/* u32: offset of the data (from the record or, for
-			 * __rel_loc, from the field's end) | length << 16 */
-			size = 4;
-			sgn = 0;
-			*str = TRACE_STR_LOC;
-			*strbase = k == F_RELLOC ? (uint64_t)f->offset + 4 : 0;
-			break;
-		case F_CHARS:
-			if (!want_str)
-				return fail_value(c, v, "a char array: print "
-						  "it with %s");
-			size = 1;
-			sgn = 0;
-			*str = TRACE_STR_INLINE;
-			*strmax = f->size;
-			break;
-		case F_ARRAY:
-			return fail_value(c, v, "arrays other than char[] are "
-					  "not supported");
-		case F_PTR:
-		case F_INT:
-			if (size != 1 && size != 2 && size != 4 && size != 8)
-				return fail_value(c, v, "a field of this size "
-						  "is not supported");
-			if (k == F_PTR || size == 8)
-				*str = strcmp(sp->cat, "syscalls") ?
-				       TRACE_STR_KPTR : TRACE_STR_UPTR;
-			else if (want_str)
-				return fail_value(c, v, "a number, not a "
-						  "pointer: %s prints a string "
-						  "(use %d)");
-			break;
-		}
-		/* the declared type of a field may be narrower than the
-		 * field (syscalls keep an int in 8 bytes): read it all,
-		 * extend from the type */
-		s->size = f->size < 8 ? f->size : 8;
-		s->ext1 = TRACE_EXT(size, sgn);
+		ret = src_field(c, v, want_str, s, str, strbase, strmax);
 		break;
 	case TV_PID:
 	case TV_TGID:
 	case TV_UID:
 	case TV_GID:
 	case TV_CPU:
-		/* the program reads the CPU only when a value or condition
-		 * asks for it (see want_cpu in bpf/trace.bpf.c) */
-		if (v->kind == TV_CPU)
-			c->pr->want_cpu = 1;
-		s->base = TRACE_BASE_REC;
-		s->off = rec_off(v->kind);
-		s->size = 4;
-		s->ext1 = TRACE_EXT(4, 0);
+		ret = src_rec(c, v, s);
 		break;
 	}
+	if (ret < 0)
+		return ret;
 	s->ext2 = v->cast_size ? TRACE_EXT(v->cast_size, v->cast_signed)
 			       : TRACE_EXT(8, 0);
 	return 0;
@@ -474,7 +458,7 @@ static int compile_term(struct comp *c, const struct trace_term *t,
 }
 
 int trace_spec_compile(const struct trace_spec *sp,
-		       const struct trace_arch *arch,
+		       const struct bb_arch *arch,
 		       const struct bb_tp_field *fields, int nfields,
 		       int strsize, struct trace_prog *pr, struct bb_err *err)
 {

@@ -25,6 +25,7 @@
 #include "kernel.h"
 #include "user.h"
 #include "../../../bpf/trace.h"
+#include "arch.h"
 
 #define TRACE_MAX_ARGS TRACE_NSLOTS /* values in one format */
 #define TRACE_FMT_MAX 256
@@ -107,19 +108,6 @@ int trace_spec_is_glob(const struct trace_spec *sp);
  * Where an architecture's kprobe context (struct pt_regs, see
  * bpf/bb_helpers.h) keeps arguments and the return value.
  */
-struct trace_arch {
-	const char *name;
-	const char *sys_prefix; /* syscall wrappers taking a pt_regs (4.17+;
-				   NULL: the architecture has none) */
-	int args[6];            /* arg1..arg6 of a kernel function (-1: on
-				   the stack, not in a register) */
-	int sys_args[6];        /* arg1..arg6 in a system call's pt_regs */
-	int ret;
-	int regsize;            /* bytes of a register: 4 on 32-bit ARM */
-};
-extern const struct trace_arch trace_arch_x86_64, trace_arch_arm64,
-	trace_arch_arm, trace_arch_riscv64;
-const struct trace_arch *trace_arch_native(void);
 
 /* One slot's or condition's constants (names in bpf/trace.h). */
 struct trace_slot_c {
@@ -144,7 +132,7 @@ struct trace_prog {
  * strsize: bytes read of a %s (bcc's -Z).
  */
 int trace_spec_compile(const struct trace_spec *sp,
-		       const struct trace_arch *arch,
+		       const struct bb_arch *arch,
 		       const struct bb_tp_field *fields, int nfields,
 		       int strsize, struct trace_prog *pr, struct bb_err *err);
 /* Each constant of a compiled probe: set(ctx, name, value). */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What trace.c (options, probes, attaching) and trace_out.c (its lines,
- * stack maps and losses) share. Not for other files.
+ * What trace.c (options, probes, attaching), trace_user.c (user-space
+ * probes) and trace_out.c (its lines, stack maps and losses) share. Not
+ * for other files.
  */
 #ifndef BAREBPF_TRACE_TOOL_H
 #define BAREBPF_TRACE_TOOL_H
@@ -74,6 +75,13 @@ void trace_stack_maps_turn(struct trace_run *r, struct tool_ctx *t);
  * here (lost in the ring, or skipped by the kernel). */
 void trace_report_losses(struct tool_ctx *t, const struct trace_run *r,
 			 struct bb_perfbuf *pb);
+
+/* trace_user.c: the uprobe of probe p (LIB:FUNC), or its USDT probe's
+ * sites, into p->funcs, counted in *total; 0 or -errno (said). */
+int trace_find_user_function(struct tool_ctx *t, struct trace_probe *p,
+			     int pid, int *total);
+int trace_find_usdt_probe(struct tool_ctx *t, struct trace_probe *p, int pid,
+			  int *total);
 
 /* trace_opts.c: argv into o (its probes parsed), 0 or -errno (said). */
 #define TRACE_MAX_PROBES 64
