@@ -260,10 +260,18 @@ $(O)/tests/integration: $(O)/tests/stackload $(O)/tests/ucalls $(O)/tests/compat
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(TEST_CFLAGS) -Itests -DBB_BUILD_DIR='"$(O)"' -o $@ $(INTEG_SRCS) $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(CHECK_LIBS)
 
+# The layout rules (scripts/layout.sh, its include table scripts/layers.txt):
+# file and function lengths, includes, call cycles between files (from the
+# host objects) and the binary's size; tests/layout.sh shows each failing.
+layout: $(HLIB_OBJS) $(HCMD_OBJS) $(O)/host/cli/main.o $(O)/barebpf
+	$(Q)tests/layout.sh
+	$(Q)scripts/layout.sh --objs $(O)/host $(O)/barebpf
+
 test: $(O)/barebpf $(O)/tests/unit $(O)/asan/tests/unit $(O)/tests/integration
 ifneq ($(ARCH),$(HOST_ARCH))
 	@echo "make test: the tests run on this $(HOST_ARCH) kernel; $(ARCH) is tested by make vm-test" >&2; exit 1
 endif
+	$(MAKE) --no-print-directory layout
 	$(O)/tests/unit
 	$(MAKE) --no-print-directory test-asan
 	BAREBPF=$(abspath $(O)/barebpf) $(O)/tests/integration
@@ -372,5 +380,5 @@ $(DIST): $(O)/barebpf $(HELP_BIN) scripts/dist.sh scripts/mkman.sh README.md LIC
 clean:
 	rm -rf $(O) $(patsubst %,$(O)-%,$(OTHER_ARCHS))
 
-.PHONY: all test test-asan vm-test vm-bench bench demo install dist clean FORCE
+.PHONY: all layout test test-asan vm-test vm-bench bench demo install dist clean FORCE
 .DELETE_ON_ERROR:
