@@ -1,7 +1,10 @@
 # barebpf: one static binary with its BPF objects embedded.
 #   make            build/barebpf (static, musl)
-#   make test       Check unit tests (also under ASan+UBSan: make test-asan),
-#                   then integration tests on this kernel
+#   make test       the layout rules (make layout), a build of two tools
+#                   (make test-tools), Check unit tests (also under
+#                   ASan+UBSan: make test-asan), then integration tests
+#                   on this kernel
+#   make TOOLS="biolatency biosnoop"   a binary of those tools only
 #   make vm-test    whole-system tests in QEMU (x86_64, arm64, armv7 and
 #                   riscv64 kernels; builds the other architectures'
 #                   binaries in $(O)-<arch> for them)
@@ -17,6 +20,7 @@
 #   V=1             show full commands
 O ?= build
 PREFIX ?= /usr/local
+comma := ,
 HOST_ARCH := $(shell uname -m)
 ARCH ?= $(HOST_ARCH)
 
@@ -96,7 +100,21 @@ HDRS := $(wildcard loader/*.h loader/obj/*.h loader/probe/*.h loader/cli/*.h loa
 # The tools' names, from their definitions (`const struct tool tool_x = {`
 # then `"name", ...`): the links are made without running the binary, which
 # a cross build cannot. A native build checks the list against --list-tools.
-TOOLS := $(shell sed -n '/^const struct tool tool_/{n;s/^[[:space:]]*"\([^"]*\)".*/\1/p;}' $(TOOL_SRCS))
+ALL_TOOLS := $(shell sed -n '/^const struct tool tool_/{n;s/^[[:space:]]*"\([^"]*\)".*/\1/p;}' $(TOOL_SRCS))
+# make TOOLS="biolatency biosnoop": a binary of those tools only, for the
+# smallest boards (see $(O)/barebpf). The list is kept in $(O)/tools.list, so
+# that a change of it links again.
+ifeq ($(origin TOOLS),command line)
+ifneq ($(filter-out $(ALL_TOOLS),$(TOOLS)),)
+$(error TOOLS: no tool $(filter-out $(ALL_TOOLS),$(TOOLS)); the tools are: $(ALL_TOOLS))
+endif
+ifeq ($(strip $(TOOLS)),)
+$(error TOOLS is empty: name at least one of $(ALL_TOOLS))
+endif
+else
+TOOLS := $(ALL_TOOLS)
+endif
+TOOLS_LIST := $(shell mkdir -p $(O) && { [ "$$(cat $(O)/tools.list 2>/dev/null)" = "$(TOOLS)" ] || echo "$(TOOLS)" >$(O)/tools.list; } && echo $(O)/tools.list)
 
 LIB_OBJS := $(patsubst loader/%.c,$(O)/musl/%.o,$(LIB_SRCS))
 CMD_OBJS := $(patsubst loader/%.c,$(O)/musl/%.o,$(CMD_SRCS))
@@ -122,19 +140,28 @@ $(O)/embed_list.c: $(BPF_SRCS) Makefile
 	  for n in $(BPF_NAMES); do echo "	{ \"$$n\", bpfobj_$$n, bpfobj_$${n}_end },"; done; \
 	  echo '	{ 0 } };'; } > $@
 
-$(O)/musl/embed_list.o: $(O)/embed_list.c $(HDRS)
-	$(Q)$(MUSL_CC) $(CFLAGS) $(CLI_CFLAGS) -c -o $@ $<
-
 $(O)/host/embed_list.o: $(O)/embed_list.c $(HDRS)
 	$(Q)$(HOST_CC) $(TEST_CFLAGS) -c -o $@ $<
 
-$(O)/barebpf: $(CMD_OBJS) $(LIB_OBJS) $(EMBED_OBJS) $(O)/musl/embed_list.o
+# Busybox style, the tools of TOOLS only: everything but main.o goes into
+# an archive, of which the linker takes an object only for a symbol that
+# the objects already taken need. main.c refers to the tools weakly (an
+# entry for a tool not linked is NULL) and -u asks for those of TOOLS: a
+# tool not named brings neither its files, nor its program module, nor its
+# embedded BPF object (nor the library code only it calls).
+AR := $(shell $(MUSL_CC) -print-prog-name=ar)
+$(O)/musl/barebpf.a: $(filter-out $(O)/musl/cli/main.o,$(CMD_OBJS)) $(LIB_OBJS) $(EMBED_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcsD $@ $^
+
+$(O)/barebpf: $(O)/musl/cli/main.o $(O)/musl/barebpf.a $(TOOLS_LIST)
 	$(call msg,LD,$@)
-	$(Q)$(MUSL_CC) -static -s $(SIZE_LDFLAGS) -o $@ $^
+	$(Q)$(MUSL_CC) -static -s $(SIZE_LDFLAGS) $(patsubst %,-Wl$(comma)-u$(comma)tool_%,$(TOOLS)) -o $@ $(filter %.o %.a,$^)
 ifeq ($(ARCH),$(HOST_ARCH))
 	$(Q)[ "$$($@ --list-tools | sort | tr '\n' ' ')" = "$$(printf '%s\n' $(TOOLS) | sort | tr '\n' ' ')" ] || \
 	  { echo "$@: --list-tools differs from the Makefile's TOOLS ($(TOOLS))" >&2; rm -f $@; exit 1; }
 endif
+	$(Q)find $(O) -maxdepth 1 -type l -lname barebpf -delete
 	$(Q)for t in $(TOOLS); do ln -sf barebpf $(O)/$$t; done
 
 $(O)/musl/%.o: loader/%.c $(HDRS)
@@ -180,7 +207,7 @@ $(O)/gen/sysnr.h: scripts/sysnr.sh
 	$(Q)scripts/sysnr.sh "$(MUSL_CC)" $@
 
 # Everything of the command line may include a generated header.
-$(CMD_OBJS) $(HCMD_OBJS) $(O)/musl/embed_list.o $(O)/host/embed_list.o: $(SKELS) $(O)/gen/sysnr.h
+$(CMD_OBJS) $(HCMD_OBJS) $(O)/host/embed_list.o: $(SKELS) $(O)/gen/sysnr.h
 
 $(O)/bpf/%.bpf.lz: $(O)/bpf/%.bpf.o $(O)/lzpack
 	$(Q)$(O)/lzpack $< $@
@@ -267,11 +294,16 @@ layout: $(HLIB_OBJS) $(HCMD_OBJS) $(O)/host/cli/main.o $(O)/barebpf
 	$(Q)tests/layout.sh
 	$(Q)scripts/layout.sh --objs $(O)/host $(O)/barebpf
 
+# make TOOLS="...": a binary of two tools, linked in $(O)/tools-subset
+test-tools: $(O)/barebpf
+	$(Q)tests/tools-subset.sh $(O)
+
 test: $(O)/barebpf $(O)/tests/unit $(O)/asan/tests/unit $(O)/tests/integration
 ifneq ($(ARCH),$(HOST_ARCH))
 	@echo "make test: the tests run on this $(HOST_ARCH) kernel; $(ARCH) is tested by make vm-test" >&2; exit 1
 endif
 	$(MAKE) --no-print-directory layout
+	$(MAKE) --no-print-directory test-tools
 	$(O)/tests/unit
 	$(MAKE) --no-print-directory test-asan
 	BAREBPF=$(abspath $(O)/barebpf) $(O)/tests/integration
@@ -380,5 +412,5 @@ $(DIST): $(O)/barebpf $(HELP_BIN) scripts/dist.sh scripts/mkman.sh README.md LIC
 clean:
 	rm -rf $(O) $(patsubst %,$(O)-%,$(OTHER_ARCHS))
 
-.PHONY: all layout test test-asan vm-test vm-bench bench demo install dist clean FORCE
+.PHONY: all layout test-tools test test-asan vm-test vm-bench bench demo install dist clean FORCE
 .DELETE_ON_ERROR:
