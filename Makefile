@@ -11,7 +11,8 @@
 #   make ARCH=aarch64 O=build-aarch64   the arm64 binary (cross-built;
 #                   also ARCH=armv7, 32-bit ARM hard-float, and ARCH=riscv64)
 #   make vm-bench   cost per I/O of the tools in QEMU (figures only)
-#   make bench      barebpf against bpftrace on this machine (figures only;
+#   make bench      the bytes each tool adds (make bench-size), then
+#                   barebpf against bpftrace on this machine (figures only;
 #                   BENCH_BASE=main measures main's build beside it)
 #   make demo       biolatency on a loop device made for the demo
 #   make install    PREFIX=/usr/local
@@ -338,9 +339,13 @@ vm-bench: $(O)/barebpf
 	VMTEST_SUITE=bench VMTEST_VERBOSE=1 vm-tests/run.sh $(O)/barebpf
 
 # barebpf against bpftrace on this kernel (root): start, exit, RSS, size,
-# per-I/O cost, event streaming. Prints figures, asserts none.
-bench: $(O)/barebpf
+# per-I/O cost, event streaming. Prints figures, asserts none. First the
+# bytes each tool adds to the binary (bench-size: any ARCH, no root).
+bench: bench-size
 	bench/bench.sh $(O)/barebpf
+
+bench-size: $(O)/barebpf
+	bench/toolsize.sh $(O)
 
 # ---- fuzzing: libFuzzer harnesses of tests/fuzz, with ASan and UBSan ----
 #   make fuzz                   each harness for FUZZ_SECONDS (10; CI: 60)
@@ -428,5 +433,5 @@ $(DIST): $(O)/barebpf $(HELP_BIN) scripts/dist.sh scripts/mkman.sh README.md LIC
 clean:
 	rm -rf $(O) $(patsubst %,$(O)-%,$(OTHER_ARCHS))
 
-.PHONY: all layout test-tools test test-asan vm-test vm-bench bench demo install dist clean FORCE
+.PHONY: all layout test-tools test test-asan vm-test vm-bench bench bench-size demo install dist clean FORCE
 .DELETE_ON_ERROR:

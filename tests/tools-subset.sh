@@ -17,12 +17,8 @@ ko() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 
 [ -x "$O/barebpf" ] || { echo "tools-subset: no $O/barebpf (make first)" >&2; exit 1; }
 rm -rf "$S"
-mkdir -p "$S"
-cp -a "$O/musl" "$O/bpf" "$O/gen" "$O/embed" "$O/host" "$O/lzpack" "$O/bbskel" "$S/" ||
-	{ echo "tools-subset: cannot seed $S from $O" >&2; exit 1; }
 # named in the other order than --help's: the table decides the order
-make --no-print-directory -j2 O="$S" TOOLS="biosnoop biolatency" "$S/barebpf" >"$S/make.log" 2>&1 ||
-	{ cat "$S/make.log" >&2; echo "tools-subset: make TOOLS=\"biosnoop biolatency\" failed" >&2; exit 1; }
+scripts/link-tools.sh "$O" "$S" biosnoop biolatency || exit 1
 grep -q '  CC ' "$S/make.log" && echo "tools-subset: (note: $S compiled objects again, not only linked)"
 
 B=$S/barebpf
