@@ -217,7 +217,7 @@ END {
 # ---- call cycles between files, from the host objects ----
 : "${objs:=$root/build/host}"
 if [ ! -d "$objs" ]; then
-	echo "layout: no objects in $objs for the call graph: build them first (make $(basename "$objs")/tests/unit, or --objs DIR)" >>"$bad"
+	echo "no objects in $objs for the call graph: build them first (make layout does), or name them (--objs DIR)" >>"$bad"
 else
 	objs=$(cd "$objs" && pwd)
 	graph=$(find "$objs" -name '*.o' | sort | while read -r o; do
