@@ -62,8 +62,8 @@ SIZE_CFLAGS := -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tabl
 # the largest page size in the file: up to 64 KiB of padding on aarch64.
 SIZE_LDFLAGS := -Wl,--gc-sections -Wl,-z,norelro
 # Link-time optimisation where it pays (issue 28, -Os, bytes of the binary
-# without -> with: aarch64 519,928 -> 511,560, armv7 412,556 -> 409,548,
-# riscv64 466,648 -> 462,424; x86_64 506,696 -> 506,760, so not there).
+# without -> with: aarch64 519,928 -> 511,560, armv7 412,556 -> 409,492,
+# riscv64 466,648 -> 462,376; x86_64 506,696 -> 506,760, so not there).
 # LTO=0 or LTO=1 chooses. One partition: the smallest, and the same code
 # whatever the parallelism. The objects of the binary only (not those of
 # the tests or the fuzzers).
