@@ -1,14 +1,18 @@
 # barebpf: one static binary with its BPF objects embedded.
 #   make            build/barebpf (static, musl)
-#   make test       Check unit tests (also under ASan+UBSan: make test-asan),
-#                   then integration tests on this kernel
+#   make test       the layout rules (make layout), a build of two tools
+#                   (make test-tools), Check unit tests (also under
+#                   ASan+UBSan: make test-asan), then integration tests
+#                   on this kernel
+#   make TOOLS="biolatency biosnoop"   a binary of those tools only
 #   make vm-test    whole-system tests in QEMU (x86_64, arm64, armv7 and
 #                   riscv64 kernels; builds the other architectures'
 #                   binaries in $(O)-<arch> for them)
 #   make ARCH=aarch64 O=build-aarch64   the arm64 binary (cross-built;
 #                   also ARCH=armv7, 32-bit ARM hard-float, and ARCH=riscv64)
 #   make vm-bench   cost per I/O of the tools in QEMU (figures only)
-#   make bench      barebpf against bpftrace on this machine (figures only;
+#   make bench      the bytes each tool adds (make bench-size), then
+#                   barebpf against bpftrace on this machine (figures only;
 #                   BENCH_BASE=main measures main's build beside it)
 #   make demo       biolatency on a loop device made for the demo
 #   make install    PREFIX=/usr/local
@@ -17,6 +21,7 @@
 #   V=1             show full commands
 O ?= build
 PREFIX ?= /usr/local
+comma := ,
 HOST_ARCH := $(shell uname -m)
 ARCH ?= $(HOST_ARCH)
 
@@ -56,6 +61,17 @@ SIZE_CFLAGS := -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tabl
 # /proc/PID/maps), but it aligns the end of its part of the data segment to
 # the largest page size in the file: up to 64 KiB of padding on aarch64.
 SIZE_LDFLAGS := -Wl,--gc-sections -Wl,-z,norelro
+# Link-time optimisation where it pays (issue 28, -Os, bytes of the binary
+# without -> with: aarch64 519,928 -> 511,560, armv7 412,556 -> 409,492,
+# riscv64 466,648 -> 462,376; x86_64 506,696 -> 506,760, so not there).
+# LTO=0 or LTO=1 chooses. One partition: the smallest, and the same code
+# whatever the parallelism. The objects of the binary only (not those of
+# the tests or the fuzzers).
+LTO ?= $(if $(filter x86_64,$(ARCH)),0,1)
+ifeq ($(LTO),1)
+SIZE_CFLAGS += -flto -flto-partition=one
+SIZE_LDFLAGS += -flto -flto-partition=one $(filter -O%,$(CFLAGS))
+endif
 # Reproducible (make dist): no build folder in the objects (__FILE__ of
 # assert, debug info), whatever folder the tree was built in.
 REPRO_CFLAGS := -ffile-prefix-map=$(CURDIR)/=
@@ -102,7 +118,21 @@ HDRS := $(wildcard loader/*.h loader/user/*.h loader/kernel/*.h loader/obj/*.h l
 # The tools' names, from their definitions (`const struct tool tool_x = {`
 # then `"name", ...`): the links are made without running the binary, which
 # a cross build cannot. A native build checks the list against --list-tools.
-TOOLS := $(shell sed -n '/^const struct tool tool_/{n;s/^[[:space:]]*"\([^"]*\)".*/\1/p;}' $(TOOL_SRCS))
+ALL_TOOLS := $(shell sed -n '/^const struct tool tool_/{n;s/^[[:space:]]*"\([^"]*\)".*/\1/p;}' $(TOOL_SRCS))
+# make TOOLS="biolatency biosnoop": a binary of those tools only, for the
+# smallest boards (see $(O)/barebpf). The list is kept in $(O)/tools.list, so
+# that a change of it links again.
+ifeq ($(origin TOOLS),command line)
+ifneq ($(filter-out $(ALL_TOOLS),$(TOOLS)),)
+$(error TOOLS: no tool $(filter-out $(ALL_TOOLS),$(TOOLS)); the tools are: $(ALL_TOOLS))
+endif
+ifeq ($(strip $(TOOLS)),)
+$(error TOOLS is empty: name at least one of $(ALL_TOOLS))
+endif
+else
+TOOLS := $(ALL_TOOLS)
+endif
+TOOLS_LIST := $(shell mkdir -p $(O) && { [ "$$(cat $(O)/tools.list 2>/dev/null)" = "$(TOOLS)" ] || echo "$(TOOLS)" >$(O)/tools.list; } && echo $(O)/tools.list)
 
 LIB_OBJS := $(patsubst loader/%.c,$(O)/musl/%.o,$(LIB_SRCS))
 CMD_OBJS := $(patsubst loader/%.c,$(O)/musl/%.o,$(CMD_SRCS))
@@ -128,22 +158,36 @@ $(O)/embed_list.c: $(BPF_SRCS) Makefile
 	  for n in $(BPF_NAMES); do echo "	{ \"$$n\", bpfobj_$$n, bpfobj_$${n}_end },"; done; \
 	  echo '	{ 0 } };'; } > $@
 
-$(O)/musl/embed_list.o: $(O)/embed_list.c $(HDRS)
-	$(Q)$(MUSL_CC) $(CFLAGS) $(CLI_CFLAGS) -c -o $@ $<
-
 $(O)/host/embed_list.o: $(O)/embed_list.c $(HDRS)
 	$(Q)$(HOST_CC) $(TEST_CFLAGS) -c -o $@ $<
 
-$(O)/barebpf: $(CMD_OBJS) $(LIB_OBJS) $(EMBED_OBJS) $(O)/musl/embed_list.o
+# Busybox style, the tools of TOOLS only: everything but main.o goes into
+# an archive, of which the linker takes an object only for a symbol that
+# the objects already taken need. main.c refers to the tools weakly (an
+# entry for a tool not linked is NULL) and -u asks for those of TOOLS: a
+# tool not named brings neither its files, nor its program module, nor its
+# embedded BPF object (nor the library code only it calls).
+AR := $(shell $(MUSL_CC) -print-prog-name=ar)
+$(O)/musl/barebpf.a: $(filter-out $(O)/musl/cli/main.o,$(CMD_OBJS)) $(LIB_OBJS) $(EMBED_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcsD $@ $^
+
+$(O)/barebpf: $(O)/musl/cli/main.o $(O)/musl/barebpf.a $(TOOLS_LIST)
 	$(call msg,LD,$@)
-	$(Q)$(MUSL_CC) -static -s $(SIZE_LDFLAGS) -o $@ $^
+	$(Q)$(MUSL_CC) -static -s $(SIZE_LDFLAGS) $(patsubst %,-Wl$(comma)-u$(comma)tool_%,$(TOOLS)) -o $@ $(filter %.o %.a,$^)
 ifeq ($(ARCH),$(HOST_ARCH))
 	$(Q)[ "$$($@ --list-tools | sort | tr '\n' ' ')" = "$$(printf '%s\n' $(TOOLS) | sort | tr '\n' ' ')" ] || \
 	  { echo "$@: --list-tools differs from the Makefile's TOOLS ($(TOOLS))" >&2; rm -f $@; exit 1; }
 endif
+	$(Q)find $(O) -maxdepth 1 -type l -lname barebpf -delete
 	$(Q)for t in $(TOOLS); do ln -sf barebpf $(O)/$$t; done
 
-$(O)/musl/%.o: loader/%.c $(HDRS)
+# The compiler and its flags (LTO=, CFLAGS=): the objects are built again
+# when they change.
+MUSL_FLAGS := $(shell mkdir -p $(O)/musl && f='$(MUSL_CC) $(CFLAGS) $(SIZE_CFLAGS)' && \
+	{ [ "$$(cat $(O)/musl/flags 2>/dev/null)" = "$$f" ] || echo "$$f" >$(O)/musl/flags; } && echo $(O)/musl/flags)
+
+$(O)/musl/%.o: loader/%.c $(HDRS) $(MUSL_FLAGS)
 	$(call msg,CC,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(MUSL_CC) $(CFLAGS) $(if $(filter loader/cli/% loader/mods/% loader/tools/%,$<),$(CLI_CFLAGS)) $(SIZE_CFLAGS) -c -o $@ $<
@@ -186,7 +230,7 @@ $(O)/gen/sysnr.h: scripts/sysnr.sh
 	$(Q)scripts/sysnr.sh "$(MUSL_CC)" $@
 
 # Everything of the command line may include a generated header.
-$(CMD_OBJS) $(HCMD_OBJS) $(O)/musl/embed_list.o $(O)/host/embed_list.o: $(SKELS) $(O)/gen/sysnr.h
+$(CMD_OBJS) $(HCMD_OBJS) $(O)/host/embed_list.o: $(SKELS) $(O)/gen/sysnr.h
 
 $(O)/bpf/%.bpf.lz: $(O)/bpf/%.bpf.o $(O)/lzpack
 	$(Q)$(O)/lzpack $< $@
@@ -266,10 +310,23 @@ $(O)/tests/integration: $(O)/tests/stackload $(O)/tests/ucalls $(O)/tests/compat
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(TEST_CFLAGS) -Itests -DBB_BUILD_DIR='"$(O)"' -o $@ $(INTEG_SRCS) $(HLIB_OBJS) $(HCMD_OBJS) $(HEMBED_OBJS) $(CHECK_LIBS)
 
+# The layout rules (scripts/layout.sh, its include table scripts/layers.txt):
+# file and function lengths, includes, call cycles between files (from the
+# host objects) and the binary's size; tests/layout.sh shows each failing.
+layout: $(HLIB_OBJS) $(HCMD_OBJS) $(O)/host/cli/main.o $(O)/barebpf
+	$(Q)tests/layout.sh
+	$(Q)scripts/layout.sh --objs $(O)/host $(O)/barebpf
+
+# make TOOLS="...": a binary of two tools, linked in $(O)/tools-subset
+test-tools: $(O)/barebpf
+	$(Q)tests/tools-subset.sh $(O)
+
 test: $(O)/barebpf $(O)/tests/unit $(O)/asan/tests/unit $(O)/tests/integration
 ifneq ($(ARCH),$(HOST_ARCH))
 	@echo "make test: the tests run on this $(HOST_ARCH) kernel; $(ARCH) is tested by make vm-test" >&2; exit 1
 endif
+	$(MAKE) --no-print-directory layout
+	$(MAKE) --no-print-directory test-tools
 	$(O)/tests/unit
 	$(MAKE) --no-print-directory test-asan
 	BAREBPF=$(abspath $(O)/barebpf) $(O)/tests/integration
@@ -288,9 +345,13 @@ vm-bench: $(O)/barebpf
 	VMTEST_SUITE=bench VMTEST_VERBOSE=1 vm-tests/run.sh $(O)/barebpf
 
 # barebpf against bpftrace on this kernel (root): start, exit, RSS, size,
-# per-I/O cost, event streaming. Prints figures, asserts none.
-bench: $(O)/barebpf
+# per-I/O cost, event streaming. Prints figures, asserts none. First the
+# bytes each tool adds to the binary (bench-size: any ARCH, no root).
+bench: bench-size
 	bench/bench.sh $(O)/barebpf
+
+bench-size: $(O)/barebpf
+	bench/toolsize.sh $(O)
 
 # ---- fuzzing: libFuzzer harnesses of tests/fuzz, with ASan and UBSan ----
 #   make fuzz                   each harness for FUZZ_SECONDS (10; CI: 60)
@@ -378,5 +439,5 @@ $(DIST): $(O)/barebpf $(HELP_BIN) scripts/dist.sh scripts/mkman.sh README.md LIC
 clean:
 	rm -rf $(O) $(patsubst %,$(O)-%,$(OTHER_ARCHS))
 
-.PHONY: all test test-asan vm-test vm-bench bench demo install dist clean FORCE
+.PHONY: all layout test-tools test test-asan vm-test vm-bench bench bench-size demo install dist clean FORCE
 .DELETE_ON_ERROR:

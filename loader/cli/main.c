@@ -13,14 +13,15 @@
 
 /* The tools, in the order --help lists them: each defines `const struct
  * tool tool_<name>` in loader/tools/<name>.c, or <name>/<name>.c for a
- * tool of several files. */
+ * tool of several files. Weakly: a binary of some tools (make
+ * TOOLS="...") links only those, and the others are NULL. */
 #define TOOLS(X)                                                               \
 	X(biolatency) X(funclatency) X(features) X(run) X(trace) X(freeze)     \
 	X(qenter) X(slowbio) X(biosnoop) X(exporter) X(execsnoop)              \
 	X(opensnoop) X(funccount) X(vfsstat) X(breakdown) X(profile)          \
 	X(offcputime)
 
-#define DECLARE(name) extern const struct tool tool_##name;
+#define DECLARE(name) extern const struct tool tool_##name __attribute__((weak));
 #define ENTRY(name) &tool_##name,
 TOOLS(DECLARE)
 static const struct tool *const tools[] = { TOOLS(ENTRY) };
@@ -39,7 +40,9 @@ static void usage(FILE *f)
 		"\n"
 		"tools:\n");
 	for (i = 0; i < NTOOLS; i++)
-		fprintf(f, "  %-12s %s\n", tools[i]->name, tools[i]->summary);
+		if (tools[i])
+			fprintf(f, "  %-12s %s\n", tools[i]->name,
+				tools[i]->summary);
 	fprintf(f,
 		"\n"
 		"`barebpf TOOL --help` explains each tool. Environment:\n"
@@ -99,7 +102,7 @@ static const struct tool *find_tool(const char *name)
 	int i;
 
 	for (i = 0; i < NTOOLS; i++)
-		if (!strcmp(tools[i]->name, name))
+		if (tools[i] && !strcmp(tools[i]->name, name))
 			return tools[i];
 	return NULL;
 }
@@ -131,7 +134,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--list-tools")) {
 		for (i = 0; i < NTOOLS; i++)
-			printf("%s\n", tools[i]->name);
+			if (tools[i])
+				printf("%s\n", tools[i]->name);
 		return 0;
 	}
 	t = find_tool(argv[1]);
