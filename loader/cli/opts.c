@@ -87,8 +87,9 @@ int opt_seconds(struct tool_ctx *t, const char *opt, const char *arg,
 {
 	if (parse_seconds(arg, v) < 0)
 		return tool_fail(t, -EINVAL,
-				 "%s needs a number of seconds > 0, not "
-				 "'%s'", opt, arg);
+				 "%s needs a number of seconds from %g to "
+				 "%g, not '%s'", opt, TOOL_SECONDS_MIN,
+				 TOOL_SECONDS_MAX, arg);
 	return 0;
 }
 
@@ -117,7 +118,9 @@ int opt_interval_count(struct tool_ctx *t, int argc, char **argv,
 		if (parse_seconds(argv[optind], interval) < 0)
 			return tool_fail(t, -EINVAL,
 					 "interval must be a number of "
-					 "seconds > 0, not '%s'", argv[optind]);
+					 "seconds from %g to %g, not '%s'",
+					 TOOL_SECONDS_MIN, TOOL_SECONDS_MAX,
+					 argv[optind]);
 		optind++;
 	}
 	if (optind < argc) {
@@ -173,8 +176,8 @@ int parse_seconds(const char *s, double *v)
 {
 	const char *end;
 
-	if (!s || bb_parse_double(s, &end, v) < 0 || *end || !(*v > 0) ||
-	    *v > 1e9)
+	if (!s || bb_parse_double(s, &end, v) < 0 || *end ||
+	    !(*v >= TOOL_SECONDS_MIN) || *v > TOOL_SECONDS_MAX)
 		return -EINVAL;
 	return 0;
 }

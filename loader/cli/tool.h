@@ -247,6 +247,9 @@ struct tool_timer {
 enum { TOOL_TICK_NONE, TOOL_TICK_INTERVAL, TOOL_TICK_LAST };
 void tool_timer_init(struct tool_timer *tm, double interval, double duration);
 int tool_wait(struct tool_timer *tm, struct bb_perfbuf *pb);
+/* The first tick next + k * interval (k >= 1) after now, in one step:
+ * never a loop that a late wake-up or a tiny interval keeps turning. */
+double tool_next_tick(double next, double interval, double now);
 
 /*
  * The options every tool takes, one table and one handler: -h/--help,
@@ -335,6 +338,14 @@ int tool_unknown_disk(struct tool_ctx *t, const char *disk);
 
 /* Argument helpers: 0 on success, -EINVAL otherwise. */
 int parse_ulong(const char *s, unsigned long *v);
+/*
+ * Seconds from TOOL_SECONDS_MIN to TOOL_SECONDS_MAX: an interval of 1e-12
+ * spun a CPU printing (a tool cannot honour less than a millisecond: a
+ * tick of the loop, a poll, costs about that much), and 1e-300 made the
+ * next tick the same double as the last one (issue 32).
+ */
+#define TOOL_SECONDS_MIN 0.001
+#define TOOL_SECONDS_MAX 1e9
 int parse_seconds(const char *s, double *v);
 /* Monotonic seconds. */
 double now_mono(void);

@@ -102,7 +102,8 @@ START_TEST(test_parse_seconds)
 {
 	static const char *const bad[] = { "", "0", "-1", "0.0", "1e10",
 					   "abc", "1s", " 1", "inf", "nan",
-					   "1e-400" };
+					   "1e-400", "1e-12", "1e-300",
+					   "0.0009" };
 	double v;
 	size_t i;
 
@@ -122,6 +123,21 @@ START_TEST(test_parse_seconds)
 }
 END_TEST
 
+/* The next tick in one step, past now, whatever the interval and however
+ * late the wake-up: 1e-12 added to 1e5 seconds changes nothing, and the
+ * loop that added it until the sum passed now never ended (issue 32). */
+START_TEST(test_next_tick)
+{
+	ck_assert(tool_next_tick(10, 1, 10) == 11);
+	ck_assert(tool_next_tick(10, 1, 10.5) == 11);
+	ck_assert(tool_next_tick(10, 1, 13) == 14);
+	ck_assert(tool_next_tick(10, 0.25, 12.6) == 12.75);
+	ck_assert(tool_next_tick(1e5, 1e-12, 1e5 + 1) > 1e5 + 1);
+	ck_assert(tool_next_tick(1e5, 1e-300, 1e5) > 1e5);
+	ck_assert(tool_next_tick(0, 1e-9, 1e9) > 1e9);
+}
+END_TEST
+
 static Suite *num_suite(void)
 {
 	Suite *s = suite_create("num");
@@ -131,6 +147,7 @@ static Suite *num_suite(void)
 	tcase_add_test(tc, test_parse_double_forms);
 	tcase_add_test(tc, test_parse_double_printf_round_trip);
 	tcase_add_test(tc, test_parse_seconds);
+	tcase_add_test(tc, test_next_tick);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What must be refused at start rather than found out later, or never
+ * (issue 32): intervals a tool cannot honour, which spun a CPU and made it
+ * deaf to signals; a stop signal always stops. Each runs the binary under
+ * `timeout -s KILL`, so that a hang fails the test instead of hanging it,
+ * and checks the exit status and what is said.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "bbtest.h"
+#include "util.h"
+
+static const char *refuse_requires(void)
+{
+	return need_root_and_tools();
+}
+
+/* `barebpf ARGS` under `timeout -s KILL secs`, stderr with stdout into
+ * out; the exit status (137: killed by the timeout). */
+static int bb_sh(int secs, const char *args, char *out, size_t len)
+{
+	char cmd[1024];
+	const char *rc;
+	int st = -1;
+
+	snprintf(cmd, sizeof(cmd), "{ timeout -s KILL %d '%s' %s; } 2>&1; "
+		 "echo \"rc=$?\"", secs, barebpf(), args);
+	ck_assert_int_eq(sh(cmd, out, len), 0);
+	rc = strrchr(out, '=');
+	ck_assert_msg(rc && sscanf(rc + 1, "%d", &st) == 1, "%s", out);
+	return st;
+}
+
+/* Intervals below a millisecond: refused with the range, at once.
+ * Before: biolatency and funccount spun at 100 % CPU until killed (the
+ * next tick, 1e-12 s after the last, was the same double), the exporter
+ * too, deaf to SIGINT. */
+START_TEST(test_tiny_interval_refused)
+{
+	static const char *const cmds[] = {
+		"biolatency 1e-12 3",
+		"funccount -i 1e-12 -d 1 t:syscalls:sys_enter_getppid",
+		"exporter --interval 1e-300 --duration 2",
+		"vfsstat --duration 1e-9",
+	};
+	char out[4096];
+	size_t i;
+	int st;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		st = bb_sh(10, cmds[i], out, sizeof(out));
+		ck_assert_msg(st == 1 && strstr(out, "from 0.001 to 1e+09"),
+			      "%s: exit %d: %s", cmds[i], st, out);
+	}
+}
+END_TEST
+
+/* The smallest interval taken runs, and a stop signal ends it within a
+ * second, SIGINT or SIGTERM. */
+START_TEST(test_smallest_interval_stops)
+{
+	static const int sigs[] = { SIGINT, SIGTERM };
+	char *argv[] = { (char *)barebpf(), "funccount", "-i", "0.001",
+			 "t:syscalls:sys_enter_getppid", NULL };
+	struct proc p;
+	double t0;
+	size_t i;
+	int st;
+
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		char buf[4096];
+
+		spawn(&p, argv);
+		read_until(p.out, buf, sizeof(buf), "Tracing", 10000);
+		usleep(500000);
+		t0 = mono();
+		kill(p.pid, sigs[i]);
+		read_rest(p.out, 5000);
+		st = wait_exit(p.pid);
+		read_until(p.err, buf, sizeof(buf), NULL, 1000);
+		close(p.out);
+		close(p.err);
+		ck_assert_msg(st == 0 && mono() - t0 < 2,
+			      "signal %d: exit %d after %.2f s: %s", sigs[i], st,
+			      mono() - t0, buf);
+	}
+}
+END_TEST
+
+static Suite *refuse_suite(void)
+{
+	Suite *s = suite_create("refuse");
+	TCase *tc = tcase_create("refuse");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_tiny_interval_refused);
+	tcase_add_test(tc, test_smallest_interval_stops);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+BBTEST_SUITE(refuse, refuse_suite, refuse_requires)
