@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "bbtest.h"
 #include "util.h"
@@ -90,6 +91,24 @@ START_TEST(test_smallest_interval_stops)
 }
 END_TEST
 
+/* An object that is a FIFO: refused as not a regular file, at once.
+ * Before: `run FIFO` blocked in open() until killed. */
+START_TEST(test_run_fifo_refused)
+{
+	char fifo[64], args[128], out[4096];
+	int st;
+
+	snprintf(fifo, sizeof(fifo), "/tmp/bbtest-fifo-%d", (int)getpid());
+	unlink(fifo);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	snprintf(args, sizeof(args), "run -d 1 %s", fifo);
+	st = bb_sh(10, args, out, sizeof(out));
+	unlink(fifo);
+	ck_assert_msg(st == 1 && strstr(out, "not a regular file"),
+		      "exit %d: %s", st, out);
+}
+END_TEST
+
 static Suite *refuse_suite(void)
 {
 	Suite *s = suite_create("refuse");
@@ -98,6 +117,7 @@ static Suite *refuse_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_tiny_interval_refused);
 	tcase_add_test(tc, test_smallest_interval_stops);
+	tcase_add_test(tc, test_run_fifo_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
