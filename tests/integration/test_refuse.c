@@ -109,6 +109,30 @@ START_TEST(test_run_fifo_refused)
 }
 END_TEST
 
+/* A write that fails fails the run, on every way out: the help, the
+ * version and the tool list returned 0 into /dev/full; a tool's output too.
+ */
+START_TEST(test_full_output_fails)
+{
+	static const char *const cmds[] = {
+		"--help", "--version", "--list-tools", "biolatency --help",
+		"trace --help", "features",
+		"funccount -d 1 t:syscalls:sys_enter_getppid",
+	};
+	char args[256], out[4096];
+	size_t i;
+	int st;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		snprintf(args, sizeof(args), "%s >/dev/full", cmds[i]);
+		st = bb_sh(20, args, out, sizeof(out));
+		ck_assert_msg(st == 1 && strstr(out, "writing the output failed "
+						"(No space left on device)"),
+			      "%s: exit %d: %s", cmds[i], st, out);
+	}
+}
+END_TEST
+
 static Suite *refuse_suite(void)
 {
 	Suite *s = suite_create("refuse");
@@ -118,6 +142,7 @@ static Suite *refuse_suite(void)
 	tcase_add_test(tc, test_tiny_interval_refused);
 	tcase_add_test(tc, test_smallest_interval_stops);
 	tcase_add_test(tc, test_run_fifo_refused);
+	tcase_add_test(tc, test_full_output_fails);
 	suite_add_tcase(s, tc);
 	return s;
 }
