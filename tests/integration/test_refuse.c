@@ -133,6 +133,38 @@ START_TEST(test_full_output_fails)
 }
 END_TEST
 
+/* --svg's file is opened at start: a path that cannot be written fails at
+ * once, not after the whole wait; a full disk is said as such, not as an
+ * I/O error. Before: 5 s of profile, then the message; /dev/full said
+ * "Input/output error". */
+START_TEST(test_svg_checked_at_start)
+{
+	static const char *const tools[] = { "profile", "offcputime" };
+	char args[256], out[8192];
+	double t0;
+	size_t i;
+	int st;
+
+	for (i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+		snprintf(args, sizeof(args), "%s --svg /nonexistent-bbtest/x.svg 5 >/dev/null",
+			 tools[i]);
+		t0 = mono();
+		st = bb_sh(20, args, out, sizeof(out));
+		ck_assert_msg(st == 1 && mono() - t0 < 3 &&
+			      strstr(out, "--svg /nonexistent-bbtest/x.svg: No "
+				     "such file or directory"),
+			      "%s: exit %d after %.1f s: %s", tools[i], st,
+			      mono() - t0, out);
+		snprintf(args, sizeof(args), "%s --svg /dev/full 1 >/dev/null",
+			 tools[i]);
+		st = bb_sh(20, args, out, sizeof(out));
+		ck_assert_msg(st == 1 && strstr(out, "--svg /dev/full: No space "
+						"left on device"),
+			      "%s: exit %d: %s", tools[i], st, out);
+	}
+}
+END_TEST
+
 static Suite *refuse_suite(void)
 {
 	Suite *s = suite_create("refuse");
@@ -143,6 +175,7 @@ static Suite *refuse_suite(void)
 	tcase_add_test(tc, test_smallest_interval_stops);
 	tcase_add_test(tc, test_run_fifo_refused);
 	tcase_add_test(tc, test_full_output_fails);
+	tcase_add_test(tc, test_svg_checked_at_start);
 	suite_add_tcase(s, tc);
 	return s;
 }
