@@ -152,6 +152,17 @@ int opt_count(struct tool_ctx *t, const char *opt, const char *what,
 	return 0;
 }
 
+int opt_map_entries(struct tool_ctx *t, const char *opt, const char *what,
+		    const char *arg, unsigned long *v)
+{
+	if (parse_ulong(arg, v) < 0 || !*v || *v > TOOL_MAP_ENTRIES_MAX)
+		return tool_fail(t, -EINVAL,
+				 "%s needs a number of %s from 1 to %lu (the "
+				 "most a kernel map holds), not '%s'", opt,
+				 what, TOOL_MAP_ENTRIES_MAX, arg);
+	return 0;
+}
+
 int tool_unknown_disk(struct tool_ctx *t, const char *disk)
 {
 	return tool_fail(t, -EINVAL, "unknown disk '%s': there is no "

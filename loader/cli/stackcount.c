@@ -45,8 +45,8 @@ int stackcount_opt(struct tool_ctx *t, int c, struct stackcount_opts *o,
 	case 'd': o->delimited = 1; return 1;
 	case 'f': o->folded = 1; return 1;
 	case STACKCOUNT_OPT_STORAGE:
-		return opt_count(t, "--stack-storage-size", "stacks", optarg,
-				 storage) ? -EINVAL : 1;
+		return opt_map_entries(t, "--stack-storage-size", "stacks",
+				       optarg, storage) ? -EINVAL : 1;
 	case STACKCOUNT_OPT_SVG: o->svg = optarg; return 1;
 	case STACKCOUNT_OPT_BUILD_ID: o->build_id = 1; return 1;
 	}

@@ -333,6 +333,15 @@ int opt_no_args(struct tool_ctx *t, int argc, char **argv);
 /* A count of what (e.g. -M's "execs"), 1 or more. */
 int opt_count(struct tool_ctx *t, const char *opt, const char *what,
 	      const char *arg, unsigned long *v);
+/*
+ * A map's number of entries, 1 to TOOL_MAP_ENTRIES_MAX: max_entries is 32
+ * bits (4294967297 became 1), and a hash or stack map's buckets are
+ * rounded up to a power of two, which the kernel refuses above 2^31
+ * (E2BIG: kernel/bpf/hashtab.c, stackmap.c).
+ */
+#define TOOL_MAP_ENTRIES_MAX (1UL << 31)
+int opt_map_entries(struct tool_ctx *t, const char *opt, const char *what,
+		    const char *arg, unsigned long *v);
 /* "unknown disk 'X': ..." */
 int tool_unknown_disk(struct tool_ctx *t, const char *disk);
 

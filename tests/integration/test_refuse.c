@@ -165,6 +165,29 @@ START_TEST(test_svg_checked_at_start)
 }
 END_TEST
 
+/* Map sizes the kernel cannot take: refused, not cut to 32 bits. Before:
+ * --stack-storage-size 4294967297 ran with a stack map of 1 entry. */
+START_TEST(test_map_sizes_refused)
+{
+	static const char *const cmds[] = {
+		"profile --stack-storage-size 4294967297 1",
+		"profile --hash-storage-size 4294967297 1",
+		"profile --stack-storage-size 2147483649 1",
+		"offcputime --stack-storage-size 4294967297 1",
+	};
+	char args[256], out[8192];
+	size_t i;
+	int st;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		snprintf(args, sizeof(args), "%s >/dev/null", cmds[i]);
+		st = bb_sh(20, args, out, sizeof(out));
+		ck_assert_msg(st == 1 && strstr(out, "from 1 to 2147483648"),
+			      "%s: exit %d: %s", cmds[i], st, out);
+	}
+}
+END_TEST
+
 static Suite *refuse_suite(void)
 {
 	Suite *s = suite_create("refuse");
@@ -176,6 +199,7 @@ static Suite *refuse_suite(void)
 	tcase_add_test(tc, test_run_fifo_refused);
 	tcase_add_test(tc, test_full_output_fails);
 	tcase_add_test(tc, test_svg_checked_at_start);
+	tcase_add_test(tc, test_map_sizes_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
