@@ -2,6 +2,7 @@
 /* The options tools share and their checks (tool.h). */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,21 @@ int opt_pid(struct tool_ctx *t, const char *arg, unsigned long *v)
 	if (parse_ulong(arg, v) < 0 || !*v || *v > 0x7fffffff)
 		return tool_fail(t, -EINVAL,
 				 "-p needs a process id, not '%s'", arg);
+	return tool_need_pid(t, *v);
+}
+
+/*
+ * A filter on a process that is not there matches nothing: profile -p,
+ * offcputime -p/-t and trace -p on a tracepoint ran and printed nothing,
+ * exit 0, where trace -p on a uprobe refused (ESRCH from perf_event_open).
+ * kill(pid, 0) finds a thread id too; EPERM means it exists.
+ */
+int tool_need_pid(struct tool_ctx *t, unsigned long pid)
+{
+	if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+		return tool_fail(t, -ESRCH, "no process %lu: it is not running "
+				 "(see `ps -e` or `ps -eL` for thread ids)",
+				 pid);
 	return 0;
 }
 

@@ -324,7 +324,11 @@ int tool_getopt(struct tool_ctx *t, int argc, char **argv,
 int opt_seconds(struct tool_ctx *t, const char *opt, const char *arg,
 		double *v);
 int opt_maxactive(struct tool_ctx *t, const char *arg, unsigned long *v);
+/* -p PID: a number, of a process or thread that is running (below). */
 int opt_pid(struct tool_ctx *t, const char *arg, unsigned long *v);
+/* 0 if process (or thread) pid exists, or -ESRCH after saying it does
+ * not: every tool that filters on a pid refuses one that is not there. */
+int tool_need_pid(struct tool_ctx *t, unsigned long pid);
 /* The positional [interval [count]] from argv[optind]; nothing after. */
 int opt_interval_count(struct tool_ctx *t, int argc, char **argv,
 		       double *interval, unsigned long *count);

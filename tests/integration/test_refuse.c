@@ -188,6 +188,46 @@ START_TEST(test_map_sizes_refused)
 }
 END_TEST
 
+/* A pid that is not there: refused the same way by every tool and option
+ * that filters on one, as trace -p on a uprobe was. Before: profile -p,
+ * offcputime -p/-t, trace -p/-L on a tracepoint ran, printed nothing and
+ * exited 0. A pid that is there still runs. */
+START_TEST(test_missing_pid_refused)
+{
+	static const char *const cmds[] = {
+		"profile -p %d 1",
+		"offcputime -p %d 1",
+		"offcputime -t %d 1",
+		"trace -p %d --duration 1 t:syscalls:sys_enter_getppid",
+		"trace -L %d --duration 1 t:syscalls:sys_enter_getppid",
+		"trace -p %d --duration 1 r:/bin/sh:main",
+		"funccount -p %d -d 1 t:syscalls:sys_enter_getppid",
+	};
+	char fmt[256], args[256], out[8192], want[64];
+	pid_t gone = fork();
+	size_t i;
+	int st;
+
+	ck_assert_int_ge(gone, 0);
+	if (!gone)
+		_exit(0);
+	ck_assert_int_eq(wait_exit(gone), 0); /* reaped: no such pid now */
+	snprintf(want, sizeof(want), "no process %d: it is not running",
+		 (int)gone);
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		snprintf(fmt, sizeof(fmt), "%s >/dev/null", cmds[i]);
+		snprintf(args, sizeof(args), fmt, (int)gone);
+		st = bb_sh(20, args, out, sizeof(out));
+		ck_assert_msg(st == 1 && strstr(out, want), "%s: exit %d: %s",
+			      args, st, out);
+	}
+	snprintf(args, sizeof(args), "offcputime -p %d 0.5 >/dev/null",
+		 (int)getpid());
+	st = bb_sh(20, args, out, sizeof(out));
+	ck_assert_msg(st == 0, "%s: exit %d: %s", args, st, out);
+}
+END_TEST
+
 static Suite *refuse_suite(void)
 {
 	Suite *s = suite_create("refuse");
@@ -200,6 +240,7 @@ static Suite *refuse_suite(void)
 	tcase_add_test(tc, test_full_output_fails);
 	tcase_add_test(tc, test_svg_checked_at_start);
 	tcase_add_test(tc, test_map_sizes_refused);
+	tcase_add_test(tc, test_missing_pid_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
