@@ -187,11 +187,50 @@ static int fd_make_blocking(int fd)
  * PERFBUF_MAX_DELAY_MS after the event. A terminal stays line-buffered:
  * a person reads no faster, and its lines keep their order with stderr's.
  */
+/* tool_exit said how the output went; otherwise the atexit check does */
+static int exit_said;
+
+/*
+ * Every way out that did not pass through tool_exit (`--help`, `--version`
+ * and --list-tools returning from main, -h's exit(0)) comes here: what is
+ * left is flushed, and a write that failed (`--help >/dev/full`) is said
+ * and fails the run, which exit 0 hid. A pipe's reader gone: SIGPIPE, as
+ * tool_exit.
+ */
+static void stdout_check_at_exit(void)
+{
+	if (exit_said)
+		return;
+	fflush(stdout);
+	if (!tool_output_failed())
+		return;
+	if (output_errno == EPIPE) {
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+	}
+	fprintf(stderr, "barebpf: writing the output failed (%s)\n",
+		strerror(output_errno));
+	_exit(1);
+}
+
 void tool_stdio_init(void)
 {
 	static char outbuf[65536];
 	struct stat st;
 
+	/*
+	 * Started with stdout closed (`>&-`), whatever we print would be
+	 * lost: we used to put /dev/null there and exit 0 having printed
+	 * nothing. The caller is told instead (stderr is never closed here:
+	 * main put /dev/null there if it was).
+	 */
+	if (fcntl(1, F_GETFD) < 0) {
+		fputs("barebpf: standard output is closed (>&-): the output "
+		      "would be lost; give it a file or a pipe, or >/dev/null "
+		      "to discard it\n", stderr);
+		exit(1);
+	}
+	atexit(stdout_check_at_exit);
 	stdout_private = fd_make_blocking(1);
 	fd_make_blocking(2);
 	if (!isatty(1))
@@ -233,6 +272,7 @@ int tool_exit(const char *name, int ret)
 	if (ret < 0 || ret > 2)
 		ret = 1;
 	tool_flush();
+	exit_said = 1;
 	if (bb_stop_signal == SIGPIPE || output_errno == EPIPE) {
 		signal(SIGPIPE, SIG_DFL);
 		raise(SIGPIPE);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The output loop: intervals, a duration, signals (tool.h). */
+#include <stdint.h>
 #include <time.h>
 #include "tool.h"
 
@@ -44,11 +45,27 @@ int tool_wait(struct tool_timer *tm, struct bb_perfbuf *pb)
 	if (bb_stop || (tm->end && now >= tm->end))
 		return TOOL_TICK_LAST;
 	if (tm->next && now >= tm->next) {
-		while (tm->next <= now)
-			tm->next += tm->interval;
+		tm->next = tool_next_tick(tm->next, tm->interval, now);
 		return TOOL_TICK_INTERVAL;
 	}
 	return TOOL_TICK_NONE;
 }
 
 
+
+double tool_next_tick(double next, double interval, double now)
+{
+	double k;
+
+	if (!(interval > 0))
+		return now + 1;
+	k = next <= now ? (now - next) / interval + 1 : 1;
+	if (k > 1e15)
+		k = 1e15;
+	next += (double)(uint64_t)k * interval;
+	/* a step too small to change the sum: the smallest interval a tool
+	 * takes, from now on */
+	if (next > now)
+		return next;
+	return now + (interval > TOOL_SECONDS_MIN ? interval : TOOL_SECONDS_MIN);
+}

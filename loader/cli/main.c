@@ -57,18 +57,18 @@ static void usage(FILE *f)
 }
 
 /*
- * Started with stdin, stdout or stderr closed (`>&-`, a careless daemon
- * manager), the first descriptors we open would take their numbers: a BPF
- * map on fd 1 took the histogram's text, and the tool failed an interval
- * later ("writing the output failed (Invalid argument)"). Put /dev/null
- * there before anything opens a descriptor: what is written to a closed
- * stdout goes nowhere, as the caller asked.
+ * Started with stdin or stderr closed (`>&-`, a careless daemon manager),
+ * the first descriptors we open would take their numbers: a BPF map on fd
+ * 1 took the histogram's text, and the tool failed an interval later
+ * ("writing the output failed (Invalid argument)"). Put /dev/null there
+ * before anything opens a descriptor. A closed stdout is left closed:
+ * tool_stdio_init refuses it, since the output would be lost.
  */
 static void stdio_fds_open(void)
 {
 	int fd;
 
-	for (fd = 0; fd <= 2; fd++) {
+	for (fd = 0; fd <= 2; fd += 2) {
 		if (fcntl(fd, F_GETFD) >= 0)
 			continue;
 		/* open() takes the lowest free number: this one */

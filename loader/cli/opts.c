@@ -2,6 +2,7 @@
 /* The options tools share and their checks (tool.h). */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,8 +88,9 @@ int opt_seconds(struct tool_ctx *t, const char *opt, const char *arg,
 {
 	if (parse_seconds(arg, v) < 0)
 		return tool_fail(t, -EINVAL,
-				 "%s needs a number of seconds > 0, not "
-				 "'%s'", opt, arg);
+				 "%s needs a number of seconds from %g to "
+				 "%g, not '%s'", opt, TOOL_SECONDS_MIN,
+				 TOOL_SECONDS_MAX, arg);
 	return 0;
 }
 
@@ -97,6 +99,21 @@ int opt_pid(struct tool_ctx *t, const char *arg, unsigned long *v)
 	if (parse_ulong(arg, v) < 0 || !*v || *v > 0x7fffffff)
 		return tool_fail(t, -EINVAL,
 				 "-p needs a process id, not '%s'", arg);
+	return tool_need_pid(t, *v);
+}
+
+/*
+ * A filter on a process that is not there matches nothing: profile -p,
+ * offcputime -p/-t and trace -p on a tracepoint ran and printed nothing,
+ * exit 0, where trace -p on a uprobe refused (ESRCH from perf_event_open).
+ * kill(pid, 0) finds a thread id too; EPERM means it exists.
+ */
+int tool_need_pid(struct tool_ctx *t, unsigned long pid)
+{
+	if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+		return tool_fail(t, -ESRCH, "no process %lu: it is not running "
+				 "(see `ps -e` or `ps -eL` for thread ids)",
+				 pid);
 	return 0;
 }
 
@@ -117,7 +134,9 @@ int opt_interval_count(struct tool_ctx *t, int argc, char **argv,
 		if (parse_seconds(argv[optind], interval) < 0)
 			return tool_fail(t, -EINVAL,
 					 "interval must be a number of "
-					 "seconds > 0, not '%s'", argv[optind]);
+					 "seconds from %g to %g, not '%s'",
+					 TOOL_SECONDS_MIN, TOOL_SECONDS_MAX,
+					 argv[optind]);
 		optind++;
 	}
 	if (optind < argc) {
@@ -149,6 +168,17 @@ int opt_count(struct tool_ctx *t, const char *opt, const char *what,
 	return 0;
 }
 
+int opt_map_entries(struct tool_ctx *t, const char *opt, const char *what,
+		    const char *arg, unsigned long *v)
+{
+	if (parse_ulong(arg, v) < 0 || !*v || *v > TOOL_MAP_ENTRIES_MAX)
+		return tool_fail(t, -EINVAL,
+				 "%s needs a number of %s from 1 to %lu (the "
+				 "most a kernel map holds), not '%s'", opt,
+				 what, TOOL_MAP_ENTRIES_MAX, arg);
+	return 0;
+}
+
 int tool_unknown_disk(struct tool_ctx *t, const char *disk)
 {
 	return tool_fail(t, -EINVAL, "unknown disk '%s': there is no "
@@ -173,8 +203,8 @@ int parse_seconds(const char *s, double *v)
 {
 	const char *end;
 
-	if (!s || bb_parse_double(s, &end, v) < 0 || *end || !(*v > 0) ||
-	    *v > 1e9)
+	if (!s || bb_parse_double(s, &end, v) < 0 || *end ||
+	    !(*v >= TOOL_SECONDS_MIN) || *v > TOOL_SECONDS_MAX)
 		return -EINVAL;
 	return 0;
 }

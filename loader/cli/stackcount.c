@@ -14,9 +14,12 @@
  * named through the process's maps, as without it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "stackcount.h"
 #include "flamegraph.h"
 #include "output.h"
@@ -42,8 +45,8 @@ int stackcount_opt(struct tool_ctx *t, int c, struct stackcount_opts *o,
 	case 'd': o->delimited = 1; return 1;
 	case 'f': o->folded = 1; return 1;
 	case STACKCOUNT_OPT_STORAGE:
-		return opt_count(t, "--stack-storage-size", "stacks", optarg,
-				 storage) ? -EINVAL : 1;
+		return opt_map_entries(t, "--stack-storage-size", "stacks",
+				       optarg, storage) ? -EINVAL : 1;
 	case STACKCOUNT_OPT_SVG: o->svg = optarg; return 1;
 	case STACKCOUNT_OPT_BUILD_ID: o->build_id = 1; return 1;
 	}
@@ -65,6 +68,58 @@ const char *stackcount_which(const struct stackcount_opts *o)
 	return !o->kernel ? "user" : !o->user ? "kernel" : "user + kernel";
 }
 
+/*
+ * The flame graph's file, opened when the tool starts: a path that cannot
+ * be written was found after the whole wait (a 30-minute profile lost).
+ * An existing file keeps its contents until the graph replaces them; one
+ * we created is removed if the graph is never written (an error, a signal
+ * during start). O_NONBLOCK for the open only: a FIFO without a reader
+ * fails (ENXIO) instead of blocking before the signal handlers matter.
+ */
+static int svg_open(struct tool_ctx *t, struct stackcount *sc,
+		    const char *path)
+{
+	int fl = O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, fd;
+
+	fd = open(path, fl | O_CREAT | O_EXCL, 0644);
+	sc->svg_made = fd >= 0;
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, fl);
+	if (fd < 0)
+		return tool_fail(t, -errno, "--svg %s: %s", path,
+				 strerror(errno));
+	sc->svg = fdopen(fd, "w");
+	if (!sc->svg || fcntl(fd, F_SETFL, O_WRONLY) < 0) {
+		int ret = -errno;
+
+		if (sc->svg)
+			fclose(sc->svg);
+		else
+			close(fd);
+		sc->svg = NULL;
+		if (sc->svg_made)
+			unlink(path);
+		return tool_fail(t, ret, "--svg %s: %s", path, strerror(-ret));
+	}
+	sc->svg_path = path;
+	return 0;
+}
+
+/* Close the file; with drop, remove it if we made it. -errno of the
+ * close. */
+static int svg_close(struct stackcount *sc, int drop)
+{
+	int ret;
+
+	if (!sc->svg)
+		return 0;
+	ret = fclose(sc->svg) ? -errno : 0;
+	sc->svg = NULL;
+	if (drop && sc->svg_made)
+		unlink(sc->svg_path);
+	return ret;
+}
+
 int stackcount_init(struct tool_ctx *t, struct stackcount *sc, int counts_fd,
 		    int stacks_fd, int ustacks_fd,
 		    const struct stackcount_opts *o)
@@ -79,11 +134,12 @@ int stackcount_init(struct tool_ctx *t, struct stackcount *sc, int counts_fd,
 		tool_error(t, "kernel frames stay unnamed: %s", err.msg);
 	if (o->user && usyms_new(&sc->us) < 0)
 		return tool_fail(t, -ENOMEM, "out of memory");
-	return 0;
+	return o->svg ? svg_open(t, sc, o->svg) : 0;
 }
 
 void stackcount_free(struct stackcount *sc)
 {
+	svg_close(sc, 1);
 	ksyms_free(sc->ks);
 	usyms_free(sc->us);
 	free(sc->seen);
@@ -381,19 +437,30 @@ static void print_entry(const struct stackcount_opts *o, const struct entry *e,
 	       (unsigned long long)e->value);
 }
 
+/* The graph over what the file held; a failed write is said as it failed
+ * (ENOSPC, EDQUOT), not as EIO, and leaves no half graph we made. */
 static int write_svg(struct tool_ctx *t, const struct fg *g,
-		     const struct stackcount_opts *o)
+		     struct stackcount *sc, const struct stackcount_opts *o)
 {
-	FILE *f = fopen(o->svg, "w");
-	int ret;
+	struct stat st;
+	int ret, fd = fileno(sc->svg), close_ret;
 
-	if (!f)
-		return tool_fail(t, -errno, "%s: %s", o->svg, strerror(errno));
-	ret = fg_svg(g, f, o->title, o->unit);
-	if (fclose(f) && !ret)
-		ret = -EIO;
-	if (ret < 0)
-		return tool_fail(t, ret, "%s: %s", o->svg, strerror(-ret));
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ftruncate(fd, 0) < 0)
+		ret = -errno;
+	else {
+		errno = 0;
+		ret = fg_svg(g, sc->svg, o->title, o->unit);
+		if (ret == -EIO && errno)
+			ret = -errno;
+	}
+	close_ret = svg_close(sc, 0);
+	if (!ret)
+		ret = close_ret;
+	if (ret < 0) {
+		if (sc->svg_made)
+			unlink(sc->svg_path);
+		return tool_fail(t, ret, "--svg %s: %s", o->svg, strerror(-ret));
+	}
 	return 0;
 }
 
@@ -467,8 +534,8 @@ int stackcount_print(struct tool_ctx *t, struct stackcount *sc,
 		return tool_fail(t, -ENOMEM, "out of memory");
 	}
 	ret = print_all(t, sc, o, e, n, g);
-	if (ret == 0 && g)
-		ret = write_svg(t, g, o);
+	if (ret == 0 && g && sc->svg)
+		ret = write_svg(t, g, sc, o);
 	fg_free(g);
 	free(e);
 	fflush(stdout);

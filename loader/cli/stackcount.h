@@ -9,6 +9,7 @@
 #define BAREBPF_STACKCOUNT_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include "tool.h"
 #include "../../bpf/stackkey.h"
 
@@ -33,6 +34,9 @@ struct stackcount {
 	struct bb_usyms *us;
 	uint32_t *seen;    /* processes whose maps were read */
 	int nseen;
+	FILE *svg;         /* --svg's file, opened by stackcount_init */
+	const char *svg_path;
+	int svg_made;      /* created by us: removed if never written */
 };
 
 /*
@@ -63,8 +67,9 @@ int stackcount_opts_check(struct tool_ctx *t, const struct stackcount_opts *o);
  * line ("... by user + kernel stack"). */
 const char *stackcount_which(const struct stackcount_opts *o);
 
-/* The symbol tables for what o asks; ustacks_fd as in struct stackcount.
- * 0 or -errno (said). */
+/* The symbol tables for what o asks; ustacks_fd as in struct stackcount;
+ * --svg's file opened now, before the wait, not found bad after it. 0 or
+ * -errno (said). */
 int stackcount_init(struct tool_ctx *t, struct stackcount *sc, int counts_fd,
 		    int stacks_fd, int ustacks_fd,
 		    const struct stackcount_opts *o);

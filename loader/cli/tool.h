@@ -251,6 +251,9 @@ struct tool_timer {
 enum { TOOL_TICK_NONE, TOOL_TICK_INTERVAL, TOOL_TICK_LAST };
 void tool_timer_init(struct tool_timer *tm, double interval, double duration);
 int tool_wait(struct tool_timer *tm, struct bb_perfbuf *pb);
+/* The first tick next + k * interval (k >= 1) after now, in one step:
+ * never a loop that a late wake-up or a tiny interval keeps turning. */
+double tool_next_tick(double next, double interval, double now);
 
 /*
  * The options every tool takes, one table and one handler: -h/--help,
@@ -325,7 +328,11 @@ int tool_getopt(struct tool_ctx *t, int argc, char **argv,
 int opt_seconds(struct tool_ctx *t, const char *opt, const char *arg,
 		double *v);
 int opt_maxactive(struct tool_ctx *t, const char *arg, unsigned long *v);
+/* -p PID: a number, of a process or thread that is running (below). */
 int opt_pid(struct tool_ctx *t, const char *arg, unsigned long *v);
+/* 0 if process (or thread) pid exists, or -ESRCH after saying it does
+ * not: every tool that filters on a pid refuses one that is not there. */
+int tool_need_pid(struct tool_ctx *t, unsigned long pid);
 /* The positional [interval [count]] from argv[optind]; nothing after. */
 int opt_interval_count(struct tool_ctx *t, int argc, char **argv,
 		       double *interval, unsigned long *count);
@@ -334,11 +341,28 @@ int opt_no_args(struct tool_ctx *t, int argc, char **argv);
 /* A count of what (e.g. -M's "execs"), 1 or more. */
 int opt_count(struct tool_ctx *t, const char *opt, const char *what,
 	      const char *arg, unsigned long *v);
+/*
+ * A map's number of entries, 1 to TOOL_MAP_ENTRIES_MAX: max_entries is 32
+ * bits (4294967297 became 1), and a hash or stack map's buckets are
+ * rounded up to a power of two, which the kernel refuses above 2^31
+ * (E2BIG: kernel/bpf/hashtab.c, stackmap.c).
+ */
+#define TOOL_MAP_ENTRIES_MAX (1UL << 31)
+int opt_map_entries(struct tool_ctx *t, const char *opt, const char *what,
+		    const char *arg, unsigned long *v);
 /* "unknown disk 'X': ..." */
 int tool_unknown_disk(struct tool_ctx *t, const char *disk);
 
 /* Argument helpers: 0 on success, -EINVAL otherwise. */
 int parse_ulong(const char *s, unsigned long *v);
+/*
+ * Seconds from TOOL_SECONDS_MIN to TOOL_SECONDS_MAX: an interval of 1e-12
+ * spun a CPU printing (a tool cannot honour less than a millisecond: a
+ * tick of the loop, a poll, costs about that much), and 1e-300 made the
+ * next tick the same double as the last one (issue 32).
+ */
+#define TOOL_SECONDS_MIN 0.001
+#define TOOL_SECONDS_MAX 1e9
 int parse_seconds(const char *s, double *v);
 /* Monotonic seconds. */
 double now_mono(void);

@@ -107,8 +107,8 @@ static int parse_args(struct tool_ctx *t, struct profile_opts *o, int argc,
 				return -EINVAL;
 			break;
 		case OPT_HASH_STORAGE:
-			if (opt_count(t, "--hash-storage-size", "keys",
-				      optarg, &o->hash_storage))
+			if (opt_map_entries(t, "--hash-storage-size", "keys",
+					    optarg, &o->hash_storage))
 				return -EINVAL;
 			break;
 		}

@@ -4,10 +4,12 @@
  * host libc's strtod; parse_seconds, the option values built on it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "barebpf.h"
 #include "bbtest.h"
 #include "tool.h"
@@ -102,7 +104,8 @@ START_TEST(test_parse_seconds)
 {
 	static const char *const bad[] = { "", "0", "-1", "0.0", "1e10",
 					   "abc", "1s", " 1", "inf", "nan",
-					   "1e-400" };
+					   "1e-400", "1e-12", "1e-300",
+					   "0.0009" };
 	double v;
 	size_t i;
 
@@ -122,6 +125,55 @@ START_TEST(test_parse_seconds)
 }
 END_TEST
 
+/* The next tick in one step, past now, whatever the interval and however
+ * late the wake-up: 1e-12 added to 1e5 seconds changes nothing, and the
+ * loop that added it until the sum passed now never ended (issue 32). */
+START_TEST(test_next_tick)
+{
+	ck_assert(tool_next_tick(10, 1, 10) == 11);
+	ck_assert(tool_next_tick(10, 1, 10.5) == 11);
+	ck_assert(tool_next_tick(10, 1, 13) == 14);
+	ck_assert(tool_next_tick(10, 0.25, 12.6) == 12.75);
+	ck_assert(tool_next_tick(1e5, 1e-12, 1e5 + 1) > 1e5 + 1);
+	ck_assert(tool_next_tick(1e5, 1e-300, 1e5) > 1e5);
+	ck_assert(tool_next_tick(0, 1e-9, 1e9) > 1e9);
+}
+END_TEST
+
+/* A map's entries: what a 32-bit max_entries and the kernel's 2^31
+ * buckets can take; 4294967297 became 1 entry (issue 32). */
+START_TEST(test_opt_map_entries)
+{
+	static const char *const bad[] = { "0", "-1", "4294967297",
+					   "4294967296", "2147483649",
+					   "18446744073709551617", "1e3", "" };
+	struct tool_ctx t;
+	unsigned long v;
+	size_t i;
+	int saved = dup(2), null = open("/dev/null", O_WRONLY);
+
+	memset(&t, 0, sizeof(t));
+	t.name = "test";
+	ck_assert_int_ge(null, 0);
+	ck_assert_int_eq(opt_map_entries(&t, "-x", "keys", "1", &v), 0);
+	ck_assert_uint_eq(v, 1);
+	ck_assert_int_eq(opt_map_entries(&t, "-x", "keys", "2147483648", &v),
+			 0);
+	ck_assert_uint_eq(v, 2147483648UL);
+	fflush(stderr);
+	dup2(null, 2);
+	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++)
+		if (opt_map_entries(&t, "-x", "keys", bad[i], &v) != -EINVAL)
+			break;
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(null);
+	ck_assert_msg(i == sizeof(bad) / sizeof(*bad), "'%s' accepted",
+		      i < sizeof(bad) / sizeof(*bad) ? bad[i] : "");
+}
+END_TEST
+
 static Suite *num_suite(void)
 {
 	Suite *s = suite_create("num");
@@ -131,6 +183,8 @@ static Suite *num_suite(void)
 	tcase_add_test(tc, test_parse_double_forms);
 	tcase_add_test(tc, test_parse_double_printf_round_trip);
 	tcase_add_test(tc, test_parse_seconds);
+	tcase_add_test(tc, test_next_tick);
+	tcase_add_test(tc, test_opt_map_entries);
 	suite_add_tcase(s, tc);
 	return s;
 }

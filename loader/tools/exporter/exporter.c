@@ -300,8 +300,7 @@ static void serve(struct exporter *e)
 			break;
 		if (now >= next) {
 			publish(e);
-			while (next <= now)
-				next += e->o.interval;
+			next = tool_next_tick(next, e->o.interval, now);
 		}
 		/* wake at least once a second: a signal between the check
 		 * and the poll is not missed for long */

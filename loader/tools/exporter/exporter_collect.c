@@ -95,6 +95,36 @@ static int hist_read(int hist_fd, int sums_fd, size_t key_size,
 	return 0;
 }
 
+/*
+ * Every series at 0 from the start: a series that first appears with its
+ * first count loses that count to Prometheus's increase() and rate(),
+ * which see no earlier 0 (269 of a burst of 1,000 I/Os on an idle disk,
+ * scraped every second). So every whole disk of the table, read again at
+ * each render (a new disk is there from the first render after it
+ * appears), is exported with each operation, counted or not.
+ */
+static int each_disk(const struct exporter *e, int i)
+{
+	const struct blkdisk *d = &e->disks.v[i];
+
+	return !d->unknown && d->disk == d->kdev;
+}
+
+static int hist_seed(struct exporter *e, struct hist_set *s, int per_op)
+{
+	static const char ops[] = { BIOLAT_OP_READ, BIOLAT_OP_WRITE,
+				    BIOLAT_OP_DISCARD, BIOLAT_OP_FLUSH,
+				    BIOLAT_OP_OTHER };
+	int i, k;
+
+	for (i = 0; i < e->disks.n; i++)
+		for (k = 0; each_disk(e, i) && k < (per_op ? 5 : 1); k++)
+			if (!hist_get(s, e->disks.v[i].kdev,
+				      per_op ? ops[k] : 0))
+				return -ENOMEM;
+	return 0;
+}
+
 static const char *disk_label(struct exporter *e, uint32_t dev)
 {
 	const struct blkdisk *d;
@@ -133,7 +163,8 @@ static void render_hists(struct exporter *e, FILE *f, int hist_fd,
 	int i;
 
 	if (hist_fd < 0 || sums_fd < 0 ||
-	    hist_read(hist_fd, sums_fd, key_size, &s) < 0)
+	    hist_read(hist_fd, sums_fd, key_size, &s) < 0 ||
+	    hist_seed(e, &s, key_size > 8) < 0)
 		goto out;
 	for (i = 0; i < s.n; i++)
 		s.v[i].disk = disk_label(e, s.v[i].dev);
@@ -216,6 +247,29 @@ struct freeze_priv {
 	int nd, oom;
 };
 
+/* The disk named disk, added at 0 if new; NULL without memory. */
+static struct freeze_disk *freeze_disk_get(struct freeze_priv *p,
+					   const char *disk)
+{
+	struct freeze_disk *d;
+	int i;
+
+	for (i = 0; i < p->nd && strcmp(p->d[i].disk, disk); i++)
+		;
+	if (i < p->nd)
+		return &p->d[i];
+	d = realloc(p->d, (p->nd + 1) * sizeof(*d));
+	if (!d) {
+		p->oom = 1;
+		return NULL;
+	}
+	p->d = d;
+	memset(&d[i], 0, sizeof(*d));
+	snprintf(d[i].disk, sizeof(d[i].disk), "%s", disk);
+	p->nd++;
+	return &d[i];
+}
+
 static void freeze_on_event(void *ctx, int cpu, const void *data,
 			    uint32_t size)
 {
@@ -224,7 +278,6 @@ static void freeze_on_event(void *ctx, int cpu, const void *data,
 	struct freeze_event ev;
 	struct freeze_disk *d;
 	char disk[64];
-	int i;
 
 	(void)cpu;
 	if (size < sizeof(ev))
@@ -233,20 +286,9 @@ static void freeze_on_event(void *ctx, int cpu, const void *data,
 	freeze_queue_disk(&p->r, &ev, disk, sizeof(disk));
 	if (!strcmp(disk, "?"))
 		snprintf(disk, sizeof(disk), "unknown");
-	for (i = 0; i < p->nd && strcmp(p->d[i].disk, disk); i++)
-		;
-	if (i == p->nd) {
-		d = realloc(p->d, (p->nd + 1) * sizeof(*d));
-		if (!d) {
-			p->oom = 1;
-			return;
-		}
-		p->d = d;
-		memset(&d[i], 0, sizeof(*d));
-		snprintf(d[i].disk, sizeof(d[i].disk), "%s", disk);
-		p->nd++;
-	}
-	d = &p->d[i];
+	d = freeze_disk_get(p, disk);
+	if (!d)
+		return;
 	d->count++;
 	d->frozen_ns += ev.frozen_ns;
 	/* the last freezer is the freeze that started last: the rings are
@@ -290,7 +332,9 @@ static void freeze_render(struct exporter *e, struct collector *c, FILE *f)
 	struct freeze_priv *p = c->priv;
 	int i;
 
-	(void)e;
+	for (i = 0; i < e->disks.n; i++)
+		if (each_disk(e, i))
+			freeze_disk_get(p, e->disks.v[i].name);
 	if (p->nd)
 		qsort(p->d, p->nd, sizeof(*p->d), cmp_freeze_disk);
 	prom_family(f, "barebpf_queue_freezes_total", "counter",
@@ -319,7 +363,9 @@ static void freeze_render(struct exporter *e, struct collector *c, FILE *f)
 					   { "comm", p->d[i].comm },
 					   { "attr", p->d[i].attr } };
 
-		prom_sample_u64(f, "barebpf_queue_last_freezer_info", l, 3, 1);
+		if (p->d[i].count) /* no freezer yet: nothing to name */
+			prom_sample_u64(f, "barebpf_queue_last_freezer_info",
+					l, 3, 1);
 	}
 }
 
@@ -356,6 +402,7 @@ static void slowbio_render(struct exporter *e, struct collector *c, FILE *f)
 	int fd = slowbio_counts_fd(&c->t);
 	uint32_t key, next;
 	void *prev = NULL;
+	int i;
 
 	prom_family(f, "barebpf_slow_bio_threshold_seconds", "gauge",
 		    "What barebpf_slow_bio_submissions_total counts as slow.");
@@ -365,14 +412,28 @@ static void slowbio_render(struct exporter *e, struct collector *c, FILE *f)
 		    "Bio submissions (submit_bio_noacct, generic_make_request) "
 		    "slower than the threshold, by the disk the submitter "
 		    "queued a bio to last.");
+	for (i = 0; i < e->disks.n; i++) {
+		struct prom_label l = { "disk", e->disks.v[i].name };
+		uint64_t v = 0;
+
+		if (!each_disk(e, i))
+			continue;
+		key = e->disks.v[i].kdev;
+		bpf_map_lookup_elem(fd, &key, &v); /* none yet: 0 */
+		prom_sample_u64(f, "barebpf_slow_bio_submissions_total", &l, 1,
+				v);
+	}
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
 		struct prom_label l = { "disk", NULL };
+		const struct blkdisk *d;
 		uint64_t v;
 
 		key = next;
 		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &v) < 0)
-			continue;
+		d = key ? blkdisks_get(&e->disks, key) : NULL;
+		if ((d && !d->unknown && d->disk == d->kdev) ||
+		    bpf_map_lookup_elem(fd, &key, &v) < 0)
+			continue; /* said above */
 		l.value = disk_label(e, key);
 		prom_sample_u64(f, "barebpf_slow_bio_submissions_total", &l, 1,
 				v);

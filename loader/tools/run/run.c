@@ -62,9 +62,17 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 static int read_file(const char *path, void **buf, size_t *len)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+	int fd, ret = 0;
 	ssize_t n;
 
+	/* a FIFO blocked open() until a writer came, deaf to SIGINT (no
+	 * handler yet): refused before, and opened so that it cannot block
+	 * if it becomes one in between */
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {

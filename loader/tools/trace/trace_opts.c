@@ -142,12 +142,14 @@ int trace_parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 		switch (c) {
 		case 'p':
 			if (parse_num(t, "-p", "a process id", optarg,
-				      0x7fffffff, &o->pid))
+				      0x7fffffff, &o->pid) ||
+			    tool_need_pid(t, o->pid))
 				return -EINVAL;
 			break;
 		case 'L':
 			if (parse_num(t, "-L", "a thread id", optarg,
-				      0x7fffffff, &o->tid))
+				      0x7fffffff, &o->tid) ||
+			    tool_need_pid(t, o->tid))
 				return -EINVAL;
 			break;
 		case 'Z':
