@@ -908,12 +908,37 @@ START_TEST(test_format_text)
 	out = format(&sp, &pr, &e, pr.rec_size, ks, 1);
 	ck_assert_ptr_nonnull(strstr(out, "[\"\\u001b[2J\\u00ff\xc3\xa9\","));
 	free(out);
+	/* a backslash doubled, a bidi control by code point */
+	set_str(&e, &pr, pr.arg_slot[0], "a\\n\xe2\x80\xae");
+	out = format(&sp, &pr, &e, pr.rec_size, ks, 0);
+	ck_assert_str_eq(out, "[a\\\\n\\u{202e}] [a\\\\n\\u{202e}] "
+			 "0x1ff vfs_write+0x10 0x42");
+	free(out);
+	out = format(&sp, &pr, &e, pr.rec_size, ks, 1);
+	ck_assert_ptr_nonnull(strstr(out, "[\"a\\\\n\\u202e\","));
+	free(out);
 	set_str(&e, &pr, pr.arg_slot[0], "a\tb\n\x01");
-	/* a string that was not read, or not received, is empty */
+	/* a string that could not be read: a marker, not an empty string
+	 * that looks like one read; null in JSON */
 	e.str_ret[pr.arg_slot[0]] = -14;
+	out = format(&sp, &pr, &e, pr.rec_size, ks, 0);
+	ck_assert_str_eq(out, "[[?]] [[?]   ] 0x1ff vfs_write+0x10 0x42");
+	free(out);
+	out = format(&sp, &pr, &e, pr.rec_size, ks, 1);
+	ck_assert_str_eq(out, "[null,null,511,\"vfs_write+0x10\",\"0x42\"]");
+	free(out);
+	/* one read empty is empty; 0 (bpf_probe_read's, before 4.11) is
+	 * read too */
+	set_str(&e, &pr, pr.arg_slot[0], "");
 	out = format(&sp, &pr, &e, pr.rec_size, ks, 0);
 	ck_assert_str_eq(out, "[] [      ] 0x1ff vfs_write+0x10 0x42");
 	free(out);
+	set_str(&e, &pr, pr.arg_slot[0], "ab");
+	e.str_ret[pr.arg_slot[0]] = 0;
+	out = format(&sp, &pr, &e, pr.rec_size, ks, 0);
+	ck_assert_str_eq(out, "[ab] [ab    ] 0x1ff vfs_write+0x10 0x42");
+	free(out);
+	set_str(&e, &pr, pr.arg_slot[0], "a\tb\n\x01");
 	e.str_ret[pr.arg_slot[0]] = 6;
 	out = format(&sp, &pr, &e, TRACE_EVENT_FIXED + 2, ks, 0);
 	ck_assert_str_eq(out, "[a\\t] [a\\t   ] 0x1ff vfs_write+0x10 0x42");
