@@ -322,6 +322,9 @@ int opt_seconds(struct tool_ctx *t, const char *opt, const char *arg,
 		double *v);
 int opt_maxactive(struct tool_ctx *t, const char *arg, unsigned long *v);
 int opt_pid(struct tool_ctx *t, const char *arg, unsigned long *v);
+/* The same for another option: "-t needs a thread id, not '-5'". */
+int opt_id(struct tool_ctx *t, const char *opt, const char *what,
+	   const char *arg, unsigned long *v);
 /* The positional [interval [count]] from argv[optind]; nothing after. */
 int opt_interval_count(struct tool_ctx *t, int argc, char **argv,
 		       double *interval, unsigned long *count);

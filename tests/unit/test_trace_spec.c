@@ -227,6 +227,20 @@ START_TEST(test_parse_errors)
 		  "libc)" },
 		{ "p:/bin/x:f%", "probe 'p:/bin/x:f%': 'f%': not a function "
 		  "name" },
+		/* an offset into a user function: the advice names the
+		 * library's probes, not the kernel's (issue 32) */
+		{ "p:c:malloc+0x10", "probe 'p:c:malloc+0x10': '+0x10': "
+		  "offsets into a function are not supported; probe its "
+		  "entry (p:c:malloc) or return (r:c:malloc)" },
+		{ "p::vfs_read+4", "probe 'p::vfs_read+4': '+4': offsets into "
+		  "a function are not supported; probe its entry "
+		  "(p::vfs_read) or return (r::vfs_read)" },
+		/* a path with a space: the probe ends at the blank, and what
+		 * is left of the path is not called a function name */
+		{ "p:/tmp/a b:main", "probe 'p:/tmp/a b:main': '/tmp/a': a "
+		  "path, not a kernel function: a uprobe is p:/PATH:FUNC, "
+		  "and a probe ends at the first blank (a path with a space "
+		  "cannot be probed: link it to one without)" },
 		{ "u:pthread", "probe 'u:pthread': 'u:pthread': a USDT probe "
 		  "is u:LIB:PROBE or u:LIB:PROVIDER:PROBE (LIB a path or a "
 		  "library's name)" },
@@ -250,7 +264,7 @@ START_TEST(test_parse_errors)
 		  "t:CATEGORY:EVENT" },
 		{ "kfree_skb+0x12", "probe 'kfree_skb+0x12': '+0x12': offsets "
 		  "into a function are not supported; probe its entry "
-		  "(p::FUNC) or return (r::FUNC)" },
+		  "(p::kfree_skb) or return (r::kfree_skb)" },
 		{ "r::vfs_*", "probe 'r::vfs_*': 'vfs_*': a return probe takes "
 		  "one function, not a pattern (where a return comes from is "
 		  "not known)" },
