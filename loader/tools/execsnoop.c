@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
+#include "facts.h"
 #include "outrec.h"
 #include "output.h"
 #include "stream.h"
@@ -34,7 +35,7 @@ static const char usage[] =
 "exec ends at sched:sched_process_exec), or, where\n"
 "the kernel was built without them (CONFIG_FTRACE_SYSCALLS), kprobes on\n"
 "the syscall functions (sys_execve, __x64_sys_execve, ...), from Linux\n"
-"4.15 on; BAREBPF_SYSCALLS=kprobes uses the kprobes anyway. The parent\n"
+BB_FLOOR " on; BAREBPF_SYSCALLS=kprobes uses the kprobes anyway. The parent\n"
 "comes from the sched:sched_process_fork tracepoint (no BTF needed); the\n"
 "summary at exit says how many parents came from where. If the reader\n"
 "falls behind, the kernel drops records: they are counted and reported.\n"

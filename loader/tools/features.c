@@ -14,15 +14,24 @@ static const char usage[] =
 "\n"
 "Report what this kernel offers and what barebpf will use: the kernel\n"
 "version code given to kprobe programs and where it came from, the\n"
-"tracefs path, whether kprobes can be attached, whether bpf() works, the\n"
-"block tracepoints present and which of the kernel functions the block\n"
-"tools know about exist here (they were renamed across versions; they\n"
-"can be probed only where kprobes are).\n"
+"tracefs path, whether kprobes can be attached (and through the perf\n"
+"kprobe PMU), whether uprobes can (user-space functions and USDT probes;\n"
+"the uprobe PMU, and USDT semaphores, 4.20+), whether perf sampling\n"
+"works (profile: hardware cycles, or the software cpu-clock in most VMs),\n"
+"whether bpf() works, whether the kernel has BTF (/sys/kernel/btf/vmlinux:\n"
+"barebpf does not need it), the block tracepoints present and which of\n"
+"the kernel functions the block tools know about exist here (they were\n"
+"renamed across versions; they can be probed only where kprobes are).\n"
 "\n"
 "options:\n"
 "  -h, --help            show this help message and exit\n"
 "  -j, --json            print one JSON object\n"
-"      --kern-version V  override the detected kernel version (a.b.c)\n";
+"      --kern-version V  override the detected kernel version (a.b.c)\n"
+"\n"
+"examples:\n"
+"  barebpf features                # before a tool: what will run here\n"
+"  barebpf features -j | jq .kprobes\n"
+"  BAREBPF_KPROBES=tracefs barebpf features   # the PMU left unused\n";
 static const struct tool_usage help = { NULL, usage };
 
 static const char *const block_tps[] = {
@@ -49,6 +58,34 @@ static const char *const known_funcs[] = {
 	"queue_requests_store",
 };
 
+/* Can profile sample here? The hardware cycles counter, else the
+ * software cpu-clock (most VMs), on CPU 0 as profile opens them. */
+static const char *perf_sampling(void)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_CPU_CYCLES;
+	a.sample_period = 49;
+	a.flags = PERF_ATTR_FLAG_DISABLED | PERF_ATTR_FLAG_FREQ;
+	fd = sys_perf_event_open(&a, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return "yes (hardware cycles)";
+	}
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_CPU_CLOCK;
+	fd = sys_perf_event_open(&a, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return "yes (software cpu-clock: no hardware PMU)";
+	}
+	return "no (perf_event_open refused: profile will not run)";
+}
+
 /* Does bpf() work here? Create and close a tiny array map. */
 static int bpf_works(void)
 {
@@ -73,7 +110,8 @@ static int features_main(int argc, char **argv)
 	const int nknown = (int)(sizeof(known_funcs) / sizeof(known_funcs[0]));
 	const char *tfs;
 	uint32_t kver = 0;
-	int json = 0, c, kp, pmu, retbit, bpf_ret, i, j, ret;
+	int json = 0, c, kp, pmu, retbit, bpf_ret, i, j, ret, up, upmu, btf;
+	const char *perf;
 
 	tool_init(&t, "features");
 	tool_signals(); /* `features | head`: unmount what it mounted */
@@ -92,6 +130,10 @@ static int features_main(int argc, char **argv)
 	tfs = tool_tracefs(&t);
 	kp = tfs ? kprobes_available(tfs) : 0;
 	pmu = kprobe_pmu_type(&retbit);
+	up = tfs ? uprobes_available(tfs) : 0;
+	upmu = uprobe_pmu_type(&retbit);
+	perf = perf_sampling();
+	btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
 	/* one streaming pass for these names: a copy of every name of
 	 * available_filter_functions (60k+) took 11 MB and 0.2 s */
 	if (tfs && kprobe_funcs_find(tfs, BB_FUNCS_FTRACE, known_funcs, nknown,
@@ -109,8 +151,14 @@ static int features_main(int argc, char **argv)
 		json_str(stdout, jit);
 		printf(",\"tracefs\":");
 		json_str(stdout, tfs ? tfs : "");
-		printf(",\"kprobes\":%s,\"kprobe_pmu\":%s,\"tracepoints\":[",
-		       kp ? "true" : "false", pmu > 0 ? "true" : "false");
+		printf(",\"kprobes\":%s,\"kprobe_pmu\":%s,\"uprobes\":%s,"
+		       "\"uprobe_pmu\":%s,\"usdt_semaphores\":%s,"
+		       "\"perf_sampling\":%s,\"btf\":%s,\"tracepoints\":[",
+		       kp ? "true" : "false", pmu > 0 ? "true" : "false",
+		       up ? "true" : "false", upmu > 0 ? "true" : "false",
+		       uprobe_ref_ctr_available() ? "true" : "false",
+		       strncmp(perf, "yes", 3) ? "false" : "true",
+		       btf ? "true" : "false");
 	} else {
 		printf("kernel release:      %s\n", u.release);
 		printf("kernel version code: 0x%06x (%s)\n", kver, src);
@@ -130,6 +178,18 @@ static int features_main(int argc, char **argv)
 			       getenv("BAREBPF_KPROBES"));
 		else
 			printf("kprobe PMU:          no\n");
+		printf("uprobes:             %s\n", up ? "yes (user-space "
+		       "functions, USDT probes)" : "no (no uprobe_events: "
+		       "CONFIG_UPROBE_EVENTS)");
+		printf("uprobe PMU:          %s\n", upmu > 0 ?
+		       (uprobe_ref_ctr_available() ? "yes, with USDT "
+			"semaphores" : "yes, without USDT semaphores (4.20)") :
+		       getenv("BAREBPF_UPROBES") ? "not used (BAREBPF_UPROBES)" :
+		       "no (uprobe_events instead)");
+		printf("perf sampling:       %s\n", perf);
+		printf("BTF:                 %s\n", btf ? "yes "
+		       "(/sys/kernel/btf/vmlinux; barebpf does not need it)" :
+		       "no (barebpf does not need it)");
 		printf("block tracepoints:  ");
 	}
 	for (i = j = 0; i < (int)(sizeof(block_tps) / sizeof(block_tps[0])); i++) {
@@ -167,5 +227,5 @@ static int features_main(int argc, char **argv)
 
 const struct tool tool_features = {
 	"features", features_main,
-	"what this kernel offers (version code, tracefs, kprobes, tracepoints)"
+	"what this kernel offers (version code, kprobes, uprobes, perf, BTF, tracepoints)"
 };
