@@ -3,12 +3,14 @@
  * Messages that named the wrong thing (issue 32 item 15): each runs the
  * binary on the bad input, checks the exit status and that the message
  * names the problem and its fix, not a neighbour's. And the README's USDT
- * example, run (item 16).
+ * example, run (item 16), and trace's %s that cannot be read (item 12).
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "bbtest.h"
 #include "barebpf.h"
@@ -104,6 +106,39 @@ START_TEST(test_trace_spec_advice)
 }
 END_TEST
 
+/* A %s whose memory cannot be read prints a marker, not an empty string
+ * (issue 32 item 12): openat() of address 1 fails with EFAULT, and trace
+ * cannot read the name either; JSON has null. */
+START_TEST(test_trace_unread_string)
+{
+	char pid[16], buf[8192];
+	char *argv[] = { (char *)barebpf(), "trace", "-p", pid, "-M", "1",
+			 "t:syscalls:sys_enter_openat \"[%s]\", args->filename",
+			 NULL };
+	char *jargv[] = { (char *)barebpf(), "trace", "-j", "-p", pid, "-M",
+			  "1", "t:syscalls:sys_enter_openat \"[%s]\", "
+			  "args->filename", NULL };
+	struct proc p;
+	int rc, j;
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	for (j = 0; j < 2; j++) {
+		char **av = j ? jargv : argv;
+
+		spawn(&p, av);
+		trace_started(&p, av, buf, sizeof(buf));
+		ck_assert_int_lt(syscall(SYS_openat, AT_FDCWD, (char *)1,
+					 O_RDONLY), 0);
+		read_until(p.out, buf, sizeof(buf), "\n", 10000);
+		rc = wait_exit(p.pid);
+		close(p.out);
+		close(p.err);
+		ck_assert_msg(rc == 0 && strstr(buf, j ? "\"args\":[null]" :
+						"[[?]]"), "exit %d: %s", rc, buf);
+	}
+}
+END_TEST
+
 /* The README's USDT example runs where the probe exists: Debian 12's
  * python3 carries python:function__entry (its glibc has no probes, so
  * the example it gave, u:c:memory_malloc_retry, could not). And the
@@ -162,6 +197,7 @@ static Suite *messages_suite(void)
 	tcase_add_test(tc, test_truncated_elf);
 	tcase_add_test(tc, test_trace_spec_advice);
 	tcase_add_test(tc, test_readme_usdt_example);
+	tcase_add_test(tc, test_trace_unread_string);
 	suite_add_tcase(s, tc);
 	return s;
 }
