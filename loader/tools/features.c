@@ -227,5 +227,5 @@ static int features_main(int argc, char **argv)
 
 const struct tool tool_features = {
 	"features", features_main,
-	"what this kernel offers (version code, kprobes, uprobes, perf, BTF, tracepoints)"
+	"what this kernel offers (kprobes, uprobes, perf, BTF, tracepoints)"
 };

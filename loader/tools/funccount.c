@@ -596,5 +596,5 @@ out:
 
 const struct tool tool_funccount = {
 	"funccount", funccount_main,
-	"count kernel or user function calls (kprobes, uprobes), tracepoint hits (bcc's options)"
+	"count kernel/user function calls, tracepoint hits (bcc's options)"
 };

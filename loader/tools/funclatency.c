@@ -290,5 +290,5 @@ out:
 
 const struct tool tool_funclatency = {
 	"funclatency", funclatency_main,
-	"kernel or user function latency histogram (kprobes, uprobes; bcc's options)"
+	"kernel/user function latency histogram (bcc's options)"
 };

@@ -430,6 +430,5 @@ out_free:
 
 const struct tool tool_run = {
 	"run", run_main,
-	"load and attach your own BPF object (kprobe/, kretprobe/, ksyscall/, "
-	"uprobe/, tracepoint/, perf_event)"
+	"load and attach your own BPF object (kprobe/, uprobe/, tracepoint/, ...)"
 };

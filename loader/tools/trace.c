@@ -757,5 +757,5 @@ out:
 
 const struct tool tool_trace = {
 	"trace", trace_main,
-	"kernel and user functions, USDT probes, tracepoints: arguments, filters, stacks (bcc's trace)"
+	"kernel/user functions, USDT, tracepoints: arguments, filters, stacks"
 };
