@@ -38,6 +38,9 @@ struct bb_err {
 /* Fill err (if not NULL) and return code, which must be negative. */
 int bb_fail(struct bb_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Why a user program or library could not be read (elfsyms, usdt):
+ * -ENOEXEC not ELF, -EBADMSG damaged or cut short, else strerror. */
+const char *bb_elf_strerror(int err);
 
 /* ---- raw system calls (sys.c) ---- */
 long sys_bpf(int cmd, void *attr, unsigned int size);

@@ -41,7 +41,13 @@ static void vtool_error(const struct tool_ctx *t, const char *fmt,
 	else
 		msg = small; /* whole, or cut short without memory */
 	fprintf(stderr, "barebpf %s: ", t->name);
-	for (p = msg; *p; ) {
+	p = msg;
+	/* a library sentence naming the tool's own object ("profile: cannot
+	 * create map ...") is said once: "barebpf profile: cannot ..." */
+	if (!strncmp(p, t->name, strlen(t->name)) &&
+	    !strncmp(p + strlen(t->name), ": ", 2))
+		p += strlen(t->name) + 2;
+	while (*p) {
 		size_t k = strcspn(p, "\n\t");
 
 		out_textn(stderr, p, k);

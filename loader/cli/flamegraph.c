@@ -160,7 +160,7 @@ size_t fold_frame(char *out, size_t len, const char *name)
 size_t fg_xml_esc(char *out, size_t len, const char *s)
 {
 	char tmp[1024];
-	size_t n = esc_text(tmp, sizeof(tmp), s, strlen(s)), i, o = 0;
+	size_t n = esc_text_again(tmp, sizeof(tmp), s, strlen(s)), i, o = 0;
 
 	if (!len)
 		return 0;

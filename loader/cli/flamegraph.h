@@ -31,7 +31,8 @@ void fg_free(struct fg *g);
  * in bcc's (the count is after the last one). Returns the length written.
  */
 size_t fold_frame(char *out, size_t len, const char *name);
-/* Text for XML: escaped as output.h's text, then & < > " ' as entities. */
+/* Text for XML: escaped as output.h's text (esc_text_again: the frames
+ * come from folded lines, escaped already), then & < > " ' as entities. */
 size_t fg_xml_esc(char *out, size_t len, const char *s);
 
 #endif

@@ -414,9 +414,7 @@ int tool_match_ufuncs(struct tool_ctx *t, const char *spec, int pid,
 	if (ret < 0) {
 		ufuncs_free(&l);
 		return tool_fail(t, ret, "'%s': cannot read the symbols of "
-				 "%s: %s", spec, path, ret == -ENOEXEC ?
-				 "not an ELF program or library" :
-				 strerror(-ret));
+				 "%s: %s", spec, path, bb_elf_strerror(ret));
 	}
 	if (!l.n) {
 		ufuncs_free(&l);

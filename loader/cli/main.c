@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * barebpf: BPF tracing for legacy and embedded Linux (4.15+), one static
+ * barebpf: BPF tracing for legacy and embedded Linux (4.9+), one static
  * binary. `barebpf TOOL ...`, or a link named after the tool (busybox
  * style).
  */
@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "tool.h"
+#include "facts.h"
 
 /* The tools, in the order --help lists them: each defines `const struct
  * tool tool_<name>` in loader/tools/<name>.c, or <name>/<name>.c for a
@@ -35,8 +36,14 @@ static void usage(FILE *f)
 		"usage: barebpf TOOL [options...]   (or call a link named TOOL)\n"
 		"       barebpf --help | --version | --list-tools\n"
 		"\n"
-		"BPF tracing for Linux 4.15 and later: no libbpf, BTF, LLVM or\n"
-		"kernel headers needed on the host. Run as root.\n"
+		"BPF tracing for Linux " BB_FLOOR " and later (every tool from "
+		BB_FLOOR_ALL "): no libbpf,\n"
+		"BTF, LLVM or kernel headers needed on the host. Run as root.\n"
+		"Probes: kernel functions (kprobes), tracepoints, user-space\n"
+		"functions of programs and libraries (uprobes: trace p:LIB:FUNC,\n"
+		"funccount/funclatency LIB:FUNC) and USDT probes (trace\n"
+		"u:LIB:PROBE), perf sampling (profile), and your own BPF objects\n"
+		"(run, kprobe/, tracepoint/, uprobe/, perf_event sections).\n"
 		"\n"
 		"tools:\n");
 	for (i = 0; i < NTOOLS; i++)
@@ -51,9 +58,16 @@ static void usage(FILE *f)
 		"  BAREBPF_KPROBES=tracefs  make kprobes through tracefs\n"
 		"                        kprobe_events even where the perf kprobe\n"
 		"                        PMU (4.17+) would remove them by itself\n"
+		"  BAREBPF_UPROBES=tracefs  the same for uprobes (uprobe_events\n"
+		"                        instead of the perf uprobe PMU, 4.17+)\n"
 		"  BAREBPF_SYSCALLS=kprobes  execsnoop, opensnoop: kprobes on the\n"
 		"                        syscall functions even where the syscall\n"
-		"                        tracepoints exist\n");
+		"                        tracepoints exist\n"
+		"  BAREBPF_RING_PAGES=N  pages per CPU of the event rings (a power\n"
+		"                        of two, 1 to 65536); default: scaled to\n"
+		"                        the memory\n"
+		"  BAREBPF_LDCACHE=FILE  the ld.so.cache that names libraries\n"
+		"                        (p:c:malloc), instead of /etc/ld.so.cache\n");
 }
 
 /*

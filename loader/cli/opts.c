@@ -94,11 +94,12 @@ int opt_seconds(struct tool_ctx *t, const char *opt, const char *arg,
 	return 0;
 }
 
-int opt_pid(struct tool_ctx *t, const char *arg, unsigned long *v)
+int opt_id(struct tool_ctx *t, const char *opt, const char *what,
+	   const char *arg, unsigned long *v)
 {
 	if (parse_ulong(arg, v) < 0 || !*v || *v > 0x7fffffff)
-		return tool_fail(t, -EINVAL,
-				 "-p needs a process id, not '%s'", arg);
+		return tool_fail(t, -EINVAL, "%s needs a %s, not '%s'", opt,
+				 what, arg);
 	return tool_need_pid(t, *v);
 }
 
@@ -115,6 +116,11 @@ int tool_need_pid(struct tool_ctx *t, unsigned long pid)
 				 "(see `ps -e` or `ps -eL` for thread ids)",
 				 pid);
 	return 0;
+}
+
+int opt_pid(struct tool_ctx *t, const char *arg, unsigned long *v)
+{
+	return opt_id(t, "-p", "process id", arg, v);
 }
 
 int opt_maxactive(struct tool_ctx *t, const char *arg, unsigned long *v)

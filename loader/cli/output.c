@@ -116,13 +116,38 @@ static int piece(const unsigned char *s, size_t n, int *bad)
 	return *bad ? 1 + (len == 2 && s[0] == 0xc2) : len;
 }
 
+/*
+ * The code point of a bidirectional control at p (a valid piece of len
+ * bytes), else 0: U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069.
+ * A terminal reorders the text around them ("Trojan Source").
+ */
+static unsigned bidi(const unsigned char *p, int len)
+{
+	if (len == 2 && p[0] == 0xd8 && p[1] == 0x9c)
+		return 0x61c;
+	if (len != 3 || p[0] != 0xe2)
+		return 0;
+	if (p[1] == 0x80 && (p[2] == 0x8e || p[2] == 0x8f ||
+			     (p[2] >= 0xaa && p[2] <= 0xae)))
+		return 0x2000 + (p[2] & 0x3f);
+	if (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)
+		return 0x2040 + (p[2] & 0x3f);
+	return 0;
+}
+
 /* The text of the piece at p (n bytes there) into e: *k bytes of p as
- * they are, or escaped. Returns its length (at most 8). */
-static int esc_piece(const unsigned char *p, size_t n, char e[12], int *k)
+ * they are, or escaped. Returns its length (at most 9). */
+static int esc_piece(const unsigned char *p, size_t n, char e[12], int *k,
+		     int keep_bs)
 {
 	int bad, m = 0, j;
+	unsigned cp;
 
 	*k = piece(p, n, &bad);
+	if (!bad && *p == '\\' && !keep_bs)
+		return snprintf(e, 12, "\\\\");
+	if (!bad && (cp = bidi(p, *k)))
+		return snprintf(e, 12, "\\u{%x}", cp);
 	if (!bad) {
 		memcpy(e, p, *k);
 		return *k;
@@ -134,7 +159,8 @@ static int esc_piece(const unsigned char *p, size_t n, char e[12], int *k)
 	return m;
 }
 
-size_t esc_text(char *out, size_t len, const char *s, size_t n)
+static size_t esc_into(char *out, size_t len, const char *s, size_t n,
+		       int keep_bs)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t o = 0, i = 0;
@@ -144,14 +170,15 @@ size_t esc_text(char *out, size_t len, const char *s, size_t n)
 	if (!len)
 		return 0;
 	for (; i < n && p[i]; i += k) {
-		if (p[i] >= 0x20 && p[i] < 0x7f) { /* most of every string */
+		if (p[i] >= 0x20 && p[i] < 0x7f && (p[i] != '\\' || keep_bs)) {
+			/* most of every string */
 			if (o + 1 >= len)
 				break;
 			out[o++] = p[i];
 			k = 1;
 			continue;
 		}
-		m = esc_piece(p + i, n - i, e, &k);
+		m = esc_piece(p + i, n - i, e, &k, keep_bs);
 		if (o + m >= len)
 			break;
 		memcpy(out + o, e, m);
@@ -159,6 +186,16 @@ size_t esc_text(char *out, size_t len, const char *s, size_t n)
 	}
 	out[o] = 0;
 	return o;
+}
+
+size_t esc_text(char *out, size_t len, const char *s, size_t n)
+{
+	return esc_into(out, len, s, n, 0);
+}
+
+size_t esc_text_again(char *out, size_t len, const char *s, size_t n)
+{
+	return esc_into(out, len, s, n, 1);
 }
 
 void out_textn(FILE *f, const char *s, size_t n)
@@ -169,7 +206,7 @@ void out_textn(FILE *f, const char *s, size_t n)
 	int k;
 
 	for (i = 0; i < n && p[i]; i += k)
-		fwrite(e, 1, esc_piece(p + i, n - i, e, &k), f);
+		fwrite(e, 1, esc_piece(p + i, n - i, e, &k, 0), f);
 }
 
 void out_text(FILE *f, const char *s)
@@ -214,6 +251,8 @@ void json_strn(FILE *f, const char *s, size_t n)
 			fputs("\\n", f);
 		else if (c == '\t')
 			fputs("\\t", f);
+		else if (!bad && bidi(p + i, k))
+			fprintf(f, "\\u%04x", bidi(p + i, k));
 		else if (!bad)
 			fwrite(p + i, 1, k, f);
 		else if (k == 2) /* a C1 control, U+0080..U+009F */

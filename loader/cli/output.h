@@ -27,17 +27,26 @@ void hist_json_log2(FILE *f, const uint64_t *vals, int n, const char *unit);
  * text: valid UTF-8 as it is, but a newline as \n, a tab as \t, and
  *   every other control (C0, DEL, C1 as U+0080..U+009F) and every byte
  *   that is not part of valid UTF-8 (overlong forms, surrogates, cut
- *   sequences, 0xf5..0xff) as \xNN, byte by byte. Backslashes stay as
- *   they are (bcc's execsnoop and trace print them so).
+ *   sequences, 0xf5..0xff) as \xNN, byte by byte; a backslash as \\ (so
+ *   that the two characters "\n" cannot pass for an escaped newline; bcc
+ *   prints it raw), and the bidirectional controls (U+061C, U+200E,
+ *   U+200F, U+202A..U+202E, U+2066..U+2069, which make a terminal reorder
+ *   what it shows: "Trojan Source") by code point, as \u{202e}.
  * JSON: a string of valid UTF-8: \" \\ \n \t, other controls as
  *   \u00NN, and each byte that is not valid UTF-8 as \u00NN, the code
- *   point of the same number (Latin-1's reading of it: 0xff is "\u00ff").
+ *   point of the same number (Latin-1's reading of it: 0xff is "\u00ff");
+ *   the bidirectional controls as \u202e (the same string to a parser,
+ *   and nothing reordered on a terminal that shows the line).
  *
  * Both stop at a NUL (or after n bytes).
  */
 /* Escaped into out (len bytes, NUL-terminated; an escape that does not
  * fit is left out whole). Returns the length written. */
 size_t esc_text(char *out, size_t len, const char *s, size_t n);
+/* The same for text escaped already (a folded line's frames): a backslash
+ * stays, so that its escapes are not doubled; what is still raw is
+ * escaped. */
+size_t esc_text_again(char *out, size_t len, const char *s, size_t n);
 void out_text(FILE *f, const char *s);
 void out_textn(FILE *f, const char *s, size_t n);
 /* Escaped (at most 1023 bytes of it), then padded as printf's "%*s". */

@@ -330,6 +330,9 @@ int opt_seconds(struct tool_ctx *t, const char *opt, const char *arg,
 int opt_maxactive(struct tool_ctx *t, const char *arg, unsigned long *v);
 /* -p PID: a number, of a process or thread that is running (below). */
 int opt_pid(struct tool_ctx *t, const char *arg, unsigned long *v);
+/* The same for another option: "-t needs a thread id, not '-5'". */
+int opt_id(struct tool_ctx *t, const char *opt, const char *what,
+	   const char *arg, unsigned long *v);
 /* 0 if process (or thread) pid exists, or -ESRCH after saying it does
  * not: every tool that filters on a pid refuses one that is not there. */
 int tool_need_pid(struct tool_ctx *t, unsigned long pid);

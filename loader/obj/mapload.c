@@ -24,15 +24,33 @@
 
 #define BPF_FS_MAGIC 0xcafe4a11
 
-static const char *map_create_hint(int ret)
+/* What to do about a map the kernel did not create; buf holds the text
+ * when it is made here. */
+static const char *map_create_hint(int ret, const struct bb_map *m,
+				   char *buf, size_t len)
 {
+	/* what the entries alone take, before the kernel's own per entry */
+	double mib = ((double)m->def.key_size + m->def.value_size) *
+		     m->def.max_entries / (1024.0 * 1024.0);
+
 	switch (ret) {
 	case -EPERM:
 		return "; run as root (CAP_SYS_ADMIN), and raise "
 		       "RLIMIT_MEMLOCK: kernels before 5.11 charge maps to it";
 	case -ENOMEM:
-		return "; kernels before 5.11 charge maps to RLIMIT_MEMLOCK: "
-		       "raise it, or use fewer entries";
+		/* from 5.11 the memory cgroup pays, not RLIMIT_MEMLOCK */
+		if (bb_memcg_charged())
+			snprintf(buf, len, "; its entries alone take %.0f MiB, "
+				 "more than the kernel could allocate (this "
+				 "kernel charges BPF maps to the memory "
+				 "cgroup, not to RLIMIT_MEMLOCK): use fewer "
+				 "entries", mib);
+		else
+			snprintf(buf, len, "; its entries alone take %.0f MiB; "
+				 "kernels before 5.11 charge maps to "
+				 "RLIMIT_MEMLOCK: raise it (ulimit -l "
+				 "unlimited), or use fewer entries", mib);
+		return buf;
 	case -EINVAL:
 		return "; this kernel refuses the definition: a map type it "
 		       "lacks, or sizes that type does not allow";
@@ -140,6 +158,7 @@ static int create_map(struct bb_obj *obj, struct bb_map *m, int inner_fd,
 		      struct bb_err *err)
 {
 	struct bb_map_attr a;
+	char hint[256];
 	int fd;
 
 	memset(&a, 0, sizeof(a));
@@ -183,7 +202,8 @@ static int create_map(struct bb_obj *obj, struct bb_map *m, int inner_fd,
 			       obj->name, m->name, m->def.type,
 			       m->def.key_size, m->def.value_size,
 			       m->def.max_entries, m->def.map_flags,
-			       strerror(-fd), map_create_hint(fd));
+			       strerror(-fd),
+			       map_create_hint(fd, m, hint, sizeof(hint)));
 	m->fd = fd;
 	return 0;
 }

@@ -251,9 +251,7 @@ int uprobe_resolve(const char *spec, int pid, char *path, size_t len,
 			       "with -marm)", spec, fn, path);
 	if (ret < 0)
 		return bb_fail(err, ret, "'%s': cannot read the symbols of "
-			       "%s: %s", spec, path, ret == -ENOEXEC ?
-			       "not an ELF program or library" :
-			       strerror(-ret));
+			       "%s: %s", spec, path, bb_elf_strerror(ret));
 	*off += add;
 	return 0;
 }

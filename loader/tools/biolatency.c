@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
+#include "facts.h"
 #include "dhist.h"
 #include "mods.h"
 #include "../../bpf/biolatency.h"
@@ -21,7 +22,8 @@ static const char usage[] =
 "Latency is measured from the moment a request is issued to the device\n"
 "driver (or, with -Q, inserted into the OS queue) to its completion, on\n"
 "the block_rq_issue/insert/complete tracepoints. It works without kprobes,\n"
-"BTF or kernel headers, from Linux 4.15 on. It does NOT see time a bio\n"
+"BTF or kernel headers, from Linux " BB_FLOOR " on. It does NOT see time"
+" a bio\n"
 "spends waiting before it becomes a request (e.g. in blk_queue_enter()\n"
 "while the queue is frozen).\n"
 "\n"

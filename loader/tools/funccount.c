@@ -17,7 +17,8 @@ static const char usage[] =
 "usage: barebpf funccount [-h] [-p PID] [-i INTERVAL] [-d DURATION] [-T] [-r]\n"
 "                         [-j] [--max-probes N] pattern\n"
 "\n"
-"Count kernel function calls and tracepoint hits, as bcc's funccount.\n"
+"Count kernel or user-space function calls and tracepoint hits, as bcc's\n"
+"funccount.\n"
 "\n"
 "One kprobe on every kernel function that matches the pattern (a glob over\n"
 "available_filter_functions, /proc/kallsyms where that cannot be read,\n"
@@ -595,5 +596,5 @@ out:
 
 const struct tool tool_funccount = {
 	"funccount", funccount_main,
-	"count kernel function calls and tracepoint hits (bcc's options)"
+	"count kernel/user function calls, tracepoint hits (bcc's options)"
 };

@@ -17,7 +17,8 @@ static const char usage[] =
 "usage: barebpf funclatency [-h] [-p PID] [-i INTERVAL] [-d DURATION] [-T]\n"
 "                           [-u | -m] [-r] [-j] [-M MAXACTIVE] pattern\n"
 "\n"
-"Time kernel functions and print their latency as a log2 histogram.\n"
+"Time kernel or user-space functions and print their latency as a log2\n"
+"histogram.\n"
 "\n"
 "A kprobe at entry and a kretprobe at return of every kernel function that\n"
 "matches the pattern (a glob over available_filter_functions, or with -r a\n"
@@ -289,5 +290,5 @@ out:
 
 const struct tool tool_funclatency = {
 	"funclatency", funclatency_main,
-	"kernel function latency histogram (kprobes; bcc's options)"
+	"kernel/user function latency histogram (bcc's options)"
 };

@@ -133,7 +133,7 @@ static int parse_args(struct tool_ctx *t, struct offcpu_opts *o, int argc,
 			continue;
 		switch (c) {
 		case 't':
-			if (opt_pid(t, optarg, &o->tid))
+			if (opt_id(t, "-t", "thread id", optarg, &o->tid))
 				return -EINVAL;
 			break;
 		case 'u': o->user_threads = 1; break;

@@ -5,10 +5,12 @@
  * probe, parsed, then compiled for both architectures against the fields
  * of a tracepoint format; the
  * rest of the input is a record as the BPF program would send it, printed
- * as text and JSON. What is compiled must fit the program's record.
+ * as text and JSON (valid, its strings escaped). What is compiled must fit
+ * the program's record.
  */
 #include "fuzz.h"
 #include "barebpf.h"
+#include "../jsoncheck.h"
 /* the trace tool's own files: they are not in the library */
 #include "../../loader/tools/trace/trace_lex.c"
 #include "../../loader/tools/trace/trace_spec.c"
@@ -104,8 +106,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		f = open_memstream(&out, &olen);
 		FUZZ_ASSERT(f);
 		trace_format(f, &sp, &pr, &e, (uint32_t)rlen, NULL, NULL);
+		fclose(f);
+		free(out);
+		out = NULL;
+		/* the record's strings escaped: valid JSON, and no raw
+		 * bidirectional control (U+202A..U+202E as UTF-8) */
+		f = open_memstream(&out, &olen);
+		FUZZ_ASSERT(f);
 		trace_json_args(f, &sp, &pr, &e, (uint32_t)rlen, NULL, NULL);
 		fclose(f);
+		FUZZ_ASSERT(!json_check(out, olen));
+		for (i = 0; i + 2 < (int)olen; i++)
+			FUZZ_ASSERT(!((unsigned char)out[i] == 0xe2 &&
+				      (unsigned char)out[i + 1] == 0x80 &&
+				      (unsigned char)out[i + 2] >= 0xaa &&
+				      (unsigned char)out[i + 2] <= 0xae));
 		free(out);
 		out = NULL;
 	}

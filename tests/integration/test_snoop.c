@@ -351,7 +351,8 @@ END_TEST
 /*
  * A path is the process' to choose: one holding a newline and ESC must
  * not forge a line of its own nor reach the terminal raw (issue 20).
- * Text: exactly one line for the open, the newline as \n and ESC as \x1b.
+ * Text: exactly one line for the open, the newline as \n and ESC as \x1b,
+ * a backslash as \\ and U+202E as \u{202e} (issue 32).
  */
 START_TEST(test_opensnoop_escapes)
 {
@@ -365,7 +366,9 @@ START_TEST(test_opensnoop_escapes)
 	snprintf(dir, sizeof(dir), "/tmp/bbesc-%d\n12345  fake   3   0 ",
 		 (int)getpid());
 	snprintf(etc, sizeof(etc), "%s/etc", dir);
-	snprintf(path, sizeof(path), "%s/shadow\033[31m", etc);
+	/* and a backslash with an n after it, and U+202E (right-to-left
+	 * override): \\n, not a newline's escape; \u{202e}, not raw */
+	snprintf(path, sizeof(path), "%s/shadow\033[31m\\n\xe2\x80\xae", etc);
 	ck_assert_int_eq(mkdir(dir, 0700) | mkdir(etc, 0700), 0);
 	start_tool(&pr, argv, 0);
 	fd = open(path, O_WRONLY | O_CREAT, 0600);
@@ -377,8 +380,9 @@ START_TEST(test_opensnoop_escapes)
 	rmdir(etc);
 	rmdir(dir);
 	ck_assert_msg(!strchr(out, '\033'), "a raw ESC in the output:\n%s", out);
+	ck_assert_msg(!strstr(out, "\xe2\x80\xae"), "a raw U+202E in:\n%s", out);
 	snprintf(want, sizeof(want), "/tmp/bbesc-%d\\n12345  fake   3   0 "
-		 "/etc/shadow\\x1b[31m\n", (int)getpid());
+		 "/etc/shadow\\x1b[31m\\\\n\\u{202e}\n", (int)getpid());
 	ck_assert_msg(strstr(out, want), "no escaped path '%s' in:\n%s", want,
 		      out);
 	n = lines_with(out, "12345  fake", lines, 64);

@@ -45,8 +45,12 @@ static const char *json(const char *s, size_t n)
 
 START_TEST(test_ascii)
 {
+	/* a backslash is doubled: "\\n" (two characters) must not read as
+	 * an escaped newline */
 	ck_assert_str_eq(T("/usr/bin/ls -la x\\y \"q\""),
-			 "/usr/bin/ls -la x\\y \"q\"");
+			 "/usr/bin/ls -la x\\\\y \"q\"");
+	ck_assert_str_eq(T("a\\nb"), "a\\\\nb");
+	ck_assert_str_eq(T("\\x1b"), "\\\\x1b");
 	ck_assert_str_eq(J("/usr/bin/ls -la x\\y \"q\""),
 			 "\"/usr/bin/ls -la x\\\\y \\\"q\\\"\"");
 	ck_assert_str_eq(T(""), "");
@@ -79,6 +83,39 @@ START_TEST(test_controls)
 	/* C1 controls as UTF-8 (U+009B is CSI to some terminals) */
 	ck_assert_str_eq(T("\xc2\x9b" "1m\xc2\x80"), "\\xc2\\x9b1m\\xc2\\x80");
 	ck_assert_str_eq(J("\xc2\x9b" "1m"), "\"\\u009b1m\"");
+}
+END_TEST
+
+/* Bidirectional controls reorder what a terminal shows ("Trojan Source",
+ * CVE-2021-42574): escaped by code point in text, as \uNNNN in JSON. */
+START_TEST(test_bidi)
+{
+	/* U+202E RIGHT-TO-LEFT OVERRIDE */
+	ck_assert_str_eq(T("ab\xe2\x80\xae" "cd"), "ab\\u{202e}cd");
+	ck_assert_str_eq(J("ab\xe2\x80\xae" "cd"), "\"ab\\u202ecd\"");
+	/* the embeddings, overrides and isolates; LRM, RLM and ALM */
+	ck_assert_str_eq(T("\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad"),
+			 "\\u{202a}\\u{202b}\\u{202c}\\u{202d}");
+	ck_assert_str_eq(T("\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9"),
+			 "\\u{2066}\\u{2067}\\u{2068}\\u{2069}");
+	ck_assert_str_eq(T("\xe2\x80\x8e\xe2\x80\x8f\xd8\x9c"),
+			 "\\u{200e}\\u{200f}\\u{61c}");
+	ck_assert_str_eq(J("\xe2\x81\xa6\xe2\x80\x8f\xd8\x9c"),
+			 "\"\\u2066\\u200f\\u061c\"");
+	/* their neighbours are ordinary text: U+2029, U+202F, U+2065,
+	 * U+206A, U+200D, U+061B */
+	ck_assert_str_eq(T("\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa"
+			   "\xe2\x80\x8d\xd8\x9b"),
+			 "\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa"
+			 "\xe2\x80\x8d\xd8\x9b");
+	/* the escape fits whole or not at all */
+	{
+		char buf[9];
+
+		ck_assert_int_eq(esc_text(buf, sizeof(buf), "\xe2\x80\xae", 3), 8);
+		ck_assert_str_eq(buf, "\\u{202e}");
+		ck_assert_int_eq(esc_text(buf, 8, "\xe2\x80\xae", 3), 0);
+	}
 }
 END_TEST
 
@@ -183,6 +220,7 @@ static Suite *escape_suite(void)
 	tcase_add_test(tc, test_ascii);
 	tcase_add_test(tc, test_valid_utf8_stays);
 	tcase_add_test(tc, test_controls);
+	tcase_add_test(tc, test_bidi);
 	tcase_add_test(tc, test_invalid_bytes);
 	tcase_add_test(tc, test_overlong);
 	tcase_add_test(tc, test_surrogates_and_beyond);

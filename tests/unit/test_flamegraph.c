@@ -63,6 +63,12 @@ START_TEST(test_fold_escapes)
 	stackcount_fold(out, sizeof(out), "we;ird", 1, 1, u, 2, 0, -1, NULL, 0,
 			0, 5);
 	ck_assert_str_eq(out, "we:ird;\\x01x;op:er\\nator 5");
+	/* a backslash doubled, a bidi control by code point */
+	u[0] = "a\\b\xe2\x80\xae";
+	stackcount_fold(out, sizeof(out), "c", 1, 1, u, 1, 0, -1, NULL, 0,
+			0, 2);
+	ck_assert_str_eq(out, "c;a\\\\b\\u{202e} 2");
+	u[0] = "op;er\nator";
 	/* too small: -ENOSPC, not a line without its count */
 	ck_assert_int_eq(stackcount_fold(out, 12, "app", 1, 1, u, 2, 0, -1,
 					 NULL, 0, 0, 5), -ENOSPC);
@@ -78,6 +84,9 @@ START_TEST(test_xml_esc)
 	/* valid UTF-8 stays */
 	fg_xml_esc(out, sizeof(out), "caf\xc3\xa9");
 	ck_assert_str_eq(out, "caf\xc3\xa9");
+	/* text escaped already (a folded line's) is not escaped twice */
+	fg_xml_esc(out, sizeof(out), "a\\\\b\\x01\\u{202e}");
+	ck_assert_str_eq(out, "a\\\\b\\x01\\u{202e}");
 	/* an entity that does not fit is left out whole */
 	fg_xml_esc(out, 6, "ab&cd");
 	ck_assert_str_eq(out, "ab");

@@ -234,6 +234,9 @@ static void old_args_text(const struct execsnoop_event *e, unsigned n,
 			if (*s == '\n') {
 				out[k++] = '\\';
 				out[k++] = 'n';
+			} else if (*s == '\\') {
+				out[k++] = '\\';
+				out[k++] = '\\';
 			} else if (quote && *s == '"') {
 				out[k++] = '\\';
 				out[k++] = '"';
@@ -398,6 +401,17 @@ START_TEST(test_execsnoop_recorded)
 	RENDER(out, execsnoop_print(f, e, &l, 0, 1));
 	ck_assert_msg(!json_check(out, strlen(out)), "%s", out);
 	ck_assert_ptr_nonnull(strstr(out, "\"\\u001b]0;pwned\\u0007\\u00ff\"]"));
+	free(out);
+	/* a backslash, once escaped (not "\\\\\\\\"); quoted with -q */
+	strcpy(e->args[2], "a\\nb \"c\"");
+	RENDER(out, execsnoop_print(f, e, &l, 0, 0));
+	ck_assert_str_eq(out, "echo             4242    ?         0 /bin/echo two "
+			 "words a\\\\nb \"c\" ...\n");
+	free(out);
+	l.quote = 1;
+	RENDER(out, execsnoop_print(f, e, &l, 0, 0));
+	ck_assert_str_eq(out, "echo             4242    ?         0 \"/bin/echo\" "
+			 "\"two words\" \"a\\\\nb \\\"c\\\"\" \"...\"\n");
 	free(out);
 	free(e);
 }

@@ -224,6 +224,20 @@ START_TEST(test_parse_errors)
 		  "libc)" },
 		{ "p:/bin/x:f%", "probe 'p:/bin/x:f%': 'f%': not a function "
 		  "name" },
+		/* an offset into a user function: the advice names the
+		 * library's probes, not the kernel's (issue 32) */
+		{ "p:c:malloc+0x10", "probe 'p:c:malloc+0x10': '+0x10': "
+		  "offsets into a function are not supported; probe its "
+		  "entry (p:c:malloc) or return (r:c:malloc)" },
+		{ "p::vfs_read+4", "probe 'p::vfs_read+4': '+4': offsets into "
+		  "a function are not supported; probe its entry "
+		  "(p::vfs_read) or return (r::vfs_read)" },
+		/* a path with a space: the probe ends at the blank, and what
+		 * is left of the path is not called a function name */
+		{ "p:/tmp/a b:main", "probe 'p:/tmp/a b:main': '/tmp/a': a "
+		  "path, not a kernel function: a uprobe is p:/PATH:FUNC, "
+		  "and a probe ends at the first blank (a path with a space "
+		  "cannot be probed: link it to one without)" },
 		{ "u:pthread", "probe 'u:pthread': 'u:pthread': a USDT probe "
 		  "is u:LIB:PROBE or u:LIB:PROVIDER:PROBE (LIB a path or a "
 		  "library's name)" },
@@ -247,7 +261,7 @@ START_TEST(test_parse_errors)
 		  "t:CATEGORY:EVENT" },
 		{ "kfree_skb+0x12", "probe 'kfree_skb+0x12': '+0x12': offsets "
 		  "into a function are not supported; probe its entry "
-		  "(p::FUNC) or return (r::FUNC)" },
+		  "(p::kfree_skb) or return (r::kfree_skb)" },
 		{ "r::vfs_*", "probe 'r::vfs_*': 'vfs_*': a return probe takes "
 		  "one function, not a pattern (where a return comes from is "
 		  "not known)" },
@@ -875,12 +889,37 @@ START_TEST(test_format_text)
 	out = format(&sp, &pr, &e, pr.rec_size, ks, 1);
 	ck_assert_ptr_nonnull(strstr(out, "[\"\\u001b[2J\\u00ff\xc3\xa9\","));
 	free(out);
+	/* a backslash doubled, a bidi control by code point */
+	set_str(&e, &pr, pr.arg_slot[0], "a\\n\xe2\x80\xae");
+	out = format(&sp, &pr, &e, pr.rec_size, ks, 0);
+	ck_assert_str_eq(out, "[a\\\\n\\u{202e}] [a\\\\n\\u{202e}] "
+			 "0x1ff vfs_write+0x10 0x42");
+	free(out);
+	out = format(&sp, &pr, &e, pr.rec_size, ks, 1);
+	ck_assert_ptr_nonnull(strstr(out, "[\"a\\\\n\\u202e\","));
+	free(out);
 	set_str(&e, &pr, pr.arg_slot[0], "a\tb\n\x01");
-	/* a string that was not read, or not received, is empty */
+	/* a string that could not be read: a marker, not an empty string
+	 * that looks like one read; null in JSON */
 	e.str_ret[pr.arg_slot[0]] = -14;
+	out = format(&sp, &pr, &e, pr.rec_size, ks, 0);
+	ck_assert_str_eq(out, "[[?]] [[?]   ] 0x1ff vfs_write+0x10 0x42");
+	free(out);
+	out = format(&sp, &pr, &e, pr.rec_size, ks, 1);
+	ck_assert_str_eq(out, "[null,null,511,\"vfs_write+0x10\",\"0x42\"]");
+	free(out);
+	/* one read empty is empty; 0 (bpf_probe_read's, before 4.11) is
+	 * read too */
+	set_str(&e, &pr, pr.arg_slot[0], "");
 	out = format(&sp, &pr, &e, pr.rec_size, ks, 0);
 	ck_assert_str_eq(out, "[] [      ] 0x1ff vfs_write+0x10 0x42");
 	free(out);
+	set_str(&e, &pr, pr.arg_slot[0], "ab");
+	e.str_ret[pr.arg_slot[0]] = 0;
+	out = format(&sp, &pr, &e, pr.rec_size, ks, 0);
+	ck_assert_str_eq(out, "[ab] [ab    ] 0x1ff vfs_write+0x10 0x42");
+	free(out);
+	set_str(&e, &pr, pr.arg_slot[0], "a\tb\n\x01");
 	e.str_ret[pr.arg_slot[0]] = 6;
 	out = format(&sp, &pr, &e, TRACE_EVENT_FIXED + 2, ks, 0);
 	ck_assert_str_eq(out, "[a\\t] [a\\t   ] 0x1ff vfs_write+0x10 0x42");

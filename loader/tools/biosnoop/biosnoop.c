@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
+#include "facts.h"
 #include "mods.h"
 #include "blkdisk.h"
 #include "outrec.h"
@@ -42,7 +43,8 @@ static const char usage[] =
 "  LAT(ms)  time from issue to the device driver to completion\n"
 "\n"
 "It works on the block tracepoints alone (no kprobes, BTF or kernel\n"
-"headers), from Linux 4.15 on. Requests are matched by disk and sector.\n"
+"headers), from Linux " BB_FLOOR " on. Requests are matched by disk and"
+" sector.\n"
 "The submitter is the task current when the request was made from its\n"
 "first bio (block_getrq), as bcc's biosnoop takes it (at\n"
 "blk_account_io_start): the task in whose submit_bio that happened.\n"

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tool.h"
+#include "facts.h"
 #include "outrec.h"
+#include "output.h"
 #include "stream.h"
 #include "execsnoop_out.h"
 #include "mods.h"
@@ -33,7 +35,8 @@ static const char usage[] =
 "exec ends at sched:sched_process_exec), or, where\n"
 "the kernel was built without them (CONFIG_FTRACE_SYSCALLS), kprobes on\n"
 "the syscall functions (sys_execve, __x64_sys_execve, ...), from Linux\n"
-"4.15 on; BAREBPF_SYSCALLS=kprobes uses the kprobes anyway. The parent\n"
+BB_FLOOR " on; BAREBPF_SYSCALLS=kprobes uses the kprobes anyway. The"
+" parent\n"
 "comes from the sched:sched_process_fork tracepoint (no BTF needed); the\n"
 "summary at exit says how many parents came from where. If the reader\n"
 "falls behind, the kernel drops records: they are counted and reported.\n"
@@ -123,7 +126,7 @@ static const char *arg_at(const struct execsnoop_event *e, unsigned i,
 void execsnoop_args_text(const struct execsnoop_event *e, unsigned n,
 			 int quote, char *out, size_t len)
 {
-	char buf[EXECSNOOP_ARGSIZE];
+	char buf[EXECSNOOP_ARGSIZE], esc[4 * EXECSNOOP_ARGSIZE];
 	size_t k = 0;
 	unsigned i;
 
@@ -136,16 +139,12 @@ void execsnoop_args_text(const struct execsnoop_event *e, unsigned n,
 			out[k++] = ' ';
 		if (quote)
 			out[k++] = '"';
-		for (; *s && k + 4 < len; s++) {
-			if (*s == '\n') {
+		/* escaped once, here: the column is printed as it is */
+		esc_text(esc, sizeof(esc), s, strlen(s));
+		for (s = esc; *s && k + 4 < len; s++) {
+			if (quote && *s == '"')
 				out[k++] = '\\';
-				out[k++] = 'n';
-			} else if (quote && *s == '"') {
-				out[k++] = '\\';
-				out[k++] = '"';
-			} else {
-				out[k++] = *s;
-			}
+			out[k++] = *s;
 		}
 		if (quote)
 			out[k++] = '"';
@@ -173,7 +172,7 @@ static const struct out_field fields[F_N] = {
 	[F_FROM] = { NULL, "ppid_from", OUT_STR, 0, 0, 0, 0, 0, NULL },
 	[F_JUID] = { NULL, "uid", OUT_UINT, 0, 0, 0, 0, 0, NULL },
 	[F_RET] = { "RET", "ret", OUT_INT, 3, 0, 0, 0, 0, NULL },
-	[F_ARGS] = { "ARGS", NULL, OUT_STR, 0, 0, 0, 1, 0, NULL },
+	[F_ARGS] = { "ARGS", NULL, OUT_RAW, 0, 0, 0, 1, 0, NULL },
 	[F_JARGS] = { NULL, "args", OUT_STRV, 0, 0, 0, 0, 0, NULL },
 	[F_TRUNC] = { NULL, "truncated", OUT_BOOL, 0, 0, 0, 0, 0, NULL },
 };
@@ -186,7 +185,7 @@ void execsnoop_print_header(FILE *f, unsigned mask)
 void execsnoop_print(FILE *f, const struct execsnoop_event *e,
 		     const struct execsnoop_line *l, unsigned mask, int json)
 {
-	static char line[EXECSNOOP_MAXARGS * (2 * EXECSNOOP_ARGSIZE + 3) + 8];
+	static char line[EXECSNOOP_LINE];
 	static char args[EXECSNOOP_MAXARGS][EXECSNOOP_ARGSIZE];
 	const char *argv[EXECSNOOP_MAXARGS];
 	char comm[sizeof(e->comm) + 1];
@@ -229,7 +228,7 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	struct execsnoop_run *r = ctx;
 	struct execsnoop_opts *o = r->o;
 	static struct execsnoop_event e;
-	static char line[EXECSNOOP_MAXARGS * (2 * EXECSNOOP_ARGSIZE + 3) + 8];
+	static char line[EXECSNOOP_LINE];
 	char comm[sizeof(e.comm) + 1];
 	struct execsnoop_line l;
 	unsigned n;

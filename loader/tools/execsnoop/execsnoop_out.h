@@ -24,8 +24,11 @@ struct execsnoop_line {
 void execsnoop_print_header(FILE *f, unsigned mask);
 void execsnoop_print(FILE *f, const struct execsnoop_event *e,
 		     const struct execsnoop_line *l, unsigned mask, int json);
-/* bcc's ARGS: the arguments joined by spaces, '\n' as "\n", quoted with
- * quote, "..." after them if there were more. */
+/* bcc's ARGS: the arguments joined by spaces, each escaped as every
+ * string is (output.h: '\n' as "\n", '\\' as "\\\\", ...), quoted with quote
+ * ('"' as "\\\""), "..." after them if there were more. At most
+ * EXECSNOOP_LINE bytes with its NUL. */
+#define EXECSNOOP_LINE (EXECSNOOP_MAXARGS * (4 * EXECSNOOP_ARGSIZE + 3) + 8)
 void execsnoop_args_text(const struct execsnoop_event *e, unsigned n,
 			 int quote, char *out, size_t len);
 

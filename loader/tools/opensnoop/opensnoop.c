@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 #include "tool.h"
+#include "facts.h"
 #include "outrec.h"
 #include "stream.h"
 #include "opensnoop_out.h"
@@ -33,7 +34,8 @@ static const char usage[] =
 "It uses the syscalls:sys_enter/exit_open(at)(2) tracepoints, or, where\n"
 "the kernel was built without them (CONFIG_FTRACE_SYSCALLS), kprobes on\n"
 "the syscall functions (sys_openat, __x64_sys_openat, ...), from Linux\n"
-"4.15 on; BAREBPF_SYSCALLS=kprobes uses the kprobes anyway. If the reader\n"
+BB_FLOOR " on; BAREBPF_SYSCALLS=kprobes uses the kprobes anyway. If the"
+" reader\n"
 "falls behind, the kernel drops records: they are counted and reported.\n"
 "\n"
 "options:\n"

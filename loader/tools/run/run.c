@@ -22,6 +22,8 @@ static const char usage[] =
 "Load a BPF ELF object and attach each of its programs by section name:\n"
 "  kprobe/<function>  kretprobe/<function>  tracepoint/<category>/<event>\n"
 "  ksyscall/<syscall> kretsyscall/<syscall>  (also kprobe/sys_<syscall>)\n"
+"  uprobe/<path>:<function>  uretprobe/<path>:<function>  (user space;\n"
+"                     libbpf's, with +<offset> too)\n"
 "  perf_event         sampled on every CPU at -F HZ (hardware cycles, or\n"
 "                     the cpu-clock where there is no PMU: most VMs)\n"
 "Maps: section \"maps\" (bpf_map_def of any size: libbpf, bpf_load,\n"
@@ -436,6 +438,5 @@ out_free:
 
 const struct tool tool_run = {
 	"run", run_main,
-	"load and attach your own BPF object (kprobe/, kretprobe/, ksyscall/, "
-	"tracepoint/, perf_event)"
+	"load and attach your own BPF object (kprobe/, uprobe/, tracepoint/, ...)"
 };

@@ -476,5 +476,5 @@ out:
 
 const struct tool tool_trace = {
 	"trace", trace_main,
-	"functions and tracepoints: arguments, filters, stacks (bcc's trace)"
+	"kernel/user functions, USDT, tracepoints: arguments, filters, stacks"
 };

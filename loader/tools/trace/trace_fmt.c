@@ -10,17 +10,28 @@
 #include "trace_spec.h"
 #include "output.h"
 
-/* The string of a slot in the record, within what was received. */
-static size_t slot_str(const struct trace_prog *pr,
-		       const struct trace_event *e, uint32_t size, int slot,
-		       const char **s)
+/*
+ * The text of a %s whose read failed (a bad or NULL pointer, memory paged
+ * out): bcc prints an empty string, which looks like one read; JSON has
+ * null.
+ */
+#define STR_UNREAD "[?]"
+
+/* The string of a slot in the record, within what was received; -1 if
+ * its read failed. (0 is what bpf_probe_read returns, which stands in for
+ * bpf_probe_read_str before 4.11: the string is there.) */
+static long slot_str(const struct trace_prog *pr,
+		     const struct trace_event *e, uint32_t size, int slot,
+		     const char **s)
 {
 	const struct trace_slot_c *sl = &pr->slots[slot];
 	uint64_t start = TRACE_EVENT_FIXED + sl->stroff, n;
 
 	*s = "";
-	if (sl->str == TRACE_STR_NONE || e->str_ret[slot] <= 0 ||
-	    start >= size || start >= TRACE_EVENT_SIZE)
+	if (sl->str != TRACE_STR_NONE && e->str_ret[slot] < 0)
+		return -1;
+	if (sl->str == TRACE_STR_NONE || start >= size ||
+	    start >= TRACE_EVENT_SIZE)
 		return 0;
 	n = size - start < sl->strsize ? size - start : sl->strsize;
 	*s = (const char *)e + start;
@@ -47,12 +58,15 @@ static void render(char *buf, size_t len, const struct trace_conv *c,
 	struct bb_usym u;
 	const char *s;
 	char ch;
-	size_t n;
+	long n;
 
 	switch (c->type) {
 	case 's':
 		n = slot_str(pr, e, size, slot, &s);
-		esc_text(buf, len, s, n); /* one event stays on one line */
+		if (n < 0)
+			snprintf(buf, len, STR_UNREAD);
+		else /* one event stays on one line */
+			esc_text(buf, len, s, (size_t)n);
 		break;
 	case 'c':
 		ch = (char)v;
@@ -147,7 +161,7 @@ void trace_json_args(FILE *f, const struct trace_spec *sp,
 		int slot = pr->arg_slot[i];
 		uint64_t v = e->val[slot];
 		const char *s;
-		size_t n;
+		long n;
 
 		if (i)
 			fputc(',', f);
@@ -165,6 +179,10 @@ void trace_json_args(FILE *f, const struct trace_spec *sp,
 		case 's':
 			/* JSON escapes what it must: the bytes as read */
 			n = slot_str(pr, e, size, slot, &s);
+			if (n < 0) {
+				fputs("null", f);
+				break;
+			}
 			snprintf(buf, sizeof(buf), "%.*s", (int)n, s);
 			json_str(f, buf);
 			break;

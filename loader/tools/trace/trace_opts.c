@@ -29,6 +29,9 @@ static const char usage[] =
 "                      library's name (c is libc, found as bcc does;\n"
 "                      with -p, the one that process maps)\n"
 "  r:LIB:FUNC          its return\n"
+"  u:LIB:PROBE, u:LIB:PROVIDER:PROBE\n"
+"                      a USDT probe (a static probe of <sys/sdt.h>, in\n"
+"                      `readelf -n LIB`; arg1..arg12 are its arguments)\n"
 "  t:CATEGORY:EVENT    a tracepoint (see /sys/kernel/tracing/events)\n"
 "  VALUE               arg1..arg6 (p:), retval (r:), args->FIELD (t:),\n"
 "                      $pid (thread), $tgid (process), $uid, $gid, $cpu;\n"
@@ -99,7 +102,11 @@ static const char usage[] =
 "  barebpf trace -U -p 181 vfs_read vfs_write\n"
 "        two functions, one process, user stacks\n"
 "  barebpf trace -t -M 10 'r::vfs_read \"%ld\", retval'\n"
-"        timestamps; stop after 10 events\n";
+"        timestamps; stop after 10 events\n"
+"  barebpf trace -p 181 'r:c:malloc \"%p\", retval'\n"
+"        libc's malloc returns in one process (a uretprobe)\n"
+"  barebpf trace 'u:/usr/bin/python3:function__entry \"%s %s\", arg1, arg2'\n"
+"        Python functions entered, with their files (a USDT probe)\n";
 static const struct tool_usage help = { usage_line, usage };
 
 static int parse_num(struct tool_ctx *t, const char *opt, const char *what,

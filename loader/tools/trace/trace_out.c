@@ -233,7 +233,7 @@ static void print_event(struct trace_run *r, const struct trace_probe *p,
 }
 
 /* The fast line's pieces: u in decimal (two digits a step), and a string
- * that is its own escape (printable ASCII; in JSON no '"' or '\\'). */
+ * that is its own escape (printable ASCII but '\\'; in JSON no '"'). */
 static char *put_u32(char *p, uint32_t u)
 {
 	static const char d2[] =
@@ -276,15 +276,15 @@ static char *put_pad(char *p, char *start, int width)
 }
 
 /* The length of s (at most max) if every byte of it is printable ASCII
- * (and, for JSON, neither '"' nor '\\'): as it is in either output.
+ * but '\\' (and, for JSON, not '"'): as it is in either output.
  * Else -1. */
 static int plain(const char *s, int max, int json)
 {
 	int i;
 
 	for (i = 0; i < max && s[i]; i++)
-		if (s[i] < 0x20 || s[i] > 0x7e ||
-		    (json && (s[i] == '"' || s[i] == '\\')))
+		if (s[i] < 0x20 || s[i] > 0x7e || s[i] == '\\' ||
+		    (json && s[i] == '"'))
 			return -1;
 	return i;
 }

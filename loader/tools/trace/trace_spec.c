@@ -52,7 +52,15 @@ static int parse_func(struct parser *ps, enum trace_ptype type,
 	if (plus)
 		return tl_fail(ps, plus, strlen(plus), "offsets into a "
 			       "function are not supported; probe its entry "
-			       "(p::FUNC) or return (r::FUNC)");
+			       "(p:%.64s:%.*s) or return (r:%.64s:%.*s)",
+			       sp->lib, (int)(plus - fn > 64 ? 64 : plus - fn),
+			       fn, sp->lib,
+			       (int)(plus - fn > 64 ? 64 : plus - fn), fn);
+	if (!sp->lib[0] && strchr(fn, '/'))
+		return tl_fail(ps, fn, strlen(fn), "a path, not a kernel "
+			       "function: a uprobe is p:/PATH:FUNC, and a probe "
+			       "ends at the first blank (a path with a space "
+			       "cannot be probed: link it to one without)");
 	if (!name_ok(fn, "*?[]!-^") || strlen(fn) >= sizeof(sp->func))
 		return tl_fail(ps, fn, strlen(fn), sp->lib[0] ? "not a "
 			       "function name" : "not a kernel function name");

@@ -233,8 +233,7 @@ int trace_find_usdt_probe(struct tool_ctx *t, struct trace_probe *p, int pid,
 	if (ret < 0)
 		return tool_fail(t, ret, "probe '%s': cannot read the USDT "
 				 "notes of %s: %s", p->arg, path,
-				 ret == -ENOEXEC ? "not an ELF program or "
-				 "library" : strerror(-ret));
+				 bb_elf_strerror(ret));
 	for (i = 0; i < uf.nnotes; i++)
 		if (usdt_matches(sp, &uf.notes[i])) {
 			const struct usdt_note *a = &uf.notes[i];
