@@ -60,9 +60,9 @@ SIZE_LDFLAGS := -Wl,--gc-sections -Wl,-z,norelro
 # assert, debug info), whatever folder the tree was built in.
 REPRO_CFLAGS := -ffile-prefix-map=$(CURDIR)/=
 CFLAGS += $(REPRO_CFLAGS)
-CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iasm -Ibpf
+CFLAGS += $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iloader/kernel -Iasm -Ibpf
 CLI_CFLAGS := -Iloader/cli -Iloader/progs -Iloader/tools -I$(O)/gen
-TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iloader/cli -Iloader/progs -Iloader/tools -I$(O)/gen -Iasm -Ibpf \
+TEST_CFLAGS := -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iloader/kernel -Iloader/cli -Iloader/progs -Iloader/tools -I$(O)/gen -Iasm -Ibpf \
 	-Wno-unused-parameter
 # -mcpu=v1: no JLT/JLE/JSLT/JSLE (4.14), which 4.9's verifier refuses
 # ("invalid BPF_JMP opcode"); clang swaps the operands of JGT/JGE instead.
@@ -77,7 +77,7 @@ Q := @
 msg = @printf '  %-8s %s\n' $(1) $(2)
 endif
 
-LIB_SRCS := $(wildcard loader/*.c loader/obj/*.c loader/probe/*.c)
+LIB_SRCS := $(wildcard loader/*.c loader/obj/*.c loader/probe/*.c loader/kernel/*.c)
 # loader/cli/ (the frame), loader/progs/ (one module per BPF object) and
 # loader/tools/ (one file per tool) see those folders and $(O)/gen/; the
 # library (LIB_SRCS) is built without them on its include path, so that it
@@ -92,7 +92,7 @@ BPF_OBJS := $(patsubst %,$(O)/bpf/%.bpf.o,$(BPF_NAMES))
 EMBED_OBJS := $(patsubst %,$(O)/embed/%.o,$(BPF_NAMES))
 # One header per object with its constants' and maps' names (bbskel.c)
 SKELS := $(patsubst %,$(O)/gen/%.skel.h,$(BPF_NAMES))
-HDRS := $(wildcard loader/*.h loader/obj/*.h loader/probe/*.h loader/cli/*.h loader/progs/*.h loader/tools/*.h asm/*.h bpf/*.h)
+HDRS := $(wildcard loader/*.h loader/obj/*.h loader/probe/*.h loader/kernel/*.h loader/cli/*.h loader/progs/*.h loader/tools/*.h asm/*.h bpf/*.h)
 # The tools' names, from their definitions (`const struct tool tool_x = {`
 # then `"name", ...`): the links are made without running the binary, which
 # a cross build cannot. A native build checks the list against --list-tools.
@@ -301,7 +301,7 @@ FUZZ_TIMEOUT ?= 10
 FUZZ ?= $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all $(WARN) -Wno-unused-parameter -std=gnu11 \
-	-D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iloader/cli -Iloader/progs -Iloader/tools -I$(O)/gen -Iasm -Ibpf
+	-D_GNU_SOURCE -Iloader -Iloader/obj -Iloader/probe -Iloader/kernel -Iloader/cli -Iloader/progs -Iloader/tools -I$(O)/gen -Iasm -Ibpf
 FUZZ_LIB_OBJS := $(patsubst loader/%.c,$(O)/fuzz/lib/%.o,$(LIB_SRCS))
 # parsers of outside input on the command-line side (the HTTP server), and
 # the output layer that trace's record printer (fuzz_tracespec) writes with
