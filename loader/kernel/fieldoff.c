@@ -200,7 +200,28 @@ void fieldoff_init(struct bb_fieldoff *f, const char *btf_file)
 
 	memset(f, 0, sizeof(*f));
 	f->btf_file = btf_file;
-	f->discover_only = e && !strcmp(e, "discover");
+	if (e && !strcmp(e, "discover"))
+		f->discover_only = 1;
+	else if (e && !strncmp(e, "discover:", 9))
+		f->discover_list = e + 9;
+}
+
+/* Is path to be discovered whatever the BTF says (BAREBPF_FIELDS)? */
+static int forced(const struct bb_fieldoff *f, const char *path)
+{
+	const char *p = f->discover_list;
+	size_t n = strlen(path);
+
+	if (f->discover_only)
+		return 1;
+	while (p && *p) {
+		size_t l = strcspn(p, ",");
+
+		if (l == n && !strncmp(p, path, n))
+			return 1;
+		p += l + (p[l] == ',');
+	}
+	return 0;
 }
 
 int fieldoff_register(struct bb_fieldoff *f, const char *path,
@@ -295,9 +316,9 @@ int fieldoff_find(struct bb_fieldoff *f, const char *path,
 	char why[sizeof(berr.msg) + 16];
 	int ret;
 
-	if (f->discover_only)
-		return discover(f, path, out, "BAREBPF_FIELDS=discover skips "
-				"the BTF", err);
+	if (forced(f, path))
+		return discover(f, path, out, "BAREBPF_FIELDS asks to "
+				"discover it", err);
 	ret = open_btf(f);
 	if (ret < 0 && f->btf_file) /* the user's file must be readable */
 		return bb_fail(err, ret, "field %s: %s", path, f->btf_err.msg);

@@ -14,7 +14,8 @@
  *  2. where there is no BTF (or it lacks the field), a discovery the
  *     caller registered for that field (fieldoff_register): the caller
  *     makes the kernel do something known and finds the value in memory.
- * BAREBPF_FIELDS=discover skips the BTF (to check a discovery against it).
+ * BAREBPF_FIELDS=discover skips the BTF (to check a discovery against it);
+ * BAREBPF_FIELDS=discover:PATH[,PATH...] for those fields only.
  * The BTF is read at the first lookup, once (5.5 MB on 6.18: see
  * fieldoff_find for the cost). A field found nowhere is an error that
  * names it; never a guess.
@@ -50,6 +51,7 @@ typedef int (*bb_field_discover_fn)(void *ctx, const char *path,
 struct bb_fieldoff {
 	const char *btf_file;  /* --btf FILE, or NULL: the kernel's */
 	int discover_only;     /* BAREBPF_FIELDS=discover */
+	const char *discover_list; /* BAREBPF_FIELDS=discover:a.b,c.d */
 	/* the BTF, opened at the first lookup */
 	int btf_state;         /* 0 not tried, 1 open, -errno none */
 	struct bb_err btf_err; /* why there is none */

@@ -282,6 +282,16 @@ START_TEST(test_file_then_discovery)
 	ck_assert_ptr_nonnull(strstr(err.msg, "field outer.x"));
 	ck_assert_ptr_nonnull(strstr(err.msg, "--btf FILE"));
 	fieldoff_close(&fo);
+
+	/* forced for one field: the others still from the file */
+	setenv("BAREBPF_FIELDS", "discover:outer.q,outer.y", 1);
+	fieldoff_init(&fo, path);
+	fieldoff_register(&fo, "outer.y", fake_discovery, "ctx");
+	ck_assert_int_eq(fieldoff_find(&fo, "outer.y", &f, &err), 0);
+	ck_assert_int_eq(f.src, BB_FIELD_DISCOVERED);
+	ck_assert_int_eq(fieldoff_find(&fo, "outer.x", &f, &err), 0);
+	ck_assert_int_eq(f.src, BB_FIELD_FILE_BTF);
+	fieldoff_close(&fo);
 	unsetenv("BAREBPF_FIELDS");
 	unlink(path);
 }
