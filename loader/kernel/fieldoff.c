@@ -200,6 +200,7 @@ void fieldoff_init(struct bb_fieldoff *f, const char *btf_file)
 
 	memset(f, 0, sizeof(*f));
 	f->btf_file = btf_file;
+	f->cache_file = BB_FIELDOFF_CACHE;
 	if (e && !strcmp(e, "discover"))
 		f->discover_only = 1;
 	else if (e && !strncmp(e, "discover:", 9))
@@ -295,12 +296,17 @@ static int discover(struct bb_fieldoff *f, const char *path,
 		if (strcmp(f->disc[i].path, path))
 			continue;
 		memset(out, 0, sizeof(*out));
+		out->src = BB_FIELD_DISCOVERED;
+		/* forced: measured again, to be checked */
+		if (!forced(f, path) &&
+		    fieldcache_get(f->cache_file, path, out) == 0)
+			return 0;
 		ret = f->disc[i].fn(f->disc[i].ctx, path, out, err);
 		if (ret < 0)
 			return ret;
-		out->src = BB_FIELD_DISCOVERED;
 		if (!out->how[0])
 			snprintf(out->how, sizeof(out->how), "discovered");
+		fieldcache_put(f->cache_file, path, out);
 		return 0;
 	}
 	return bb_fail(err, -EOPNOTSUPP, "field %s: %s, and barebpf cannot "

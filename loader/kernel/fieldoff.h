@@ -15,7 +15,10 @@
  *     caller registered for that field (fieldoff_register): the caller
  *     makes the kernel do something known and finds the value in memory.
  * BAREBPF_FIELDS=discover skips the BTF (to check a discovery against it);
- * BAREBPF_FIELDS=discover:PATH[,PATH...] for those fields only.
+ * BAREBPF_FIELDS=discover:PATH[,PATH...] for those fields only. A
+ * discovery's answer is kept for the rest of the boot (fieldcache.c, in
+ * BB_FIELDOFF_CACHE) and taken from there, unless BAREBPF_FIELDS forces
+ * it.
  * The BTF is read at the first lookup, once (5.5 MB on 6.18: see
  * fieldoff_find for the cost). A field found nowhere is an error that
  * names it; never a guess.
@@ -47,11 +50,13 @@ typedef int (*bb_field_discover_fn)(void *ctx, const char *path,
 
 #define BB_FIELDOFF_DISC_MAX 8
 #define BB_KERNEL_BTF "/sys/kernel/btf/vmlinux"
+#define BB_FIELDOFF_CACHE "/run/barebpf/fieldoff"
 
 struct bb_fieldoff {
 	const char *btf_file;  /* --btf FILE, or NULL: the kernel's */
 	int discover_only;     /* BAREBPF_FIELDS=discover */
 	const char *discover_list; /* BAREBPF_FIELDS=discover:a.b,c.d */
+	const char *cache_file; /* BB_FIELDOFF_CACHE; NULL: none */
 	/* the BTF, opened at the first lookup */
 	int btf_state;         /* 0 not tried, 1 open, -errno none */
 	struct bb_err btf_err; /* why there is none */
@@ -83,7 +88,16 @@ int fieldoff_find(struct bb_fieldoff *f, const char *path,
 int fieldoff_have_btf(struct bb_fieldoff *f);
 void fieldoff_close(struct bb_fieldoff *f);
 
-/* Pure: the field at path in b, whose pointers have ptr_size bytes. */
+/* The per-boot cache of discoveries (fieldcache.c): get 0 (out filled,
+ * how said) or -errno; put keeps f for path, silently (a cache). */
+int fieldcache_get(const char *file, const char *path, struct bb_field *out);
+void fieldcache_put(const char *file, const char *path,
+		    const struct bb_field *f);
+/* Pure: path's "OFFSET SIZE" on a line of boot in text. */
+int fieldcache_parse(const char *text, const char *boot, const char *path,
+		     uint32_t *off, uint32_t *size);
+
+/* Pure: the field at path in b (its pointers: b->ptr_size bytes). */
 int fieldoff_btf(const struct bb_btf *b, const char *path,
 		 struct bb_field *out, struct bb_err *err);
 /* The size of "long" in b (4 on a 32-bit kernel), 8 if b has none. */

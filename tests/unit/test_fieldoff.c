@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "barebpf.h"
 #include "fieldoff.h"
 #include "bbtest.h"
@@ -248,6 +249,7 @@ START_TEST(test_file_then_discovery)
 	path = write_blob(&b);
 	unsetenv("BAREBPF_FIELDS");
 	fieldoff_init(&fo, path);
+	fo.cache_file = NULL;
 	ck_assert_int_eq(fieldoff_register(&fo, "outer.extra", fake_discovery,
 					   "ctx"), 0);
 	ck_assert_int_eq(fieldoff_find(&fo, "outer.y", &f, &err), 0);
@@ -270,6 +272,7 @@ START_TEST(test_file_then_discovery)
 	/* forced: the file is not read, the discovery answers or fails */
 	setenv("BAREBPF_FIELDS", "discover", 1);
 	fieldoff_init(&fo, path);
+	fo.cache_file = NULL;
 	fieldoff_register(&fo, "outer.y", fake_discovery, "ctx");
 	fieldoff_register(&fo, "outer.gone", fake_discovery, "ctx");
 	ck_assert_int_eq(fieldoff_have_btf(&fo), 0);
@@ -286,6 +289,7 @@ START_TEST(test_file_then_discovery)
 	/* forced for one field: the others still from the file */
 	setenv("BAREBPF_FIELDS", "discover:outer.q,outer.y", 1);
 	fieldoff_init(&fo, path);
+	fo.cache_file = NULL;
 	fieldoff_register(&fo, "outer.y", fake_discovery, "ctx");
 	ck_assert_int_eq(fieldoff_find(&fo, "outer.y", &f, &err), 0);
 	ck_assert_int_eq(f.src, BB_FIELD_DISCOVERED);
@@ -323,6 +327,81 @@ START_TEST(test_bad_file)
 }
 END_TEST
 
+START_TEST(test_cache_parse)
+{
+	static const char text[] =
+		"b1 rq.nr_running 4 4\n"
+		"b2 rq.nr_running 8 4\n"
+		"b2 rq.nr_running_x 12 4\n"
+		"b2 sock.x 9 0\n"       /* size 0: refused */
+		"b2 sock.y 9 4";          /* no newline: cut, refused */
+	uint32_t off = 0, size = 0;
+
+	ck_assert_int_eq(fieldcache_parse(text, "b2", "rq.nr_running", &off,
+					  &size), 0);
+	ck_assert_uint_eq(off, 8);
+	ck_assert_uint_eq(size, 4);
+	ck_assert_int_eq(fieldcache_parse(text, "b1", "rq.nr_running", &off,
+					  &size), 0);
+	ck_assert_uint_eq(off, 4);
+	ck_assert_int_eq(fieldcache_parse(text, "b3", "rq.nr_running", &off,
+					  &size), -ENOENT);
+	ck_assert_int_eq(fieldcache_parse(text, "b2", "sock.x", &off, &size),
+			 -ENOENT);
+	ck_assert_int_eq(fieldcache_parse(text, "b2", "sock.y", &off, &size),
+			 -ENOENT);
+}
+END_TEST
+
+/* a discovery is run once a boot: the second lookup reads the cache;
+ * forced, it runs again; a cache file others may write is ignored */
+START_TEST(test_cache_file)
+{
+	char dir[] = "/tmp/bbtest-fcache-XXXXXX", file[64];
+	struct bb_err err = { "" };
+	struct bb_fieldoff fo;
+	struct bb_field f;
+	struct blob b;
+	char *path;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/sub/fieldoff", dir);
+	make(&b, 8);
+	path = write_blob(&b);
+	unsetenv("BAREBPF_FIELDS");
+	fieldoff_init(&fo, path);
+	fo.cache_file = file;
+	fieldoff_register(&fo, "outer.extra", fake_discovery, "ctx");
+	calls = 0;
+	ck_assert_int_eq(fieldoff_find(&fo, "outer.extra", &f, &err), 0);
+	ck_assert_int_eq(calls, 1);
+	ck_assert_int_eq(fieldoff_find(&fo, "outer.extra", &f, &err), 0);
+	ck_assert_int_eq(calls, 1);
+	ck_assert_uint_eq(f.offset, 44);
+	ck_assert_uint_eq(f.size, 4);
+	ck_assert_int_eq(f.src, BB_FIELD_DISCOVERED);
+	ck_assert_ptr_nonnull(strstr(f.how, "earlier this boot"));
+	chmod(file, 0666);
+	ck_assert_int_eq(fieldoff_find(&fo, "outer.extra", &f, &err), 0);
+	ck_assert_int_eq(calls, 2);
+	chmod(file, 0600);
+	setenv("BAREBPF_FIELDS", "discover:outer.extra", 1);
+	fieldoff_close(&fo);
+	fieldoff_init(&fo, path);
+	fo.cache_file = file;
+	fieldoff_register(&fo, "outer.extra", fake_discovery, "ctx");
+	ck_assert_int_eq(fieldoff_find(&fo, "outer.extra", &f, &err), 0);
+	ck_assert_int_eq(calls, 3);
+	unsetenv("BAREBPF_FIELDS");
+	fieldoff_close(&fo);
+	unlink(file);
+	snprintf(file, sizeof(file), "%s/sub", dir);
+	rmdir(file);
+	rmdir(dir);
+	unlink(path);
+}
+END_TEST
+
 static Suite *fieldoff_suite(void)
 {
 	Suite *s = suite_create("fieldoff");
@@ -333,6 +412,8 @@ static Suite *fieldoff_suite(void)
 	tcase_add_test(tc, test_pointer_size_32bit);
 	tcase_add_test(tc, test_file_then_discovery);
 	tcase_add_test(tc, test_bad_file);
+	tcase_add_test(tc, test_cache_parse);
+	tcase_add_test(tc, test_cache_file);
 	suite_add_tcase(s, tc);
 	return s;
 }
