@@ -297,7 +297,7 @@ static int discover(struct bb_fieldoff *f, const char *path,
 			continue;
 		memset(out, 0, sizeof(*out));
 		out->src = BB_FIELD_DISCOVERED;
-		/* forced: measured again, to be checked */
+		/* forced: measured again, to be checked, and not kept */
 		if (!forced(f, path) &&
 		    fieldcache_get(f->cache_file, path, out) == 0)
 			return 0;
@@ -306,7 +306,8 @@ static int discover(struct bb_fieldoff *f, const char *path,
 			return ret;
 		if (!out->how[0])
 			snprintf(out->how, sizeof(out->how), "discovered");
-		fieldcache_put(f->cache_file, path, out);
+		if (!forced(f, path))
+			fieldcache_put(f->cache_file, path, out);
 		return 0;
 	}
 	return bb_fail(err, -EOPNOTSUPP, "field %s: %s, and barebpf cannot "

@@ -392,6 +392,8 @@ START_TEST(test_cache_file)
 	fieldoff_register(&fo, "outer.extra", fake_discovery, "ctx");
 	ck_assert_int_eq(fieldoff_find(&fo, "outer.extra", &f, &err), 0);
 	ck_assert_int_eq(calls, 3);
+	ck_assert_int_eq(fieldoff_find(&fo, "outer.extra", &f, &err), 0);
+	ck_assert_int_eq(calls, 4);
 	unsetenv("BAREBPF_FIELDS");
 	fieldoff_close(&fo);
 	unlink(file);
