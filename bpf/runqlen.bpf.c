@@ -5,15 +5,18 @@
  * struct rq's nr_running, and counts the length of the queue beside the
  * running task (nr_running - 1; 0 when idle).
  *
- * Where the CPU's struct rq is (load-time constants, set by
- * loader/progs/runqlen.c):
- *  - percpu 1: the per-CPU variable `runqueues` (rq_addr, from
+ * Where the CPU's struct rq is (load-time constant route, set by
+ * loader/progs/runqlen.c with the rest):
+ *  - RUNQLEN_PERCPU: the per-CPU variable `runqueues` (rq_addr, from
  *    /proc/kallsyms) plus this CPU's __per_cpu_offset[cpu] (the array at
  *    pcpu_offsets; 0 on a kernel without SMP), as per_cpu_ptr() does;
- *  - percpu 0: current->se.cfs_rq->rq (off_task_cfs_rq, off_cfs_rq_rq,
- *    from BTF; kernels with CONFIG_FAIR_GROUP_SCHED), for kernels whose
- *    kallsyms lists no data (no CONFIG_KALLSYMS_ALL). The idle task's
- *    cfs_rq is its CPU's root one, whose rq is its CPU's.
+ *  - RUNQLEN_TASK: current->se.cfs_rq->rq (off_task_cfs_rq,
+ *    off_cfs_rq_rq, from BTF; kernels with CONFIG_FAIR_GROUP_SCHED), for
+ *    kernels whose kallsyms lists no data (no CONFIG_KALLSYMS_ALL). The
+ *    idle task's cfs_rq is its CPU's root one, whose rq is its CPU's;
+ *  - RUNQLEN_TABLE: rqs[cpu], filled by the loader with what the
+ *    sched_update_nr_running_tp raw tracepoint (5.10) handed a program
+ *    on each CPU: kernels with neither BTF nor data symbols.
  * off_nr_running: rq.nr_running (BTF, or discovered with discover = 1:
  * the program then copies the first bytes of the rq into `snaps`).
  * per_cpu (-C): the key's cpu is this CPU's, else 0.
@@ -29,13 +32,20 @@ BB_MAP(dist, BPF_MAP_TYPE_HASH, sizeof(struct runqlen_key), sizeof(u64),
 /* one entry per possible CPU (the loader sets max_entries) */
 BB_MAP(snaps, BPF_MAP_TYPE_ARRAY, sizeof(u32), sizeof(struct runqlen_snap),
        1);
+/* RUNQLEN_TABLE: the rq of each possible CPU (max_entries set by the
+ * loader) */
+BB_MAP(rqs, BPF_MAP_TYPE_ARRAY, sizeof(u32), sizeof(u64), 1);
 BB_DROPS_MAP();
 
 static __always_inline u64 this_rq(u32 cpu)
 {
-	u64 off = 0, task, cfs;
+	u64 off = 0, task, cfs, *p;
 
-	if (BB_CONST(percpu)) {
+	if (BB_CONST(route) == RUNQLEN_TABLE) {
+		p = bpf_map_lookup_elem(&rqs, &cpu);
+		return p ? *p : 0;
+	}
+	if (BB_CONST(route) == RUNQLEN_PERCPU) {
 		if (BB_CONST(pcpu_offsets))
 			off = BB_KREAD_ULONG(BB_CONST(pcpu_offsets) +
 					     (u64)cpu * sizeof(bb_kulong));

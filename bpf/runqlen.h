@@ -12,6 +12,11 @@ struct runqlen_key {
 	unsigned int len;
 };
 
+/* route: where the program finds the CPU's struct rq (runqlen.bpf.c) */
+#define RUNQLEN_TASK 0
+#define RUNQLEN_PERCPU 1
+#define RUNQLEN_TABLE 2
+
 /* snaps (discover = 1): the first RUNQLEN_WINDOW bytes of the run queue
  * of each CPU as its latest sample saw them, and how many samples that
  * CPU took; where rq.nr_running is when no BTF says

@@ -102,6 +102,7 @@ arm64-4.15    aarch64  shared 4.15-arm64
 armv7-6.12    armv7    debian trixie    armv7nobd
 armv7-6.1     armv7    debian bookworm  arch
 armv7-5.10    armv7    debian bullseye  arch
+armv7-4.19    armv7    shared 4.19-armv7 armv7old
 riscv64-7.x   riscv64  debian sid       riscv7
 riscv64-6.12  riscv64  debian trixie    riscv612
 '
@@ -145,6 +146,7 @@ old     ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop
 old419  ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-frozen|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background|runqlen-spin)$
 oldest  ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|qenter-reads|qenter-split|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|hygiene-sigint|old-refuses|detach-background|runqlen-spin)$
 arch      $ARCH_CASES
+armv7old  ^(runqlen-spin)$
 armv7nobd $NO_BREAKDOWN_CASES
 riscv612  $RISCV612_CASES
 riscv7    $RISCV7_CASES
@@ -374,6 +376,7 @@ prepare_shared() { # prepare_shared LABEL FOLDER: a kernel of ../shared/kernels
 	4.19) var=BAREBPF_KERNEL_419 ;;
 	4.14) var=BAREBPF_KERNEL_414 ;;
 	4.9) var=BAREBPF_KERNEL_49 ;;
+	armv7-4.19) img=zImage var=BAREBPF_KERNEL_419_ARMV7 ;;
 	esac
 	d=${!var:-$ROOT/../shared/kernels/$2}
 	KIMG=$d
@@ -385,7 +388,8 @@ prepare_shared() { # prepare_shared LABEL FOLDER: a kernel of ../shared/kernels
 	# null_blk is built in: its options go on the command line.
 	KMODS=
 	KAPPEND="null_blk.queue_mode=2 null_blk.irqmode=2 null_blk.completion_nsec=$NSEC null_blk.nr_devices=1"
-	KREL=${2%-arm64}.
+	KREL=${2%-arm64}
+	KREL=${KREL%-armv7}.
 }
 
 # The Debian mirror this machine's apt already uses.

@@ -153,7 +153,9 @@ static void cpu_counts(const char *line, int cpu, unsigned want,
 	}
 }
 
-START_TEST(test_pinned_spinners)
+/* route: NULL, or BAREBPF_RUNQLEN_RQ's (the run queues taken another
+ * way than this kernel's first: from the raw tracepoint) */
+static void pinned_spinners(const char *route)
 {
 	char *argv[] = { (char *)barebpf(), "runqlen", "-C", "-j", "1", "2",
 			 NULL };
@@ -166,8 +168,11 @@ START_TEST(test_pinned_spinners)
 	for (i = 0; i < NSPIN; i++)
 		pids[i] = spin_on(cpu);
 	usleep(200000);
-	ck_assert_msg(run(argv, out, sizeof(out), err, sizeof(err)) == 0,
-		      "runqlen failed: %s", err);
+	if (route)
+		setenv("BAREBPF_RUNQLEN_RQ", route, 1);
+	i = run(argv, out, sizeof(out), err, sizeof(err));
+	unsetenv("BAREBPF_RUNQLEN_RQ");
+	ck_assert_msg(i == 0, "runqlen failed: %s", err);
 	for (i = 0; i < NSPIN; i++) {
 		kill(pids[i], SIGKILL);
 		waitpid(pids[i], NULL, 0);
@@ -175,12 +180,26 @@ START_TEST(test_pinned_spinners)
 	second = strchr(out, '\n');
 	ck_assert_msg(second && second[1], "not two lines: %s", out);
 	cpu_counts(second + 1, cpu, NSPIN - 1, &ge, &all);
-	fprintf(stderr, "runqlen: CPU %d with %d spinners: %lu of %lu "
-		"samples at %d or more\n", cpu, NSPIN, ge, all, NSPIN - 1);
+	fprintf(stderr, "runqlen%s%s: CPU %d with %d spinners: %lu of %lu "
+		"samples at %d or more\n", route ? " " : "", route ? route : "",
+		cpu, NSPIN, ge, all, NSPIN - 1);
 	/* 99 Hz for a second */
 	ck_assert_uint_ge(all, 60);
 	ck_assert_msg(ge * 100 >= all * 95, "%lu of %lu samples of CPU %d "
 		      "at %d or more: %s", ge, all, cpu, NSPIN - 1, second);
+}
+
+START_TEST(test_pinned_spinners)
+{
+	pinned_spinners(NULL);
+}
+END_TEST
+
+/* the run queues from sched_update_nr_running_tp, as on a kernel with
+ * neither BTF nor data symbols (Debian's armv7) */
+START_TEST(test_pinned_spinners_tracepoint)
+{
+	pinned_spinners("tracepoint");
 }
 END_TEST
 
@@ -193,6 +212,7 @@ static Suite *runqlen_suite(void)
 	tcase_add_test(tc, test_btf_offset_is_pahole);
 	tcase_add_test(tc, test_discovery_agrees);
 	tcase_add_test(tc, test_pinned_spinners);
+	tcase_add_test(tc, test_pinned_spinners_tracepoint);
 	suite_add_tcase(s, tc);
 	return s;
 }
