@@ -15,7 +15,7 @@
  *    kernels whose kallsyms lists no data (no CONFIG_KALLSYMS_ALL). The
  *    idle task's cfs_rq is its CPU's root one, whose rq is its CPU's;
  *  - RUNQLEN_TABLE: rqs[cpu], filled by the loader with what the
- *    sched_update_nr_running_tp raw tracepoint (5.10) handed a program
+ *    sched_update_nr_running_tp raw tracepoint (6.1 has it) handed a program
  *    on each CPU: kernels with neither BTF nor data symbols.
  * off_nr_running: rq.nr_running (BTF, or discovered with discover = 1:
  * the program then copies the first bytes of the rq into `snaps`).

@@ -304,9 +304,10 @@ out:
 /* ---- where the run queue is ---- */
 
 /*
- * counts[{rq, cpu}] += 1 at sched_update_nr_running_tp(rq, change), a
- * bare tracepoint (5.10) of add_nr_running and sub_nr_running: by hand,
- * as the object loader takes no raw tracepoint programs.
+ * counts[{rq, cpu}] += 1 at sched_update_nr_running_tp(rq, change), the
+ * bare tracepoint of add_nr_running and sub_nr_running (BPF attaches to
+ * it on 6.1, not on Debian's 5.10: ENOENT): by hand, as the object
+ * loader takes no raw tracepoint programs.
  */
 static int rawtp_prog(int map_fd)
 {
@@ -443,7 +444,7 @@ out:
 	if (ret < 0)
 		return tool_fail(t, -EOPNOTSUPP, "cannot find the CPUs' run "
 				 "queues: %s; and the raw tracepoint "
-				 "sched_update_nr_running_tp (5.10+) %s", why,
+				 "sched_update_nr_running_tp: %s", why,
 				 ret == -ESRCH ? "named none" :
 				 strerror(-ret));
 	w->route = RUNQLEN_TABLE;
