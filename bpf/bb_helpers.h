@@ -68,6 +68,7 @@ static long (*bpf_probe_read_str)(void *dst, u32 size,
 				  const void *src) = (void *)45;
 static long (*bpf_tail_call)(void *ctx, void *map, u32 index) = (void *)12;
 static u64 (*bpf_perf_event_read)(void *map, u64 flags) = (void *)22;
+static u64 (*bpf_get_current_task)(void) = (void *)35; /* 4.8 */
 /* 5.5; barebpf rewrites them to bpf_probe_read(_str) on older kernels */
 static long (*bpf_probe_read_user)(void *dst, u32 size,
 				   const void *src) = (void *)112;

@@ -35,7 +35,7 @@ apt-get install -y -qq --no-install-recommends \
 	busybox-static cpio xz-utils zstd file \
 	debian-archive-keyring \
 	prometheus prometheus-node-exporter \
-	bpftrace fio \
+	bpftrace fio dwarves \
 	python3 chromium \
 	groff-base man-db \
 	>/dev/null

@@ -102,6 +102,7 @@ arm64-4.15    aarch64  shared 4.15-arm64
 armv7-6.12    armv7    debian trixie    armv7nobd
 armv7-6.1     armv7    debian bookworm  arch
 armv7-5.10    armv7    debian bullseye  arch
+armv7-4.19    armv7    shared 4.19-armv7 armv7old
 riscv64-7.x   riscv64  debian sid       riscv7
 riscv64-6.12  riscv64  debian trixie    riscv612
 '
@@ -125,11 +126,11 @@ kernel_field() { awk -v l="$1" -v f="$2" '$1 == l { print $f }' <<<"$KERNEL_TABL
 # suite tests the tools themselves, on the main kernels. Emulating another
 # architecture costs 2-4 times the time per case, and the whole CI stays
 # under 60 minutes (README.md: the boots' wall times).
-ARCH_CASES='^(uprobe|profile-folded|funccount-syscalls|biolatency-text|biosnoop-text|breakdown-freeze|execsnoop-text|features-text|freeze-storm|freeze-text|funccount-kprobe|funclatency-text|opensnoop-text|qenter-frozen|run-syscalls|slowbio-freeze|trace-args-entry|trace-args-open|trace-kprobe|trace-tracepoint|vfsstat-text)$'
+ARCH_CASES='^(uprobe|profile-folded|funccount-syscalls|biolatency-text|biosnoop-text|breakdown-freeze|execsnoop-text|features-text|freeze-storm|freeze-text|funccount-kprobe|funclatency-text|opensnoop-text|qenter-frozen|run-syscalls|slowbio-freeze|trace-args-entry|trace-args-open|trace-kprobe|trace-tracepoint|vfsstat-text|runqlen-spin)$'
 # riscv64 6.12 takes no kprobe on a function's ftrace patch site: kprobes
 # move past it, kretprobes cannot (the tools that need one say so), so it
 # runs the selection's cases without kretprobes.
-RISCV612_CASES='^(uprobe|profile-folded|funccount-syscalls|biolatency-text|biosnoop-text|execsnoop-text|features-text|freeze-storm|funccount-kprobe|opensnoop-text|trace-args-entry|trace-kprobe|trace-tracepoint|vfsstat-text)$'
+RISCV612_CASES='^(uprobe|profile-folded|funccount-syscalls|biolatency-text|biosnoop-text|execsnoop-text|features-text|freeze-storm|funccount-kprobe|opensnoop-text|trace-args-entry|trace-kprobe|trace-tracepoint|vfsstat-text|runqlen-spin)$'
 # armv7 6.12 and riscv64 7.x: not breakdown-freeze, which crashes them (a
 # kprobe handler returning to address 0, 0xfffffffe on riscv64, in dd:
 # vm-tests/README.md, "Known problems"), and after which no BPF program
@@ -141,10 +142,11 @@ NO_BREAKDOWN_CASES=$(sed 's/breakdown-freeze|//' <<<"$ARCH_CASES")
 # compiler" for every trace program until then).
 RISCV7_CASES=$NO_BREAKDOWN_CASES
 CASE_SETS="
-old     ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background)$
-old419  ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-frozen|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background)$
-oldest  ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|qenter-reads|qenter-split|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|hygiene-sigint|old-refuses|detach-background)$
+old     ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background|runqlen-spin)$
+old419  ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-frozen|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background|runqlen-spin)$
+oldest  ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|qenter-reads|qenter-split|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|hygiene-sigint|old-refuses|detach-background|runqlen-spin)$
 arch      $ARCH_CASES
+armv7old  ^(runqlen-spin)$
 armv7nobd $NO_BREAKDOWN_CASES
 riscv612  $RISCV612_CASES
 riscv7    $RISCV7_CASES
@@ -374,6 +376,7 @@ prepare_shared() { # prepare_shared LABEL FOLDER: a kernel of ../shared/kernels
 	4.19) var=BAREBPF_KERNEL_419 ;;
 	4.14) var=BAREBPF_KERNEL_414 ;;
 	4.9) var=BAREBPF_KERNEL_49 ;;
+	armv7-4.19) img=zImage var=BAREBPF_KERNEL_419_ARMV7 ;;
 	esac
 	d=${!var:-$ROOT/../shared/kernels/$2}
 	KIMG=$d
@@ -385,7 +388,8 @@ prepare_shared() { # prepare_shared LABEL FOLDER: a kernel of ../shared/kernels
 	# null_blk is built in: its options go on the command line.
 	KMODS=
 	KAPPEND="null_blk.queue_mode=2 null_blk.irqmode=2 null_blk.completion_nsec=$NSEC null_blk.nr_devices=1"
-	KREL=${2%-arm64}.
+	KREL=${2%-arm64}
+	KREL=${KREL%-armv7}.
 }
 
 # The Debian mirror this machine's apt already uses.

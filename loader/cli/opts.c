@@ -23,6 +23,9 @@ int tool_opt(struct tool_ctx *t, int c, const struct tool_usage *u,
 	case TOOL_OPT_KVER:
 		t->kver_override = optarg;
 		return 0;
+	case TOOL_OPT_BTF:
+		t->btf_file = optarg;
+		return 0;
 	case 'j':
 		if (!json)
 			break;
@@ -61,7 +64,7 @@ static int common_opt(struct tool_ctx *t, int c, const struct tool_optv *v)
 		return v->maxactive ? opt_maxactive(t, optarg, v->maxactive) ?:
 				      1 : 0;
 	case 'h': case 'v': case 'j': case '?': case ':':
-	case TOOL_OPT_KVER: case TOOL_OPT_DURATION:
+	case TOOL_OPT_KVER: case TOOL_OPT_DURATION: case TOOL_OPT_BTF:
 		return tool_opt(t, c, v->usage, v->json, v->duration) ?: 1;
 	}
 	return 0;

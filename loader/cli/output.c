@@ -65,6 +65,45 @@ void hist_print_log2(FILE *f, const uint64_t *vals, int n, const char *unit)
 	}
 }
 
+void hist_print_linear(FILE *f, const uint64_t *vals, int n,
+		       const char *label)
+{
+	int i, idx_max = -1;
+	uint64_t val_max = 0;
+
+	for (i = 0; i < n; i++) {
+		if (vals[i])
+			idx_max = i;
+		if (vals[i] > val_max)
+			val_max = vals[i];
+	}
+	if (idx_max < 0)
+		return;
+	fprintf(f, "     %-13s : count     distribution\n", label);
+	for (i = 0; i <= idx_max; i++) {
+		fprintf(f, "        %-10d : %-8llu |", i,
+			(unsigned long long)vals[i]);
+		print_stars(f, vals[i], val_max, 40);
+		fputs("|\n", f);
+	}
+}
+
+void hist_json_linear(FILE *f, const uint64_t *vals, int n,
+		      const char *label)
+{
+	int i, first = 1;
+
+	fputc('[', f);
+	for (i = 0; i < n; i++) {
+		if (!vals[i])
+			continue;
+		fprintf(f, "%s{\"%s\":%d,\"count\":%llu}", first ? "" : ",",
+			label, i, (unsigned long long)vals[i]);
+		first = 0;
+	}
+	fputc(']', f);
+}
+
 /*
  * The length of the valid UTF-8 sequence at s (n bytes there), 0 if it is
  * not one: no overlong form (C0, C1, E0 80..9F, F0 80..8F), no surrogate

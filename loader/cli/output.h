@@ -18,6 +18,14 @@
 void hist_print_log2(FILE *f, const uint64_t *vals, int n, const char *unit);
 /* {"unit":"usecs","buckets":[{"lo":0,"hi":1,"count":3},...]} */
 void hist_json_log2(FILE *f, const uint64_t *vals, int n, const char *unit);
+/* bcc's print_linear_hist: "     runqlen       : count     distribution",
+ * then "        0          : 12       |****|" for 0 up to the last value
+ * counted (none: nothing). */
+void hist_print_linear(FILE *f, const uint64_t *vals, int n,
+		       const char *label);
+/* [{"<label>":0,"count":12},...]: the values counted */
+void hist_json_linear(FILE *f, const uint64_t *vals, int n,
+		      const char *label);
 /*
  * Every string that came from the kernel or a process (comm, paths,
  * arguments, symbol names, printk lines) is printed through these, in

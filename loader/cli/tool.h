@@ -43,6 +43,7 @@ struct tool_ctx {
 	void *objbuf;         /* the decoded object, which obj points into */
 	struct bb_session sess;
 	const char *kver_override;
+	const char *btf_file; /* --btf FILE (TOOL_LONGOPT_BTF), or NULL */
 	int verbose;
 	double t0;            /* when the tool started (now_mono) */
 	int ring_fds[8];      /* perf event arrays with an open ring */
@@ -271,6 +272,10 @@ double tool_next_tick(double next, double interval, double now);
  * tools handle their -d themselves, into the same field.
  */
 enum { TOOL_OPT_DURATION = 1, TOOL_OPT_KVER = 2, TOOL_OPT_FIRST_OWN = 3 };
+/* --btf FILE, for the tools that read kernel structures (the field-offset
+ * layer, fieldoff.h): a value no tool's own option takes */
+enum { TOOL_OPT_BTF = 0x4254 };
+#define TOOL_LONGOPT_BTF { "btf", required_argument, NULL, TOOL_OPT_BTF }
 #define TOOL_LONGOPTS                                                          \
 	{ "help", no_argument, NULL, 'h' },                                    \
 	{ "verbose", no_argument, NULL, 'v' },                                 \

@@ -252,3 +252,66 @@ void ksyms_free(struct bb_ksyms *ks)
 	free(ks->buf);
 	free(ks);
 }
+
+/* One line "addr type name[\t[module]]": its name is names[i]? */
+static void lookup_line(const char *line, size_t len,
+			const char *const *names, int n, uint64_t *addrs,
+			int *found)
+{
+	const char *p = line, *name;
+	uint64_t addr = 0;
+	size_t nlen;
+	int h, i;
+
+	while (p < line + len && (h = hexval(*p)) >= 0) {
+		addr = addr << 4 | (unsigned)h;
+		p++;
+	}
+	if (p == line || p + 3 >= line + len || p[0] != ' ' || p[2] != ' ')
+		return;
+	name = p + 3;
+	nlen = strcspn(name, " \t\n");
+	if (name + nlen > line + len)
+		nlen = line + len - name;
+	for (i = 0; i < n; i++)
+		if (!addrs[i] && strlen(names[i]) == nlen &&
+		    !memcmp(names[i], name, nlen) && addr) {
+			addrs[i] = addr;
+			(*found)++;
+		}
+}
+
+int ksyms_lookup_text(const char *text, const char *const *names, int n,
+		      uint64_t *addrs)
+{
+	const char *p = text;
+	int found = 0, i;
+
+	for (i = 0; i < n; i++)
+		addrs[i] = 0;
+	while (*p && found < n) {
+		const char *end = strchr(p, '\n');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		lookup_line(p, len, names, n, addrs, &found);
+		p += len + (end ? 1 : 0);
+	}
+	return found;
+}
+
+int ksyms_lookup(const char *path, const char *const *names, int n,
+		 uint64_t *addrs, struct bb_err *err)
+{
+	char *buf = NULL;
+	int ret;
+
+	if (!path)
+		path = "/proc/kallsyms";
+	ret = bb_read_file(path, &buf);
+	if (ret < 0)
+		return bb_fail(err, ret, "cannot read %s: %s", path,
+			       strerror(-ret));
+	ret = ksyms_lookup_text(buf, names, n, addrs);
+	free(buf);
+	return ret;
+}

@@ -119,6 +119,17 @@ const struct bb_ksym *ksyms_find(const struct bb_ksyms *ks, uint64_t addr,
 				 uint64_t *off);
 int ksyms_has(const struct bb_ksyms *ks, const char *name);
 void ksyms_free(struct bb_ksyms *ks);
+/*
+ * The addresses of names[0..n-1] (any symbol type: data too, where the
+ * kernel lists it, CONFIG_KALLSYMS_ALL) in one pass over path (NULL:
+ * /proc/kallsyms), without indexing the rest: addrs[i] 0 where not found
+ * (or hidden by kptr_restrict). Returns how many were found, or -errno.
+ * ksyms_lookup_text: the same on text in that format (pure).
+ */
+int ksyms_lookup(const char *path, const char *const *names, int n,
+		 uint64_t *addrs, struct bb_err *err);
+int ksyms_lookup_text(const char *text, const char *const *names, int n,
+		      uint64_t *addrs);
 
 /* ---- stacks (stack.c) ---- */
 #define BB_MAX_STACK 127 /* PERF_MAX_STACK_DEPTH: stack map value size/8 */

@@ -301,6 +301,24 @@ struct profile_run {
 int profile_start(struct tool_ctx *t, const struct profile_settings *s,
 		  struct profile_run *r);
 
+/* ---- runqlen.c: run queue length, sampled (a perf event per CPU) ---- */
+struct runqlen_settings {
+	int per_cpu;            /* -C */
+	unsigned hz;
+};
+struct runqlen_run {
+	int dist_fd;            /* struct runqlen_key -> u64 samples */
+	int ncpus;              /* sampled */
+	int software;           /* cpu-clock: no hardware cycles here */
+	uint32_t off_nr_running;
+	int src;                /* where it came from: enum bb_field_src */
+};
+/* Find the run queues and rq.nr_running (BTF, --btf, else discovered:
+ * -v says which), open, configure, load and attach (tool_detach stops
+ * it). */
+int runqlen_start(struct tool_ctx *t, const struct runqlen_settings *s,
+		  struct runqlen_run *r);
+
 /* ---- trace.c: trace's one program, a copy per probe ---- */
 struct traceobj_settings {
 	int split;              /* bpf_probe_read_{user,kernel}_str (5.5+) */

@@ -138,6 +138,7 @@ int btf_open(struct bb_btf *b, const void *buf, size_t len,
 		pos += TYPE_SIZE + rest;
 	}
 	b->ntypes = n - 1;
+	b->ptr_size = 8;
 	return 0;
 
 err_trunc:
@@ -190,8 +191,10 @@ void btf_member_at(const struct bb_btf *b, const struct btf_t *t, uint16_t i,
 		name = str_at(b, rd32(p));
 		m->type = rd32(p + 4);
 		m->offset = rd32(p + 8);
-		if (t->kflag) /* bitfield size in the top byte */
+		if (t->kflag) { /* bitfield size in the top byte */
+			m->bits = m->offset >> 24;
 			m->offset &= 0xffffff;
+		}
 		break;
 	case BTF_KIND_DATASEC:
 		p = t->rest + 12 * i;
@@ -269,7 +272,7 @@ int btf_size(const struct bb_btf *b, uint32_t id, uint32_t *size)
 			mult *= t.size_type;
 			break;
 		case BTF_KIND_PTR:
-			mult *= 8;
+			mult *= b->ptr_size;
 			break;
 		case BTF_KIND_ARRAY:
 			btf_array(&t, &elem, &n);
@@ -304,4 +307,12 @@ int btf_find_datasec(const struct bb_btf *b, const char *name,
 uint32_t btf_int_encoding(const struct btf_t *t)
 {
 	return (rd32(t->rest) >> 24) & 0xf;
+}
+
+void btf_int_bits(const struct btf_t *t, uint32_t *bits, uint32_t *off)
+{
+	uint32_t v = rd32(t->rest);
+
+	*bits = v & 0xff;
+	*off = (v >> 16) & 0xff;
 }

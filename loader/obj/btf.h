@@ -61,6 +61,7 @@ struct btf_member {
 	uint32_t type;
 	uint32_t offset; /* bits for members, bytes for datasec vars */
 	uint32_t size;   /* datasec vars only */
+	uint32_t bits;   /* a bitfield's width (STRUCT/UNION with kflag), or 0 */
 };
 
 struct bb_btf {
@@ -71,6 +72,8 @@ struct bb_btf {
 	size_t strs_len;
 	uint32_t ntypes;  /* ids 1..ntypes; 0 is void */
 	uint32_t *off;    /* offset of type id i in types, i = 1..ntypes */
+	uint32_t ptr_size; /* of a PTR in btf_size: 8 (BPF's), btf_open's
+			    * default; a 32-bit kernel's BTF has 4 */
 };
 
 int btf_open(struct bb_btf *b, const void *buf, size_t len,
@@ -93,5 +96,8 @@ int btf_find_datasec(const struct bb_btf *b, const char *name,
 		     struct btf_t *t);
 /* The encoding bits of an INT (BTF_INT_SIGNED, ...). */
 uint32_t btf_int_encoding(const struct btf_t *t);
+/* An INT's width and offset in bits (a bitfield where they are not its
+ * whole size and 0: BTF without kflag). */
+void btf_int_bits(const struct btf_t *t, uint32_t *bits, uint32_t *off);
 
 #endif

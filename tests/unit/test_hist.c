@@ -40,6 +40,36 @@ START_TEST(test_text_like_bcc)
 }
 END_TEST
 
+/* bcc's print_linear_hist, as tools/runqlen_example.txt shows it */
+START_TEST(test_linear_like_bcc)
+{
+	uint64_t v[256] = { 1068, 642, 369, 183, 104, 42, 13, 2, 1 };
+	char *out = render(hist_print_linear, v, 256, "runqlen");
+	const char *want =
+		"     runqlen       : count     distribution\n"
+		"        0          : 1068     |****************************************|\n"
+		"        1          : 642      |************************                |\n"
+		"        2          : 369      |*************                           |\n"
+		"        3          : 183      |******                                  |\n"
+		"        4          : 104      |***                                     |\n"
+		"        5          : 42       |*                                       |\n"
+		"        6          : 13       |                                        |\n"
+		"        7          : 2        |                                        |\n"
+		"        8          : 1        |                                        |\n";
+
+	ck_assert_str_eq(out, want);
+	free(out);
+	memset(v, 0, sizeof(v));
+	out = render(hist_print_linear, v, 256, "runqlen");
+	ck_assert_str_eq(out, "");
+	free(out);
+	v[2] = 5;
+	out = render(hist_json_linear, v, 256, "len");
+	ck_assert_str_eq(out, "[{\"len\":2,\"count\":5}]");
+	free(out);
+}
+END_TEST
+
 START_TEST(test_empty_prints_nothing)
 {
 	uint64_t v[64] = { 0 };
@@ -101,6 +131,7 @@ static Suite *hist_suite(void)
 
 	tcase_add_test(tc, test_text_like_bcc);
 	tcase_add_test(tc, test_empty_prints_nothing);
+	tcase_add_test(tc, test_linear_like_bcc);
 	tcase_add_test(tc, test_wide_columns_past_2_32);
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_json_str_escapes);

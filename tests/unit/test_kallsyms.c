@@ -19,6 +19,30 @@ static const char sample[] =
 	"not a symbol line\n"
 	"ffffffff81300000 W weak_fn"; /* no final newline */
 
+START_TEST(test_lookup_names)
+{
+	static const char text[] =
+		"ffffffff81000000 T _stext\n"
+		"0000000000032b40 A runqueues\n"
+		"ffffffff82a5e0c0 D __per_cpu_offset\n"
+		"ffffffffc0a00000 t runqueues_x\t[mod]\n"
+		"0000000000000000 D hidden\n"
+		"ffffffff81000010 t tail";
+	const char *const names[] = { "runqueues", "__per_cpu_offset",
+				      "hidden", "tail", "absent" };
+	uint64_t a[5];
+
+	ck_assert_int_eq(ksyms_lookup_text(text, names, 5, a), 3);
+	ck_assert_uint_eq(a[0], 0x32b40);
+	ck_assert_uint_eq(a[1], 0xffffffff82a5e0c0ULL);
+	ck_assert_uint_eq(a[2], 0); /* kptr_restrict's zeros: not found */
+	ck_assert_uint_eq(a[3], 0xffffffff81000010ULL);
+	ck_assert_uint_eq(a[4], 0);
+	ck_assert_int_eq(ksyms_lookup_text("garbage\n12 x\n", names, 5, a),
+			 0);
+}
+END_TEST
+
 START_TEST(test_parse_count)
 {
 	struct bb_ksyms *ks = NULL;
@@ -182,6 +206,7 @@ static Suite *kallsyms_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_parse_count);
+	tcase_add_test(tc, test_lookup_names);
 	tcase_add_test(tc, test_find_exact_and_inside);
 	tcase_add_test(tc, test_find_alias_prefers_first_text);
 	tcase_add_test(tc, test_find_edges);
