@@ -282,6 +282,16 @@ struct offcpu_settings {
 int offcpu_start(struct tool_ctx *t, const struct offcpu_settings *s,
 		 int *counts_fd, int *stacks_fd, int *ustacks_fd);
 
+/* ---- runqlat.c: run-queue latency (sched tracepoints) ---- */
+struct runqlat_settings {
+	uint32_t filter_tgid;   /* 0: every process */
+	int by;                 /* RUNQLAT_BY_*: what each histogram is */
+	int ms;                 /* milliseconds, not microseconds */
+};
+/* Open, configure, load and attach runqlat.bpf.c in t. */
+int runqlat_start(struct tool_ctx *t, const struct runqlat_settings *s);
+int runqlat_hist_fd(struct tool_ctx *t);
+
 /* ---- profile.c: samples by stack (a perf event per CPU) ---- */
 struct profile_settings {
 	uint32_t pid;           /* the process; 0: all */
