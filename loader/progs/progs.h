@@ -197,6 +197,20 @@ int funclatency_user_progs(struct tool_ctx *t, struct bb_prog **entry,
 			   struct bb_prog **ret);
 int funclatency_stats_fd(struct tool_ctx *t);
 
+/* ---- killsnoop.c: one line per kill() ---- */
+struct killsnoop_settings {
+	int tps;                /* syscall tracepoints, else kprobes */
+	const char *fn;         /* the kill syscall function (kprobes) */
+	uint32_t tid;           /* the sender's thread; 0: any */
+	uint32_t sig;           /* 0xffffffff: any */
+	int failed;             /* -x: failed kills only */
+	perfbuf_sample_fn on_event;
+	void *ctx;
+};
+/* Open, configure, load killsnoop.bpf.c, open its ring into *pb, attach. */
+int killsnoop_start(struct tool_ctx *t, const struct killsnoop_settings *s,
+		    struct bb_perfbuf **pb);
+
 /* ---- opensnoop.c: one line per open() ---- */
 struct opensnoop_settings {
 	int tps;                /* syscall tracepoints, else kprobes */
@@ -340,6 +354,7 @@ int vfsstat_stats_fd(struct tool_ctx *t);
 int biosnoop_stats_fd(struct tool_ctx *t);
 int execsnoop_stats_fd(struct tool_ctx *t);
 int opensnoop_stats_fd(struct tool_ctx *t);
+int killsnoop_stats_fd(struct tool_ctx *t);
 int slowbio_stats_fd(struct tool_ctx *t);
 
 #endif

@@ -17,6 +17,9 @@
 /* each tool, then a run that prints at least 3 lines within a second */
 static const char *const tools[][2] = {
 	{ "runqlat", "runqlat -L 0.2" },
+	/* a shell's own kill -0 checks, 20 of them */
+	{ "killsnoop", "killsnoop & for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 "
+		       "14 15 16 17 18 19 20; do sleep 0.1; kill -0 1; done" },
 };
 #define NTOOLS (sizeof(tools) / sizeof(tools[0]))
 
@@ -43,7 +46,7 @@ START_TEST(test_head)
 	size_t i;
 
 	for (i = 0; i < NTOOLS; i++) {
-		snprintf(cmd, sizeof(cmd), "timeout 20 sh -c \"'%s' %s | "
+		snprintf(cmd, sizeof(cmd), "timeout 20 sh -c \"( '%s' %s ) | "
 			 "head -n 3 >/dev/null; echo rc=\\$?\" 2>&1",
 			 barebpf(), tools[i][1]);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
