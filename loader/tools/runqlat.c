@@ -10,11 +10,10 @@
 #include "tool.h"
 #include "dhist.h"
 #include "progs.h"
-#include "runqlat_out.h"
 #include "../../bpf/runqlat.h"
 
 _Static_assert(RUNQLAT_SLOTS == DHIST_SLOTS, "one slot count");
-_Static_assert(sizeof(struct runqlat_key) == 16, "dhist's key layout");
+_Static_assert(sizeof(struct runqlat_key) == DHIST_ID_KEY, "dhist's key");
 
 static const char usage[] =
 "usage: barebpf runqlat [-h] [-T] [-m] [-P] [--pidnss] [-L] [-p PID] [-j]\n"
@@ -67,56 +66,6 @@ struct runqlat_opts {
 	unsigned long count;
 };
 
-uint32_t runqlat_hist_id(const struct dhist *h)
-{
-	uint32_t id;
-
-	memcpy(&id, h->extra, sizeof(id));
-	return id;
-}
-
-void runqlat_id_str(const char *extra, char *out, size_t len)
-{
-	uint32_t id;
-
-	memcpy(&id, extra, sizeof(id));
-	if (id)
-		snprintf(out, len, "%u", id);
-	else
-		snprintf(out, len, "?");
-}
-
-static int cmp_id(const void *a, const void *b)
-{
-	uint32_t x = runqlat_hist_id(a), y = runqlat_hist_id(b);
-
-	return x < y ? -1 : x > y;
-}
-
-int runqlat_arrange(struct dhist *h, int n,
-		    uint32_t (*ns_of)(uint32_t tgid, void *arg), void *arg)
-{
-	int i, j, k;
-
-	if (ns_of)
-		for (i = 0; i < n; i++) {
-			uint32_t ns = ns_of(runqlat_hist_id(&h[i]), arg);
-
-			memcpy(h[i].extra, &ns, sizeof(ns));
-		}
-	if (n > 1)
-		qsort(h, n, sizeof(*h), cmp_id);
-	for (i = j = 0; i < n; i++) {
-		if (j && runqlat_hist_id(&h[j - 1]) == runqlat_hist_id(&h[i])) {
-			for (k = 0; k < DHIST_SLOTS; k++)
-				h[j - 1].slots[k] += h[i].slots[k];
-			continue;
-		}
-		h[j++] = h[i];
-	}
-	return j;
-}
-
 /* /proc/TGID/ns/pid is "pid:[4026531836]" */
 static uint32_t pidns_of(uint32_t tgid, void *arg)
 {
@@ -167,39 +116,6 @@ static int parse_args(struct tool_ctx *t, struct runqlat_opts *o, int argc,
 	return opt_interval_count(t, argc, argv, &o->interval, &o->count);
 }
 
-/* dhist_loop's, with histograms by process, thread or namespace */
-static int output_loop(struct tool_ctx *t, int fd, const struct dhist_fmt *f,
-		       const struct runqlat_opts *o)
-{
-	struct dhist_prev prev = { 0 };
-	struct tool_timer tm;
-	unsigned long count = o->count;
-	struct dhist *h;
-	int n, tick, ret = 0;
-
-	tool_timer_init(&tm, o->interval, o->duration);
-	for (;;) {
-		tick = tool_wait(&tm, NULL);
-		if (tick == TOOL_TICK_NONE)
-			continue;
-		if (dhist_collect(&prev, fd, sizeof(struct runqlat_key), &h,
-				  &n) < 0) {
-			ret = tool_fail(t, -ENOMEM, "out of memory");
-			break;
-		}
-		n = runqlat_arrange(h, n, o->pidnss ? pidns_of : NULL, NULL);
-		/* bcc prints an empty line before each output */
-		if (!f->json)
-			putchar('\n');
-		dhist_print(f, h, n);
-		free(h);
-		if (tick == TOOL_TICK_LAST || (count && --count == 0))
-			break;
-	}
-	dhist_prev_free(&prev);
-	return ret;
-}
-
 static int runqlat_main(int argc, char **argv)
 {
 	struct runqlat_opts o = { 0 };
@@ -217,7 +133,7 @@ static int runqlat_main(int argc, char **argv)
 	/* bcc: -L before -P, both before --pidnss */
 	fmt.extra_name = o.tids ? "tid" : o.pids ? "pid" :
 			 o.pidnss ? "pidns" : NULL;
-	fmt.extra_str = fmt.extra_name ? runqlat_id_str : NULL;
+	fmt.extra_str = fmt.extra_name ? dhist_id_str : NULL;
 	s.filter_tgid = o.pid;
 	s.by = o.tids ? RUNQLAT_BY_TID : o.pids || o.pidnss ?
 	       RUNQLAT_BY_TGID : RUNQLAT_BY_NONE;
@@ -229,7 +145,8 @@ static int runqlat_main(int argc, char **argv)
 		goto out;
 	tool_tracing(&t, o.json ? stderr : stdout,
 		     "Tracing run queue latency... Hit Ctrl-C to end.\n");
-	if (output_loop(&t, runqlat_hist_fd(&t), &fmt, &o) < 0)
+	if (dhist_loop_by_id(&t, runqlat_hist_fd(&t), &fmt, o.interval,
+			      o.duration, o.count, o.pidnss ? pidns_of : NULL) < 0)
 		goto out;
 	ret = 0;
 out:

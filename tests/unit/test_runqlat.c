@@ -3,7 +3,7 @@
  * namespace, sorted and merged. */
 #include <string.h>
 #include "bbtest.h"
-#include "runqlat_out.h"
+#include "dhist.h"
 
 static void set(struct dhist *h, uint32_t id, int slot, uint64_t v)
 {
@@ -20,12 +20,12 @@ START_TEST(test_sorted_by_id)
 	set(&h[0], 70000, 1, 5);
 	set(&h[1], 3, 2, 6);
 	set(&h[2], 256, 3, 7); /* bytes 00 01: a strcmp would put it first */
-	ck_assert_int_eq(runqlat_arrange(h, 3, NULL, NULL), 3);
-	ck_assert_uint_eq(runqlat_hist_id(&h[0]), 3);
-	ck_assert_uint_eq(runqlat_hist_id(&h[1]), 256);
-	ck_assert_uint_eq(runqlat_hist_id(&h[2]), 70000);
+	ck_assert_int_eq(dhist_by_id(h, 3, NULL, NULL), 3);
+	ck_assert_uint_eq(dhist_id(&h[0]), 3);
+	ck_assert_uint_eq(dhist_id(&h[1]), 256);
+	ck_assert_uint_eq(dhist_id(&h[2]), 70000);
 	ck_assert_uint_eq(h[2].slots[1], 5);
-	runqlat_id_str(h[2].extra, s, sizeof(s));
+	dhist_id_str(h[2].extra, s, sizeof(s));
 	ck_assert_str_eq(s, "70000");
 }
 END_TEST
@@ -48,17 +48,17 @@ START_TEST(test_by_namespace)
 	set(&h[2], 10, 4, 3);
 	h[2].slots[9] = 8;
 	set(&h[3], 13, 5, 9);
-	ck_assert_int_eq(runqlat_arrange(h, 4, fake_ns, &calls), 3);
+	ck_assert_int_eq(dhist_by_id(h, 4, fake_ns, &calls), 3);
 	ck_assert_int_eq(calls, 4);
-	runqlat_id_str(h[0].extra, s, sizeof(s));
+	dhist_id_str(h[0].extra, s, sizeof(s));
 	ck_assert_str_eq(s, "?");
 	ck_assert_uint_eq(h[0].slots[5], 9);
-	ck_assert_uint_eq(runqlat_hist_id(&h[1]), 4026531836u);
+	ck_assert_uint_eq(dhist_id(&h[1]), 4026531836u);
 	ck_assert_uint_eq(h[1].slots[4], 4);
 	ck_assert_uint_eq(h[1].slots[9], 8);
-	ck_assert_uint_eq(runqlat_hist_id(&h[2]), 4026532000u);
+	ck_assert_uint_eq(dhist_id(&h[2]), 4026532000u);
 	ck_assert_uint_eq(h[2].slots[4], 2);
-	runqlat_id_str(h[2].extra, s, sizeof(s));
+	dhist_id_str(h[2].extra, s, sizeof(s));
 	ck_assert_str_eq(s, "4026532000");
 }
 END_TEST
