@@ -306,6 +306,17 @@ struct runqlat_settings {
 int runqlat_start(struct tool_ctx *t, const struct runqlat_settings *s);
 int runqlat_hist_fd(struct tool_ctx *t);
 
+/* ---- cpudist.c: time on (or off) CPU per slice (sched_switch) ---- */
+struct cpudist_settings {
+	int offcpu;             /* -O: off CPU, between slices */
+	uint32_t filter_tgid;   /* 0: every process */
+	int by;                 /* RUNQLAT_BY_*: what each histogram is */
+	int ms;
+};
+/* Open, configure, load and attach cpudist.bpf.c in t. */
+int cpudist_start(struct tool_ctx *t, const struct cpudist_settings *s);
+int cpudist_hist_fd(struct tool_ctx *t);
+
 /* ---- profile.c: samples by stack (a perf event per CPU) ---- */
 struct profile_settings {
 	uint32_t pid;           /* the process; 0: all */

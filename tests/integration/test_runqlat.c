@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * runqlat on this kernel's scheduler tracepoints. A child blocked in
+ * runqlat and cpudist on this kernel's scheduler tracepoints. A child blocked in
  * read() on a pipe is woken once per byte the test writes; what runqlat
  * counts for it must equal what the kernel counts itself: the child's
  * context switches (voluntary + involuntary, /proc/PID/status) between
  * two moments it is blocked, as each switch out is followed by one switch
  * in, and each switch in ends one run-queue wait. Then the same child's
  * latency with a CPU hog pinned beside it must land in higher buckets.
+ * cpudist counts a slice at each switch out (on CPU: b - a), or a time
+ * off CPU at each switch in after a switch out it saw (-O: b - a - 1, the
+ * child's last switch out before the tool started not seen).
  */
 #include <errno.h>
 #include <sched.h>
@@ -128,10 +131,13 @@ static unsigned long hist_total(const char *out, const char *section)
 	return sum;
 }
 
-static void counts_exactly(const char *how)
+/* tool with how (and -p CHILD with "-p", cpudist -O with off); off: what
+ * it counts is one less than the switches */
+static void counts_exactly_of(const char *tool, const char *how, int off)
 {
 	char out[65536], err[4096], pid[16], section[64];
-	char *argv[] = { (char *)barebpf(), "runqlat", NULL, NULL, NULL };
+	char *argv[] = { (char *)barebpf(), (char *)tool, NULL, NULL, NULL,
+			 NULL };
 	unsigned long a, b, counted, miss;
 	struct proc pr;
 	int wfd, i;
@@ -141,6 +147,8 @@ static void counts_exactly(const char *how)
 	argv[2] = (char *)how;
 	if (!strcmp(how, "-p"))
 		argv[3] = pid;
+	if (off)
+		argv[argv[3] ? 4 : 3] = "-O";
 	/* asleep before the tool starts: its start-up switches (a move to
 	 * CPU 0) are not the tool's to count */
 	switches_asleep(child);
@@ -166,9 +174,15 @@ static void counts_exactly(const char *how)
 	miss = skipped(err);
 	/* fewer than 50 where bytes came faster than the child ran */
 	ck_assert_uint_ge(b - a, 10);
-	ck_assert_msg(counted <= b - a && b - a - counted <= miss,
-		      "runqlat %s counted %lu waits, the kernel %lu switches "
-		      "(%lu runs skipped): %s", how, counted, b - a, miss, out);
+	ck_assert_msg(counted <= b - a - off && b - a - off - counted <= miss,
+		      "%s %s%s counted %lu, the kernel %lu switches "
+		      "(%lu runs skipped): %s", tool, how, off ? " -O" : "",
+		      counted, b - a, miss, out);
+}
+
+static void counts_exactly(const char *how)
+{
+	counts_exactly_of("runqlat", how, 0);
 }
 
 /* -L: counted at the switch in, by thread */
@@ -299,6 +313,41 @@ START_TEST(test_bad_arguments)
 	ck_assert_ptr_nonnull(strstr(out, "examples:"));
 }
 END_TEST
+
+/* cpudist: a slice per switch out, by thread */
+START_TEST(test_cpudist_slices_by_thread)
+{
+	counts_exactly_of("cpudist", "-L", 0);
+}
+END_TEST
+
+/* cpudist -O -p: a time off CPU per switch in, counted by process */
+START_TEST(test_cpudist_offcpu_of_a_process)
+{
+	counts_exactly_of("cpudist", "-p", 1);
+}
+END_TEST
+
+START_TEST(test_cpudist_offcpu_by_thread)
+{
+	counts_exactly_of("cpudist", "-L", 1);
+}
+END_TEST
+
+static Suite *cpudist_suite(void)
+{
+	Suite *s = suite_create("cpudist");
+	TCase *tc = tcase_create("sched");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_cpudist_slices_by_thread);
+	tcase_add_test(tc, test_cpudist_offcpu_of_a_process);
+	tcase_add_test(tc, test_cpudist_offcpu_by_thread);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+BBTEST_SUITE(cpudist, cpudist_suite, need_root_and_tools)
 
 static Suite *runqlat_suite(void)
 {
