@@ -4,7 +4,8 @@
  * { u32 dev; u32 slot; } (the kernel dev_t, 0 when not split by disk, and
  * the log2 slot), optionally followed by up to 8 more bytes that split the
  * histograms further (biolatency -F: rwbs), and whose value is a u64 count.
- * Shared by biolatency and qenter.
+ * Shared by biolatency and qenter; runqlat and cpudist split theirs by a
+ * process or thread id instead (dhist_by_id, below).
  */
 #ifndef BAREBPF_DHIST_H
 #define BAREBPF_DHIST_H
