@@ -194,3 +194,88 @@ int dhist_loop(struct tool_ctx *t, int fd, size_t key_size,
 		}
 	}
 }
+
+/* ---- histograms by a 32-bit id (runqlat, cpudist) ---- */
+
+uint32_t dhist_id(const struct dhist *h)
+{
+	uint32_t id;
+
+	memcpy(&id, h->extra, sizeof(id));
+	return id;
+}
+
+void dhist_id_str(const char *extra, char *out, size_t len)
+{
+	uint32_t id;
+
+	memcpy(&id, extra, sizeof(id));
+	if (id)
+		snprintf(out, len, "%u", id);
+	else
+		snprintf(out, len, "?");
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	uint32_t x = dhist_id(a), y = dhist_id(b);
+
+	return x < y ? -1 : x > y;
+}
+
+int dhist_by_id(struct dhist *h, int n,
+		    uint32_t (*ns_of)(uint32_t tgid, void *arg), void *arg)
+{
+	int i, j, k;
+
+	if (ns_of)
+		for (i = 0; i < n; i++) {
+			uint32_t ns = ns_of(dhist_id(&h[i]), arg);
+
+			memcpy(h[i].extra, &ns, sizeof(ns));
+		}
+	if (n > 1)
+		qsort(h, n, sizeof(*h), cmp_id);
+	for (i = j = 0; i < n; i++) {
+		if (j && dhist_id(&h[j - 1]) == dhist_id(&h[i])) {
+			for (k = 0; k < DHIST_SLOTS; k++)
+				h[j - 1].slots[k] += h[i].slots[k];
+			continue;
+		}
+		h[j++] = h[i];
+	}
+	return j;
+}
+
+int dhist_loop_by_id(struct tool_ctx *t, int fd, const struct dhist_fmt *f,
+		     double interval, double duration, unsigned long count,
+		     uint32_t (*map)(uint32_t id, void *arg))
+{
+	struct dhist_prev prev = { 0 };
+	struct tool_timer tm;
+	struct dhist *h;
+	int n, tick, ret = 0;
+
+	tool_timer_init(&tm, interval, duration);
+	for (;;) {
+		tick = tool_wait(&tm, NULL);
+		if (tick == TOOL_TICK_NONE)
+			continue;
+		if (dhist_collect(&prev, fd, DHIST_ID_KEY, &h,
+				  &n) < 0) {
+			ret = tool_fail(t, -ENOMEM, "out of memory");
+			break;
+		}
+		n = dhist_by_id(h, n, map, NULL);
+		/* bcc prints an empty line before each output */
+		if (!f->json)
+			putchar('\n');
+		dhist_print(f, h, n);
+		free(h);
+		if (tick == TOOL_TICK_LAST || (count && --count == 0))
+			break;
+	}
+	dhist_prev_free(&prev);
+	return ret;
+}
+

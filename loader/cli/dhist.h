@@ -4,7 +4,8 @@
  * { u32 dev; u32 slot; } (the kernel dev_t, 0 when not split by disk, and
  * the log2 slot), optionally followed by up to 8 more bytes that split the
  * histograms further (biolatency -F: rwbs), and whose value is a u64 count.
- * Shared by biolatency and qenter.
+ * Shared by biolatency and qenter; runqlat and cpudist split theirs by a
+ * process or thread id instead (dhist_by_id, below).
  */
 #ifndef BAREBPF_DHIST_H
 #define BAREBPF_DHIST_H
@@ -58,5 +59,25 @@ void dhist_print(const struct dhist_fmt *f, const struct dhist *h, int n);
 int dhist_loop(struct tool_ctx *t, int fd, size_t key_size,
 	       const struct dhist_fmt *f, double interval, double duration,
 	       unsigned long count);
+
+/*
+ * Histograms split by a 32-bit id (a process, a thread) in the 8 extra
+ * bytes of a 16-byte key { dev 0, slot, id, 0 } (runqlat, cpudist).
+ */
+#define DHIST_ID_KEY 16
+uint32_t dhist_id(const struct dhist *h);
+/*
+ * Sort h[0..n-1] by id; with map, first turn each id into map's (0: "?";
+ * runqlat --pidnss: a process's PID namespace) and add up the histograms
+ * of one. Returns the count left.
+ */
+int dhist_by_id(struct dhist *h, int n,
+		uint32_t (*map)(uint32_t id, void *arg), void *arg);
+/* A dhist_fmt's extra_str: the id, "?" for 0 (bcc's "pid = 42") */
+void dhist_id_str(const char *extra, char *out, size_t len);
+/* dhist_loop's, histograms by id (map: as dhist_by_id) */
+int dhist_loop_by_id(struct tool_ctx *t, int fd, const struct dhist_fmt *f,
+		     double interval, double duration, unsigned long count,
+		     uint32_t (*map)(uint32_t id, void *arg));
 
 #endif

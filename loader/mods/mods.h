@@ -197,6 +197,20 @@ int funclatency_user_progs(struct tool_ctx *t, struct bb_prog **entry,
 			   struct bb_prog **ret);
 int funclatency_stats_fd(struct tool_ctx *t);
 
+/* ---- killsnoop.c: one line per kill() ---- */
+struct killsnoop_settings {
+	int tps;                /* syscall tracepoints, else kprobes */
+	const char *fn;         /* the kill syscall function (kprobes) */
+	uint32_t tid;           /* the sender's thread; 0: any */
+	uint32_t sig;           /* 0xffffffff: any */
+	int failed;             /* -x: failed kills only */
+	perfbuf_sample_fn on_event;
+	void *ctx;
+};
+/* Open, configure, load killsnoop.bpf.c, open its ring into *pb, attach. */
+int killsnoop_start(struct tool_ctx *t, const struct killsnoop_settings *s,
+		    struct bb_perfbuf **pb);
+
 /* ---- opensnoop.c: one line per open() ---- */
 struct opensnoop_settings {
 	int tps;                /* syscall tracepoints, else kprobes */
@@ -282,6 +296,27 @@ struct offcpu_settings {
 int offcpu_start(struct tool_ctx *t, const struct offcpu_settings *s,
 		 int *counts_fd, int *stacks_fd, int *ustacks_fd);
 
+/* ---- runqlat.c: run-queue latency (sched tracepoints) ---- */
+struct runqlat_settings {
+	uint32_t filter_tgid;   /* 0: every process */
+	int by;                 /* RUNQLAT_BY_*: what each histogram is */
+	int ms;                 /* milliseconds, not microseconds */
+};
+/* Open, configure, load and attach runqlat.bpf.c in t. */
+int runqlat_start(struct tool_ctx *t, const struct runqlat_settings *s);
+int runqlat_hist_fd(struct tool_ctx *t);
+
+/* ---- cpudist.c: time on (or off) CPU per slice (sched_switch) ---- */
+struct cpudist_settings {
+	int offcpu;             /* -O: off CPU, between slices */
+	uint32_t filter_tgid;   /* 0: every process */
+	int by;                 /* RUNQLAT_BY_*: what each histogram is */
+	int ms;
+};
+/* Open, configure, load and attach cpudist.bpf.c in t. */
+int cpudist_start(struct tool_ctx *t, const struct cpudist_settings *s);
+int cpudist_hist_fd(struct tool_ctx *t);
+
 /* ---- profile.c: samples by stack (a perf event per CPU) ---- */
 struct profile_settings {
 	uint32_t pid;           /* the process; 0: all */
@@ -348,6 +383,7 @@ int vfsstat_stats_fd(struct tool_ctx *t);
 int biosnoop_stats_fd(struct tool_ctx *t);
 int execsnoop_stats_fd(struct tool_ctx *t);
 int opensnoop_stats_fd(struct tool_ctx *t);
+int killsnoop_stats_fd(struct tool_ctx *t);
 int slowbio_stats_fd(struct tool_ctx *t);
 
 #endif
