@@ -183,9 +183,6 @@ int funccount_sysnr(const char *event, int *exit,
 		    int (*exists)(const char *call, void *arg), void *arg);
 /* The table's size: the highest number it knows + 1. */
 int funccount_sysnr_count(void);
-/* Pure: the number of call in table (scripts/sysnr.sh: count entries,
- * each NUL-ended, of names apart by a space), or -ENOENT. */
-int funccount_sysnr_find(const char *table, int count, const char *call);
 
 /* ---- funclatency.c: a function's latency histogram (kprobes) ---- */
 /* Open, configure and load funclatency.bpf.c; its entry and return
