@@ -317,6 +317,20 @@ int traceobj_load_copy(struct tool_ctx *t, enum bb_prog_kind kind,
 void traceobj_stack_fds(struct tool_ctx *t, int stacks[2], int *gen);
 int traceobj_events_fd(struct tool_ctx *t);
 
+/* ---- syscount.c: system calls counted, and their time (tracepoints) ---- */
+struct syscount_settings {
+	uint32_t pid, tid;      /* 0: every process, every thread */
+	const char *cgroup;     /* a cgroup v2 directory; NULL: any */
+	long nr;                /* the one call counted; -1: all */
+	int failed;             /* -x: only calls that returned an error */
+	int err;                /* -e: only those that returned -err; 0: any */
+	int by_process, latency;
+};
+/* Open, configure, load and attach syscount.bpf.c in t. */
+int syscount_start(struct tool_ctx *t, const struct syscount_settings *s);
+/* data: u32 number (tgid with by_process) -> struct syscount_val */
+int syscount_data_fd(struct tool_ctx *t);
+
 /* ---- vfsstat.c: VFS calls per second (kprobes) ---- */
 /* Open, load and attach vfsstat.bpf.c. */
 int vfsstat_start(struct tool_ctx *t);
