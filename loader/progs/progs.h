@@ -194,6 +194,13 @@ int funclatency_user_progs(struct tool_ctx *t, struct bb_prog **entry,
 			   struct bb_prog **ret);
 int funclatency_stats_fd(struct tool_ctx *t);
 
+/* ---- hardirqs.c: time or calls per hard IRQ handler (tracepoints) ---- */
+/* Open, configure (mode HARDIRQS_*; unit_div: -d's unit in ns), load
+ * and attach hardirqs.bpf.c in t. */
+int hardirqs_start(struct tool_ctx *t, int mode, uint64_t unit_div);
+/* dist: struct hardirqs_key -> u64 running sum */
+int hardirqs_dist_fd(struct tool_ctx *t);
+
 /* ---- opensnoop.c: one line per open() ---- */
 struct opensnoop_settings {
 	int tps;                /* syscall tracepoints, else kprobes */
@@ -316,6 +323,12 @@ int traceobj_load_copy(struct tool_ctx *t, enum bb_prog_kind kind,
 		       struct bb_prog **copy, struct bb_err *err);
 void traceobj_stack_fds(struct tool_ctx *t, int stacks[2], int *gen);
 int traceobj_events_fd(struct tool_ctx *t);
+
+/* ---- softirqs.c: time or runs per softirq vector (tracepoints) ---- */
+/* As hardirqs_start, with SOFTIRQS_* modes. */
+int softirqs_start(struct tool_ctx *t, int mode, uint64_t unit_div);
+/* dist: struct softirqs_key -> u64 running sum */
+int softirqs_dist_fd(struct tool_ctx *t);
 
 /* ---- syscount.c: system calls counted, and their time (tracepoints) ---- */
 struct syscount_settings {

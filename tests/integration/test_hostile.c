@@ -528,10 +528,13 @@ END_TEST
  * The tools of issue 30, each as a user mistreats it: stdout closed
  * (exit 0), `| head -n 2` (dies of SIGPIPE, soon), Ctrl-C twice at once
  * (exit 0, within seconds), run as nobody (exit 1, root said). Each argv
- * prints every 0.2 s; "-d 1" is added for the closed stdout.
+ * prints every 0.2 s, a line holding its last word each time;
+ * "--duration 1" is added for the closed stdout.
  */
-static const char *const sched_tools[][4] = {
-	{ "syscount", "-i", "0.2", NULL },
+static const char *const sched_tools[][5] = {
+	{ "syscount", "-i", "0.2", NULL, "\n[" },
+	{ "hardirqs", "0.2", NULL, NULL, "\nHARDIRQ" },
+	{ "softirqs", "0.2", NULL, NULL, "\nSOFTIRQ" },
 };
 
 static void hostile_pipe_head(char *const argv[])
@@ -553,7 +556,7 @@ static void hostile_pipe_head(char *const argv[])
 	close(p.err);
 }
 
-static void hostile_sigint_twice(char *const argv[])
+static void hostile_sigint_twice(char *const argv[], const char *mark)
 {
 	struct proc p;
 	char out[65536] = "", err[4096] = "";
@@ -562,8 +565,8 @@ static void hostile_sigint_twice(char *const argv[])
 	int rc;
 
 	spawn(&p, argv);
-	n = read_until(p.out, out, sizeof(out), "\n[", 30000);
-	ck_assert_msg(strstr(out, "\n["), "%s did not print: %s", argv[1], out);
+	n = read_until(p.out, out, sizeof(out), mark, 30000);
+	ck_assert_msg(strstr(out, mark), "%s did not print: %s", argv[1], out);
 	kill(p.pid, SIGINT);
 	kill(p.pid, SIGINT);
 	t0 = mono();
@@ -585,15 +588,16 @@ START_TEST(test_sched_tools_hostile)
 	for (i = 0; i < sizeof(sched_tools) / sizeof(sched_tools[0]); i++) {
 		char *argv[8] = { (char *)barebpf() };
 
-		for (k = 0; sched_tools[i][k]; k++)
+		for (k = 0; k < 4 && sched_tools[i][k]; k++)
 			argv[k + 1] = (char *)sched_tools[i][k];
-		snprintf(cmd, sizeof(cmd), "{ '%s' %s -d 1 >&- ; } 2>&1; "
+		snprintf(cmd, sizeof(cmd), "{ '%s' %s --duration 1 >&- ; } "
+			 "2>&1; "
 			 "echo \"rc=$?\"", barebpf(), sched_tools[i][0]);
 		ck_assert_int_eq(sh(cmd, out, sizeof(out)), 0);
 		ck_assert_msg(strstr(out, "rc=0") && !strstr(out, "failed"),
 			      "%s with stdout closed: %s", argv[1], out);
 		hostile_pipe_head(argv);
-		hostile_sigint_twice(argv);
+		hostile_sigint_twice(argv, sched_tools[i][4]);
 		rc = run_unprivileged(argv, err, sizeof(err));
 		if (rc < 0)
 			continue; /* no setpriv */
