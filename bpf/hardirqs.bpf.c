@@ -6,7 +6,8 @@
  * kprobes on handle_irq_event_percpu). A handler runs with interrupts
  * off (2.6.35 on): per CPU, the entry's time and name wait for its exit
  * in `cur`. As bcc, a handler that returns IRQ_NONE (not its device's:
- * a shared line) is not counted.
+ * a shared line, or a spurious interrupt) is not counted; with -C it is
+ * counted apart (key.none), for the tool to say.
  *
  * Constants: tpoff_entry_name, tpoff_exit_ret, tp_direct, mode
  * (HARDIRQS_*), unit_div (-d's unit: 1 for ns, 1000 for us).
@@ -62,9 +63,14 @@ int irq_exit(void *ctx)
 	ns = bpf_ktime_get_ns() - c->ts;
 	c->ts = 0;
 	BB_TP_FIELD(ret, ctx, tp_direct, HARDIRQS_TP_RET, tpoff_exit_ret);
-	if (ret == 0) /* IRQ_NONE */
-		return 0;
 	__builtin_memcpy(key.name, c->name, sizeof(key.name));
+	if (ret == 0) { /* IRQ_NONE: only counted apart, with -C */
+		if (mode == HARDIRQS_COUNT) {
+			key.none = 1;
+			bb_hist_add(&dist, &key, 1, &drops);
+		}
+		return 0;
+	}
 	if (mode == HARDIRQS_TIME)
 		n = ns; /* in ns: the tool divides the sum */
 	else if (mode == HARDIRQS_DIST)

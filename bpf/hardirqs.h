@@ -12,7 +12,7 @@
 struct hardirqs_key {
 	char name[HARDIRQS_NAME];
 	unsigned int slot;
-	unsigned int pad;
+	unsigned int none; /* -C: calls that returned IRQ_NONE */
 };
 #define HARDIRQS_MAX_KEYS 4096
 

@@ -22,8 +22,9 @@ static const char usage[] =
 "It uses the irq:irq_handler_entry and irq_handler_exit tracepoints\n"
 "(Linux 4.9 on, no kprobes needed). As bcc, a handler that returns\n"
 "IRQ_NONE (the interrupt of another device on a shared line) is not\n"
-"counted, and interrupts the kernel handles without a handler (the\n"
-"local timer, IPIs: LOC, RES, CAL... in /proc/interrupts) are not seen.\n"
+"counted (-C -v says how many, at the end), and interrupts the kernel\n"
+"handles without a handler (the local timer, IPIs: LOC, RES, CAL... in\n"
+"/proc/interrupts) are not seen.\n"
 "\n"
 "positional arguments:\n"
 "  interval              output interval, in seconds (default: one\n"
@@ -87,7 +88,45 @@ static int parse_args(struct tool_ctx *t, struct hardirqs_opts *o, int argc,
 	return opt_interval_count(t, argc, argv, &o->interval, &o->count);
 }
 
-static void print_summary(const struct hardirqs_opts *o, struct mapdelta *md)
+/* -C: the calls that returned IRQ_NONE, by name, said at the end. */
+struct nones {
+	char name[16][HARDIRQS_NAME + 1];
+	uint64_t n[16];
+	int len;
+};
+
+static void none_add(struct nones *s, const char *name, uint64_t n)
+{
+	int i;
+
+	for (i = 0; i < s->len; i++)
+		if (!strncmp(s->name[i], name, HARDIRQS_NAME))
+			break;
+	if (i == s->len) {
+		if (s->len == 16)
+			return;
+		memcpy(s->name[s->len], name, HARDIRQS_NAME);
+		s->n[s->len++] = 0;
+	}
+	s->n[i] += n;
+}
+
+static void none_report(struct tool_ctx *t, const struct nones *s)
+{
+	int i;
+
+	for (i = 0; i < s->len; i++) {
+		char name[4 * HARDIRQS_NAME + 1];
+
+		esc_text(name, sizeof(name), s->name[i], HARDIRQS_NAME);
+		tool_error(t, "%s: %llu calls returned IRQ_NONE (not its "
+			   "device's, or spurious): not counted, as in bcc",
+			   name, (unsigned long long)s->n[i]);
+	}
+}
+
+static void print_summary(const struct hardirqs_opts *o, struct mapdelta *md,
+			  struct nones *nones)
 {
 	static const struct nh_table tab[3] = {
 		{ "HARDIRQ", 26, "usecs", "hardirq", 0 },
@@ -97,18 +136,21 @@ static void print_summary(const struct hardirqs_opts *o, struct mapdelta *md)
 	const struct nh_table *tb = &tab[o->counts ? 2 : o->ns ? 1 : 0];
 	struct mapdelta_row *r = NULL;
 	struct nh_row *rows;
-	int n = mapdelta_read(md, &r), i;
+	int n = mapdelta_read(md, &r), i, k;
 
 	rows = calloc(n > 0 ? n : 1, sizeof(*rows));
-	for (i = 0; rows && i < n; i++) {
-		const struct hardirqs_key *k = (const void *)r[i].key;
+	for (i = 0, k = 0; rows && i < n; i++) {
+		const struct hardirqs_key *key = (const void *)r[i].key;
 
-		memcpy(rows[i].name, k->name, HARDIRQS_NAME);
-		rows[i].slot = k->slot;
-		rows[i].val = r[i].val;
+		if (key->none) {
+			none_add(nones, key->name, r[i].val);
+			continue;
+		}
+		memcpy(rows[k].name, key->name, HARDIRQS_NAME);
+		rows[k].slot = key->slot;
+		rows[k++].val = r[i].val;
 	}
-	if (n < 0 || !rows)
-		n = 0;
+	n = rows ? k : 0;
 	if (!o->json) {
 		putchar('\n');
 		if (o->timestamp)
@@ -128,6 +170,7 @@ static int hardirqs_main(int argc, char **argv)
 {
 	struct hardirqs_opts o = { 0 };
 	struct mapdelta md;
+	struct nones nones = { .len = 0 };
 	struct tool_ctx t;
 	struct tool_timer tm;
 	unsigned long printed = 0;
@@ -150,11 +193,13 @@ static int hardirqs_main(int argc, char **argv)
 		tick = tool_wait(&tm, NULL);
 		if (tick == TOOL_TICK_NONE)
 			continue;
-		print_summary(&o, &md);
+		print_summary(&o, &md, &nones);
 		if (o.count && ++printed >= o.count)
 			break;
 	} while (tick != TOOL_TICK_LAST);
 	mapdelta_free(&md);
+	if (t.verbose)
+		none_report(&t, &nones);
 	ret = 0;
 out:
 	tool_cleanup(&t);
