@@ -201,6 +201,12 @@ int hardirqs_start(struct tool_ctx *t, int mode, uint64_t unit_div);
 /* dist: struct hardirqs_key -> u64 running sum */
 int hardirqs_dist_fd(struct tool_ctx *t);
 
+/* ---- oomkill.c: one record per OOM kill (oom:mark_victim, 4.13) ---- */
+/* Open, configure, load oomkill.bpf.c, open its ring into *pb (records:
+ * struct oomkill_event) and attach. */
+int oomkill_start(struct tool_ctx *t, perfbuf_sample_fn on_event, void *ctx,
+		  struct bb_perfbuf **pb);
+
 /* ---- opensnoop.c: one line per open() ---- */
 struct opensnoop_settings {
 	int tps;                /* syscall tracepoints, else kprobes */
