@@ -4,9 +4,9 @@
  * (4.13 on), which the OOM killer fires as it marks its victim, global or
  * of a memory cgroup, in the context of the task that ran it: that task
  * is bcc's "Triggered by" (bcc's kprobe on oom_kill_process runs there
- * too). The tracepoint gives the victim's pid; from 6.8 on also its name
- * and sizes (kB): read where the format file has them, no struct offset
- * of the kernel's is needed.
+ * too). The tracepoint gives the victim's pid, and where it has them
+ * (6.1 does, 5.10 does not) its name and sizes (kB): read where the
+ * format file has them, no struct offset of the kernel's is needed.
  *
  * Constants: tpoff_pid; has_comm and tpoff_comm (__data_loc); has_rss and
  * tpoff_total_vm, tpoff_anon_rss, tpoff_file_rss, tpoff_shmem_rss;
@@ -26,7 +26,7 @@ BB_MAP(lastkill, BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(u32),
  * to 7.x: do_send_sig_info, then mark_oom_victim), on the same CPU: the
  * name signal_generate gives the target of the last SIGKILL sent here is
  * the victim's when its pid is the one marked, on kernels whose
- * mark_victim has no comm (before 6.8).
+ * mark_victim has no comm (5.10, 4.x).
  */
 SEC("tracepoint/signal/signal_generate")
 int sigkill(void *ctx)

@@ -5,8 +5,8 @@
 
 /* One OOM kill: the task that ran the OOM killer (its process and name)
  * and the victim; the victim's name where the kernel's mark_victim has
- * it (6.8 on) or signal_generate gave it (has_comm), its sizes (kB) where
- * mark_victim has them (6.8 on; has_rss). */
+ * it (6.1 does, 5.10 not) or signal_generate gave it (has_comm), its sizes (kB) where
+ * mark_victim has them (has_rss). */
 struct oomkill_event {
 	unsigned int tpid, vpid;
 	char tcomm[16];

@@ -63,7 +63,7 @@ static int configure(struct tool_ctx *t)
 	};
 	if (t->verbose)
 		fprintf(stderr, "oom:mark_victim has %s\n", has_rss ?
-			"the victim's name and sizes (6.8 on)" : comm >= 0 ?
+			"the victim's name and sizes" : comm >= 0 ?
 			"the victim's name" : "the victim's pid only");
 	return PROG_CONSTS_SET(t, set);
 }

@@ -2,9 +2,10 @@
 # whose 64 MiB buffer does not fit in a memory cgroup of 8 MiB (v2's
 # memory.max, else v1's limit), or where the kernel has no memory
 # cgroup, four dd's with buffers of a third of the guest's available
-# memory each (barebpf itself is exempt, oom_score_adj -1000). bcc's line, the victim's pid and name
-# (from mark_victim from 6.8, from the SIGKILL's signal_generate before;
-# its pages "?" once it is gone), exits 0. Before 4.13 (no
+# memory each (barebpf itself is exempt, oom_score_adj -1000). bcc's
+# line, the victim's pid and name (from mark_victim where it has it, 6.1
+# on; else from the SIGKILL's signal_generate; its pages "?" once it is
+# gone), exits 0. Before 4.13 (no
 # oom:mark_victim) it must say so and exit 1. The OOM report's Call Trace
 # is between markers that the kernel-log check leaves out.
 . /vmtest/lib.sh
