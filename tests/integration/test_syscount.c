@@ -5,7 +5,7 @@
  * must count exactly that: 1000 getppid; with -L the same count and a
  * time; with -x only the 500 close(-1) (EBADF) and 300 failed opens
  * (ENOENT), never the getppid; with -e ENOENT only the opens; with -P the
- * child's own row. Bad options fail with a message; -d ends the run.
+ * child's own row; with -c the child's own cgroup (v2) and no -p. Bad options fail with a message; -d ends the run.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "bbtest.h"
@@ -41,16 +42,30 @@ static void child_calls(void)
 			_exit(4);
 }
 
+/* The child's cgroup (v2) to join before its calls; "" : none. */
+static char child_cg[512];
+
 static void child_start(struct child *c)
 {
 	int p[2];
 	char b;
+	FILE *f;
 
 	ck_assert_int_eq(pipe(p), 0);
 	c->pid = fork();
 	ck_assert_int_ge(c->pid, 0);
 	if (!c->pid) {
 		close(p[1]);
+		if (child_cg[0]) {
+			char procs[600];
+
+			snprintf(procs, sizeof(procs), "%s/cgroup.procs",
+				 child_cg);
+			f = fopen(procs, "w");
+			if (!f || fprintf(f, "%d", (int)getpid()) < 0 ||
+			    fclose(f))
+				_exit(5);
+		}
 		if (read(p[0], &b, 1) != 1)
 			_exit(1);
 		child_calls();
@@ -207,6 +222,43 @@ START_TEST(test_syscount_process)
 }
 END_TEST
 
+/* -c: a cgroup v2 of our own, which the child joins: its 1000 getppid,
+ * with no -p, exactly (nothing else is in that cgroup). */
+START_TEST(test_syscount_cgroup)
+{
+	static char out[65536];
+	char mnt[256] = "", line[512];
+	char *argv[] = { (char *)barebpf(), "syscount", "-c", child_cg, NULL };
+	struct child c;
+	FILE *f = fopen("/proc/mounts", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %255s cgroup2", mnt) == 1 &&
+		    strstr(line, " cgroup2 "))
+			break;
+		else
+			mnt[0] = 0;
+	if (f)
+		fclose(f);
+	if (!mnt[0])
+		bbtest_skip("no cgroup v2 hierarchy mounted");
+	snprintf(child_cg, sizeof(child_cg), "%s/bbtest-syscount-%d", mnt,
+		 (int)getpid());
+	if (mkdir(child_cg, 0755)) {
+		child_cg[0] = 0;
+		bbtest_skip("cannot make a cgroup under %s", mnt);
+	}
+	child_start(&c);
+	run_around_child(argv, &c, out, sizeof(out));
+	ck_assert_int_eq(rmdir(child_cg), 0);
+	child_cg[0] = 0;
+	ck_assert_msg(row_count(out, "getppid") == 1000,
+		      "counted %ld of 1000 getppid in the cgroup:\n%s",
+		      row_count(out, "getppid"), out);
+	ck_assert_msg(row_count(out, "close") >= 500, "%s", out);
+}
+END_TEST
+
 START_TEST(test_syscount_bad_options)
 {
 	static char out[4096], err[4096];
@@ -255,6 +307,7 @@ static Suite *syscount_suite(void)
 	tcase_add_test(tc, test_syscount_latency_json);
 	tcase_add_test(tc, test_syscount_failures);
 	tcase_add_test(tc, test_syscount_process);
+	tcase_add_test(tc, test_syscount_cgroup);
 	tcase_add_test(tc, test_syscount_bad_options);
 	tcase_add_test(tc, test_syscount_duration);
 	suite_add_tcase(s, tc);
