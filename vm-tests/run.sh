@@ -126,11 +126,11 @@ kernel_field() { awk -v l="$1" -v f="$2" '$1 == l { print $f }' <<<"$KERNEL_TABL
 # suite tests the tools themselves, on the main kernels. Emulating another
 # architecture costs 2-4 times the time per case, and the whole CI stays
 # under 60 minutes (README.md: the boots' wall times).
-ARCH_CASES='^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|funccount-syscalls|biolatency-text|biosnoop-text|breakdown-freeze|execsnoop-text|features-text|freeze-storm|freeze-text|funccount-kprobe|funclatency-text|opensnoop-text|qenter-frozen|run-syscalls|slowbio-freeze|trace-args-entry|trace-args-open|trace-kprobe|trace-tracepoint|vfsstat-text|runqlen-spin)$'
+ARCH_CASES='^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|funccount-syscalls|biolatency-text|biosnoop-text|breakdown-freeze|execsnoop-text|features-text|freeze-storm|freeze-text|funccount-kprobe|funclatency-text|opensnoop-text|qenter-frozen|run-syscalls|slowbio-freeze|trace-args-entry|trace-args-open|trace-kprobe|trace-tracepoint|vfsstat-text|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg)$'
 # riscv64 6.12 takes no kprobe on a function's ftrace patch site: kprobes
 # move past it, kretprobes cannot (the tools that need one say so), so it
 # runs the selection's cases without kretprobes.
-RISCV612_CASES='^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|funccount-syscalls|biolatency-text|biosnoop-text|execsnoop-text|features-text|freeze-storm|funccount-kprobe|opensnoop-text|trace-args-entry|trace-kprobe|trace-tracepoint|vfsstat-text|runqlen-spin)$'
+RISCV612_CASES='^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|funccount-syscalls|biolatency-text|biosnoop-text|execsnoop-text|features-text|freeze-storm|funccount-kprobe|opensnoop-text|trace-args-entry|trace-kprobe|trace-tracepoint|vfsstat-text|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg)$'
 # armv7 6.12 and riscv64 7.x: not breakdown-freeze, which crashes them (a
 # kprobe handler returning to address 0, 0xfffffffe on riscv64, in dd:
 # vm-tests/README.md, "Known problems"), and after which no BPF program
@@ -142,9 +142,9 @@ NO_BREAKDOWN_CASES=$(sed 's/breakdown-freeze|//' <<<"$ARCH_CASES")
 # compiler" for every trace program until then).
 RISCV7_CASES=$NO_BREAKDOWN_CASES
 CASE_SETS="
-old     ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background|runqlen-spin)$
-old419  ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-frozen|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background|runqlen-spin)$
-oldest  ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|qenter-reads|qenter-split|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|hygiene-sigint|old-refuses|detach-background|runqlen-spin)$
+old     ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg)$
+old419  ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-frozen|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg)$
+oldest  ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|qenter-reads|qenter-split|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|hygiene-sigint|old-refuses|detach-background|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg)$
 arch      $ARCH_CASES
 armv7old  ^(runqlen-spin)$
 armv7nobd $NO_BREAKDOWN_CASES

@@ -20,7 +20,8 @@
 	X(biolatency) X(funclatency) X(features) X(run) X(trace) X(freeze)     \
 	X(qenter) X(slowbio) X(biosnoop) X(exporter) X(execsnoop)              \
 	X(opensnoop) X(funccount) X(vfsstat) X(breakdown) X(profile)          \
-	X(offcputime) X(runqlen) X(runqlat) X(cpudist) X(killsnoop)
+	X(offcputime) X(runqlen) X(runqlat) X(cpudist) X(killsnoop)     \
+	X(syscount) X(hardirqs) X(softirqs) X(oomkill)
 
 #define DECLARE(name) extern const struct tool tool_##name __attribute__((weak));
 #define ENTRY(name) &tool_##name,

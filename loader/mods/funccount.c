@@ -7,6 +7,7 @@
 #include "arch.h"
 #include "funccount.skel.h"
 #include "sysnr.h"
+#include "sysnames.h"
 #include "../../bpf/funccount.h"
 
 EMBEDDED_OBJ(funccount);
@@ -166,25 +167,9 @@ static const char sysnr_renames[] =
 	"newstat\0stat\0newlstat\0lstat\0newfstat\0fstat\0newuname\0uname\0"
 	"sendfile64\0sendfile\0umount\0umount2\0";
 
-int funccount_sysnr_find(const char *table, int count, const char *call)
-{
-	const char *e = table, *w;
-	size_t len = strlen(call);
-	int nr;
-
-	if (!len) /* not the "" of a number without a call */
-		return -ENOENT;
-	for (nr = 0; nr < count; nr++, e += strlen(e) + 1)
-		for (w = e; *w; w += strcspn(w, " "), w += *w == ' ')
-			if (!strncmp(w, call, len) &&
-			    (w[len] == ' ' || !w[len]))
-				return nr;
-	return -ENOENT;
-}
-
 static int sysnr_table(const char *call)
 {
-	return funccount_sysnr_find(sysnr_names, SYSNR_COUNT, call);
+	return sysnames_number(call);
 }
 
 int funccount_sysnr(const char *event, int *exit,

@@ -183,9 +183,6 @@ int funccount_sysnr(const char *event, int *exit,
 		    int (*exists)(const char *call, void *arg), void *arg);
 /* The table's size: the highest number it knows + 1. */
 int funccount_sysnr_count(void);
-/* Pure: the number of call in table (scripts/sysnr.sh: count entries,
- * each NUL-ended, of names apart by a space), or -ENOENT. */
-int funccount_sysnr_find(const char *table, int count, const char *call);
 
 /* ---- funclatency.c: a function's latency histogram (kprobes) ---- */
 /* Open, configure and load funclatency.bpf.c; its entry and return
@@ -210,6 +207,19 @@ struct killsnoop_settings {
 /* Open, configure, load killsnoop.bpf.c, open its ring into *pb, attach. */
 int killsnoop_start(struct tool_ctx *t, const struct killsnoop_settings *s,
 		    struct bb_perfbuf **pb);
+
+/* ---- hardirqs.c: time or calls per hard IRQ handler (tracepoints) ---- */
+/* Open, configure (mode HARDIRQS_*; unit_div: -d's unit in ns), load
+ * and attach hardirqs.bpf.c in t. */
+int hardirqs_start(struct tool_ctx *t, int mode, uint64_t unit_div);
+/* dist: struct hardirqs_key -> u64 running sum */
+int hardirqs_dist_fd(struct tool_ctx *t);
+
+/* ---- oomkill.c: one record per OOM kill (oom:mark_victim, 4.13) ---- */
+/* Open, configure, load oomkill.bpf.c, open its ring into *pb (records:
+ * struct oomkill_event) and attach. */
+int oomkill_start(struct tool_ctx *t, perfbuf_sample_fn on_event, void *ctx,
+		  struct bb_perfbuf **pb);
 
 /* ---- opensnoop.c: one line per open() ---- */
 struct opensnoop_settings {
@@ -372,6 +382,26 @@ int traceobj_load_copy(struct tool_ctx *t, enum bb_prog_kind kind,
 		       struct bb_prog **copy, struct bb_err *err);
 void traceobj_stack_fds(struct tool_ctx *t, int stacks[2], int *gen);
 int traceobj_events_fd(struct tool_ctx *t);
+
+/* ---- softirqs.c: time or runs per softirq vector (tracepoints) ---- */
+/* As hardirqs_start, with SOFTIRQS_* modes. */
+int softirqs_start(struct tool_ctx *t, int mode, uint64_t unit_div);
+/* dist: struct softirqs_key -> u64 running sum */
+int softirqs_dist_fd(struct tool_ctx *t);
+
+/* ---- syscount.c: system calls counted, and their time (tracepoints) ---- */
+struct syscount_settings {
+	uint32_t pid, tid;      /* 0: every process, every thread */
+	const char *cgroup;     /* a cgroup v2 directory; NULL: any */
+	long nr;                /* the one call counted; -1: all */
+	int failed;             /* -x: only calls that returned an error */
+	int err;                /* -e: only those that returned -err; 0: any */
+	int by_process, latency;
+};
+/* Open, configure, load and attach syscount.bpf.c in t. */
+int syscount_start(struct tool_ctx *t, const struct syscount_settings *s);
+/* data: u32 number (tgid with by_process) -> struct syscount_val */
+int syscount_data_fd(struct tool_ctx *t);
 
 /* ---- vfsstat.c: VFS calls per second (kprobes) ---- */
 /* Open, load and attach vfsstat.bpf.c. */

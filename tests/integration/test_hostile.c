@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -530,6 +531,141 @@ START_TEST(test_run_out_of_fds)
 }
 END_TEST
 
+/*
+ * The tools of issue 30, each as a user mistreats it: stdout closed
+ * (exit 0), `| head -n 2` (dies of SIGPIPE, soon), Ctrl-C twice at once
+ * (exit 0, within seconds), run as nobody (exit 1, root said). Each argv
+ * prints every 0.2 s, a line holding its fifth word each time (oomkill
+ * only its Tracing line: no | head); "--duration 1" is added for the
+ * closed stdout.
+ */
+static const char *const sched_tools[][5] = {
+	{ "syscount", "-i", "0.2", NULL, "\n[" },
+	{ "hardirqs", "0.2", NULL, NULL, "\nHARDIRQ" },
+	{ "softirqs", "0.2", NULL, NULL, "\nSOFTIRQ" },
+	{ "oomkill", NULL, NULL, NULL, "Tracing OOM kills" },
+};
+
+static void hostile_pipe_head(char *const argv[])
+{
+	struct proc p;
+	char ch, err[4096] = "";
+	int nl = 0, rc;
+
+	spawn(&p, argv);
+	while (nl < 2 && read(p.out, &ch, 1) == 1)
+		nl += ch == '\n';
+	ck_assert_msg(nl == 2, "%s: no two lines", argv[1]);
+	close(p.out);
+	read_until(p.err, err, sizeof(err), NULL, 10000);
+	rc = wait_exit(p.pid);
+	ck_assert_msg(rc == 128 + SIGPIPE, "%s | head: exit %d: %s", argv[1],
+		      rc, err);
+	ck_assert_msg(!strstr(err, "failed"), "%s: %s", argv[1], err);
+	close(p.err);
+}
+
+static void hostile_sigint_twice(char *const argv[], const char *mark)
+{
+	struct proc p;
+	char out[65536] = "", err[4096] = "";
+	size_t n;
+	double t0;
+	int rc;
+
+	spawn(&p, argv);
+	n = read_until(p.out, out, sizeof(out), mark, 30000);
+	ck_assert_msg(strstr(out, mark), "%s did not print: %s", argv[1], out);
+	kill(p.pid, SIGINT);
+	kill(p.pid, SIGINT);
+	t0 = mono();
+	read_more(p.out, out, sizeof(out), &n, NULL, 10000);
+	read_until(p.err, err, sizeof(err), NULL, 1000);
+	rc = wait_exit(p.pid);
+	ck_assert_msg(rc == 0 && mono() - t0 < 10, "%s: exit %d after %.1f s: "
+		      "%s", argv[1], rc, mono() - t0, err);
+	close(p.out);
+	close(p.err);
+}
+
+START_TEST(test_sched_tools_hostile)
+{
+	char cmd[512], out[4096], err[8192];
+	size_t i;
+	int rc, k;
+
+	for (i = 0; i < sizeof(sched_tools) / sizeof(sched_tools[0]); i++) {
+		char *argv[8] = { (char *)barebpf() };
+
+		for (k = 0; k < 4 && sched_tools[i][k]; k++)
+			argv[k + 1] = (char *)sched_tools[i][k];
+		snprintf(cmd, sizeof(cmd), "{ '%s' %s --duration 1 >&- ; } "
+			 "2>&1; "
+			 "echo \"rc=$?\"", barebpf(), sched_tools[i][0]);
+		ck_assert_int_eq(sh(cmd, out, sizeof(out)), 0);
+		/* refused at start, as every tool (test_closed_stdout) */
+		ck_assert_msg(strstr(out, "rc=1") &&
+			      strstr(out, "standard output is closed"),
+			      "%s with stdout closed: %s", argv[1], out);
+		if (strcmp(argv[1], "oomkill"))
+			hostile_pipe_head(argv);
+		hostile_sigint_twice(argv, sched_tools[i][4]);
+		rc = run_unprivileged(argv, err, sizeof(err));
+		if (rc < 0)
+			continue; /* no setpriv */
+		ck_assert_msg(rc == 1 && (strstr(err, "root") ||
+					  strstr(err, "CAP_BPF")),
+			      "%s as nobody: exit %d: %s", argv[1], rc, err);
+	}
+}
+END_TEST
+
+/* A comm holding ESC and a newline (prctl), in syscount -P's row:
+ * escaped, in text and in JSON. */
+START_TEST(test_syscount_hostile_comm)
+{
+	static char out[65536];
+	char pid_s[16], b;
+	char *argv[] = { (char *)barebpf(), "syscount", "-P", "-p", pid_s,
+			 NULL, NULL };
+	struct proc p;
+	int go[2], i;
+	size_t n;
+	pid_t c;
+
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq(pipe(go), 0);
+		c = fork();
+		ck_assert_int_ge(c, 0);
+		if (!c) {
+			close(go[1]);
+			if (prctl(PR_SET_NAME, "bb\033[31m\nx", 0, 0, 0) ||
+			    read(go[0], &b, 1) != 1)
+				_exit(1);
+			_exit(getppid() > 0 ? 0 : 2);
+		}
+		close(go[0]);
+		snprintf(pid_s, sizeof(pid_s), "%d", (int)c);
+		argv[5] = i ? "-j" : NULL;
+		spawn(&p, argv);
+		n = read_until(i ? p.err : p.out, out, sizeof(out),
+			       "Ctrl+C to quit.", 30000);
+		ck_assert_int_eq(write(go[1], "g", 1), 1);
+		close(go[1]);
+		ck_assert_int_eq(wait_exit(c), 0);
+		kill(p.pid, SIGINT);
+		n = 0;
+		read_more(p.out, out, sizeof(out), &n, NULL, 10000);
+		ck_assert_int_eq(wait_exit(p.pid), 0);
+		close(p.out);
+		close(p.err);
+		ck_assert_msg(!strchr(out, '\033'), "a raw ESC in:\n%s", out);
+		ck_assert_msg(strstr(out, i ? "\"comm\":\"bb\\u001b[31m\\nx\"" :
+				     " bb\\x1b[31m\\nx "), "%s", out);
+	}
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -555,6 +691,8 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, test_run_says_map_layout);
 	tcase_add_test(tc, test_run_too_many_on_one_event);
 	tcase_add_test(tc, test_run_out_of_fds);
+	tcase_add_test(tc, test_sched_tools_hostile);
+	tcase_add_test(tc, test_syscount_hostile_comm);
 	suite_add_tcase(s, tc);
 	return s;
 }

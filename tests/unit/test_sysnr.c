@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include "bbtest.h"
 #include "mods.h"
+#include "sysnames.h"
 
 static int nr_of(const char *event, int *exit)
 {
@@ -95,18 +96,48 @@ START_TEST(test_sysnr_find)
 	static const char tab[] = "restart_syscall\0exit\0\0\0creat\0"
 		"arm_sync_file_range sync_file_range2\0last\0";
 
-	ck_assert_int_eq(funccount_sysnr_find(tab, 7, "restart_syscall"), 0);
-	ck_assert_int_eq(funccount_sysnr_find(tab, 7, "exit"), 1);
-	ck_assert_int_eq(funccount_sysnr_find(tab, 7, "creat"), 4);
-	ck_assert_int_eq(funccount_sysnr_find(tab, 7, "arm_sync_file_range"),
+	ck_assert_int_eq(sysnames_find(tab, 7, "restart_syscall"), 0);
+	ck_assert_int_eq(sysnames_find(tab, 7, "exit"), 1);
+	ck_assert_int_eq(sysnames_find(tab, 7, "creat"), 4);
+	ck_assert_int_eq(sysnames_find(tab, 7, "arm_sync_file_range"),
 			 5);
-	ck_assert_int_eq(funccount_sysnr_find(tab, 7, "sync_file_range2"), 5);
-	ck_assert_int_eq(funccount_sysnr_find(tab, 7, "sync_file_range"),
+	ck_assert_int_eq(sysnames_find(tab, 7, "sync_file_range2"), 5);
+	ck_assert_int_eq(sysnames_find(tab, 7, "sync_file_range"),
 			 -ENOENT);
-	ck_assert_int_eq(funccount_sysnr_find(tab, 7, "last"), 6);
-	ck_assert_int_eq(funccount_sysnr_find(tab, 6, "last"), -ENOENT);
-	ck_assert_int_eq(funccount_sysnr_find(tab, 7, ""), -ENOENT);
-	ck_assert_int_eq(funccount_sysnr_find(tab, 7, "exi"), -ENOENT);
+	ck_assert_int_eq(sysnames_find(tab, 7, "last"), 6);
+	ck_assert_int_eq(sysnames_find(tab, 6, "last"), -ENOENT);
+	ck_assert_int_eq(sysnames_find(tab, 7, ""), -ENOENT);
+	ck_assert_int_eq(sysnames_find(tab, 7, "exi"), -ENOENT);
+}
+END_TEST
+
+/* A number's first name; "" and -ENOENT for a number without a call or
+ * out of the table; the host's numbers as musl's. */
+START_TEST(test_sysnames_at)
+{
+	static const char tab[] = "restart_syscall\0exit\0\0\0creat\0"
+		"arm_sync_file_range sync_file_range2\0last\0";
+	char b[32], small[4];
+
+	ck_assert_int_eq(sysnames_at(tab, 7, 0, b, sizeof(b)), 0);
+	ck_assert_str_eq(b, "restart_syscall");
+	ck_assert_int_eq(sysnames_at(tab, 7, 5, b, sizeof(b)), 0);
+	ck_assert_str_eq(b, "arm_sync_file_range");
+	ck_assert_int_eq(sysnames_at(tab, 7, 6, b, sizeof(b)), 0);
+	ck_assert_str_eq(b, "last");
+	ck_assert_int_eq(sysnames_at(tab, 7, 2, b, sizeof(b)), -ENOENT);
+	ck_assert_str_eq(b, "");
+	ck_assert_int_eq(sysnames_at(tab, 7, 7, b, sizeof(b)), -ENOENT);
+	ck_assert_int_eq(sysnames_at(tab, 7, -1, b, sizeof(b)), -ENOENT);
+	ck_assert_int_eq(sysnames_at(tab, 7, 4, small, sizeof(small)), 0);
+	ck_assert_str_eq(small, "cre");
+	ck_assert_int_eq(sysnames_name(__NR_getppid, b, sizeof(b)), 0);
+	ck_assert_str_eq(b, "getppid");
+	ck_assert_int_eq(sysnames_name(__NR_read, b, sizeof(b)), 0);
+	ck_assert_str_eq(b, "read");
+	ck_assert_int_eq(sysnames_number("getppid"), __NR_getppid);
+	ck_assert_int_eq(sysnames_name(sysnames_count(), b, sizeof(b)),
+			 -ENOENT);
 }
 END_TEST
 
@@ -119,6 +150,7 @@ static Suite *sysnr_suite(void)
 	tcase_add_test(tc, test_sysnr_renames);
 	tcase_add_test(tc, test_sysnr_none);
 	tcase_add_test(tc, test_sysnr_find);
+	tcase_add_test(tc, test_sysnames_at);
 	suite_add_tcase(s, tc);
 	return s;
 }

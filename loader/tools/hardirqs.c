@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/* barebpf hardirqs: time (or calls) per hard interrupt handler, bcc's
+ * options and columns. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tool.h"
+#include "mapdelta.h"
+#include "namedhist.h"
+#include "mods.h"
+#include "../../bpf/hardirqs.h"
+
+static const char usage[] =
+"usage: barebpf hardirqs [-h] [-T] [-N] [-C] [-d] [-j] [interval [count]]\n"
+"\n"
+"Summarize hard irq event time (or counts, or distributions), by the\n"
+"name of the handler, as bcc's hardirqs: HARDIRQ and TOTAL_usecs,\n"
+"largest first; -d one histogram per handler.\n"
+"\n"
+"It uses the irq:irq_handler_entry and irq_handler_exit tracepoints\n"
+"(Linux 4.9 on, no kprobes needed). As bcc, a handler that returns\n"
+"IRQ_NONE (the interrupt of another device on a shared line) is not\n"
+"counted (-C -v says how many, at the end), and interrupts the kernel\n"
+"handles without a handler (the local timer, IPIs: LOC, RES, CAL... in\n"
+"/proc/interrupts) are not seen.\n"
+"\n"
+"positional arguments:\n"
+"  interval              output interval, in seconds (default: one\n"
+"                        summary, at Ctrl-C)\n"
+"  count                 number of outputs, then exit\n"
+"\n"
+"options:\n"
+"  -h, --help            show this help message and exit\n"
+"  -T, --timestamp       include timestamp on output\n"
+"  -N, --nanoseconds     output in nanoseconds\n"
+"  -C, --count           show event counts instead of timing\n"
+"  -d, --dist            show distributions as histograms\n"
+"  -j, --json            one JSON object per output (lines)\n"
+"      --duration SECS   exit after this many seconds\n"
+"      --kern-version V  override the detected kernel version (a.b.c)\n"
+"  -v, --verbose         say what was detected and attached\n"
+"\n"
+"examples:\n"
+"  barebpf hardirqs            # sum hard irq event time, at Ctrl-C\n"
+"  barebpf hardirqs -d         # show hard irq event time as histograms\n"
+"  barebpf hardirqs 1 10       # print 1 second summaries, 10 times\n"
+"  barebpf hardirqs -NT 1      # 1s summaries, nanoseconds, and timestamps\n"
+"  barebpf hardirqs -C 5 1     # interrupts handled in 5 seconds\n";
+static const struct tool_usage help = { NULL, usage };
+
+struct hardirqs_opts {
+	double interval, duration;
+	unsigned long count;
+	int timestamp, ns, counts, dist, json;
+};
+
+static int parse_args(struct tool_ctx *t, struct hardirqs_opts *o, int argc,
+		      char **argv)
+{
+	static const struct option longopts[] = {
+		TOOL_LONGOPTS,
+		{ "timestamp", no_argument, NULL, 'T' },
+		{ "nanoseconds", no_argument, NULL, 'N' },
+		{ "count", no_argument, NULL, 'C' },
+		{ "dist", no_argument, NULL, 'd' },
+		{ 0 }
+	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+				     .duration = &o->duration };
+	int c;
+
+	while ((c = tool_getopt(t, argc, argv, "hvjTNCd", longopts, &v)) > 0) {
+		switch (c) {
+		case 'T': o->timestamp = 1; break;
+		case 'N': o->ns = 1; break;
+		case 'C': o->counts = 1; break;
+		case 'd': o->dist = 1; break;
+		default: return tool_see_help(t);
+		}
+	}
+	if (c < 0)
+		return c;
+	if (o->counts && (o->dist || o->ns))
+		return tool_fail(t, -EINVAL, "the --count option can't be "
+				 "used with time-based options (-d, -N)");
+	return opt_interval_count(t, argc, argv, &o->interval, &o->count);
+}
+
+/* -C: the calls that returned IRQ_NONE, by name, said at the end. */
+struct nones {
+	char name[16][HARDIRQS_NAME + 1];
+	uint64_t n[16];
+	int len;
+};
+
+static void none_add(struct nones *s, const char *name, uint64_t n)
+{
+	int i;
+
+	for (i = 0; i < s->len; i++)
+		if (!strncmp(s->name[i], name, HARDIRQS_NAME))
+			break;
+	if (i == s->len) {
+		if (s->len == 16)
+			return;
+		memcpy(s->name[s->len], name, HARDIRQS_NAME);
+		s->n[s->len++] = 0;
+	}
+	s->n[i] += n;
+}
+
+static void none_report(struct tool_ctx *t, const struct nones *s)
+{
+	int i;
+
+	for (i = 0; i < s->len; i++) {
+		char name[4 * HARDIRQS_NAME + 1];
+
+		esc_text(name, sizeof(name), s->name[i], HARDIRQS_NAME);
+		tool_error(t, "%s: %llu calls returned IRQ_NONE (not its "
+			   "device's, or spurious): not counted, as in bcc",
+			   name, (unsigned long long)s->n[i]);
+	}
+}
+
+static void print_summary(const struct hardirqs_opts *o, struct mapdelta *md,
+			  struct nones *nones)
+{
+	static const struct nh_table tab[3] = {
+		{ "HARDIRQ", 26, "usecs", "hardirq", 0 },
+		{ "HARDIRQ", 26, "nsecs", "hardirq", 0 },
+		{ "HARDIRQ", 26, "count", "hardirq", 0 },
+	};
+	const struct nh_table *tb = &tab[o->counts ? 2 : o->ns ? 1 : 0];
+	struct mapdelta_row *r = NULL;
+	struct nh_row *rows;
+	int n = mapdelta_read(md, &r), i, k;
+
+	rows = calloc(n > 0 ? n : 1, sizeof(*rows));
+	for (i = 0, k = 0; rows && i < n; i++) {
+		const struct hardirqs_key *key = (const void *)r[i].key;
+
+		if (key->none) {
+			none_add(nones, key->name, r[i].val);
+			continue;
+		}
+		memcpy(rows[k].name, key->name, HARDIRQS_NAME);
+		rows[k].slot = key->slot;
+		rows[k++].val = r[i].val;
+	}
+	n = rows ? k : 0;
+	if (!o->json) {
+		putchar('\n');
+		if (o->timestamp)
+			printf("%-8s\n", now_hms());
+	}
+	if (o->dist)
+		nh_print_dists(stdout, tb, rows, n, now_hms(), o->json);
+	else
+		nh_print_totals(stdout, tb, rows, n,
+				o->counts || o->ns ? 1 : 1000, now_hms(),
+				o->json);
+	free(rows);
+	free(r);
+}
+
+static int hardirqs_main(int argc, char **argv)
+{
+	struct hardirqs_opts o = { 0 };
+	struct mapdelta md;
+	struct nones nones = { .len = 0 };
+	struct tool_ctx t;
+	struct tool_timer tm;
+	unsigned long printed = 0;
+	int ret = 1, tick;
+
+	tool_init(&t, "hardirqs");
+	if (parse_args(&t, &o, argc, argv))
+		return 1;
+	tool_signals();
+	if (hardirqs_start(&t, o.counts ? HARDIRQS_COUNT : o.dist ?
+			   HARDIRQS_DIST : HARDIRQS_TIME, o.ns ? 1 : 1000) < 0)
+		goto out;
+	mapdelta_init(&md, hardirqs_dist_fd(&t), sizeof(struct hardirqs_key),
+		      HARDIRQS_MAX_KEYS);
+	tool_tracing(&t, o.json ? stderr : stdout, "Tracing hard irq %s... "
+		     "Hit Ctrl-C to end.\n", o.counts ? "events" :
+		     "event time");
+	tool_timer_init(&tm, o.interval, o.duration);
+	do {
+		tick = tool_wait(&tm, NULL);
+		if (tick == TOOL_TICK_NONE)
+			continue;
+		print_summary(&o, &md, &nones);
+		if (o.count && ++printed >= o.count)
+			break;
+	} while (tick != TOOL_TICK_LAST);
+	mapdelta_free(&md);
+	if (t.verbose)
+		none_report(&t, &nones);
+	ret = 0;
+out:
+	tool_cleanup(&t);
+	return ret;
+}
+
+const struct tool tool_hardirqs = {
+	"hardirqs", hardirqs_main,
+	"time or calls per hard interrupt handler (tracepoints)"
+};

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/* barebpf softirqs: time (or runs) per softirq vector, bcc's options and
+ * columns. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tool.h"
+#include "softirqs_out.h"
+#include "mapdelta.h"
+#include "namedhist.h"
+#include "mods.h"
+#include "../../bpf/softirqs.h"
+
+static const char usage[] =
+"usage: barebpf softirqs [-h] [-T] [-N] [-C] [-d] [-j] [interval [count]]\n"
+"\n"
+"Summarize soft irq event time (or counts, or distributions), by vector,\n"
+"as bcc's softirqs: SOFTIRQ and TOTAL_usecs, smallest first; -d one\n"
+"histogram per vector. The vectors are the kernel's (softirq_to_name):\n"
+"hi, timer, net_tx, net_rx, block, irq_poll (blk_iopoll before 4.5),\n"
+"tasklet, sched, hrtimer, rcu.\n"
+"\n"
+"It uses the irq:softirq_entry and softirq_exit tracepoints (Linux 4.9\n"
+"on, no kprobes needed). -C counts what /proc/softirqs counts.\n"
+"\n"
+"positional arguments:\n"
+"  interval              output interval, in seconds (default: one\n"
+"                        summary, at Ctrl-C)\n"
+"  count                 number of outputs, then exit\n"
+"\n"
+"options:\n"
+"  -h, --help            show this help message and exit\n"
+"  -T, --timestamp       include timestamp on output\n"
+"  -N, --nanoseconds     output in nanoseconds\n"
+"  -C, --count           show event counts instead of timing\n"
+"  -d, --dist            show distributions as histograms\n"
+"  -j, --json            one JSON object per output (lines)\n"
+"      --duration SECS   exit after this many seconds\n"
+"      --kern-version V  override the detected kernel version (a.b.c)\n"
+"  -v, --verbose         say what was detected and attached\n"
+"\n"
+"examples:\n"
+"  barebpf softirqs            # sum soft irq event time, at Ctrl-C\n"
+"  barebpf softirqs -d         # show soft irq event time as histograms\n"
+"  barebpf softirqs 1 10       # print 1 second summaries, 10 times\n"
+"  barebpf softirqs -NT 1      # 1s summaries, nanoseconds, and timestamps\n"
+"  barebpf softirqs -C 5 1     # softirqs run in 5 seconds\n";
+static const struct tool_usage help = { NULL, usage };
+
+struct softirqs_opts {
+	double interval, duration;
+	unsigned long count;
+	int timestamp, ns, counts, dist, json;
+};
+
+/* The kernel's softirq_to_name[] (kernel/softirq.c), lower case as bcc's
+ * vec_to_name; a vector this table lacks by its number. */
+void softirqs_vec_name(unsigned int vec, char *buf, size_t len)
+{
+	static const char *const names[] = { "hi", "timer", "net_tx",
+		"net_rx", "block", "irq_poll", "tasklet", "sched", "hrtimer",
+		"rcu" };
+
+	if (vec < sizeof(names) / sizeof(names[0]))
+		snprintf(buf, len, "%s", names[vec]);
+	else
+		snprintf(buf, len, "vec%u", vec);
+}
+
+static int parse_args(struct tool_ctx *t, struct softirqs_opts *o, int argc,
+		      char **argv)
+{
+	static const struct option longopts[] = {
+		TOOL_LONGOPTS,
+		{ "timestamp", no_argument, NULL, 'T' },
+		{ "nanoseconds", no_argument, NULL, 'N' },
+		{ "count", no_argument, NULL, 'C' },
+		{ "dist", no_argument, NULL, 'd' },
+		{ 0 }
+	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+				     .duration = &o->duration };
+	int c;
+
+	while ((c = tool_getopt(t, argc, argv, "hvjTNCd", longopts, &v)) > 0) {
+		switch (c) {
+		case 'T': o->timestamp = 1; break;
+		case 'N': o->ns = 1; break;
+		case 'C': o->counts = 1; break;
+		case 'd': o->dist = 1; break;
+		default: return tool_see_help(t);
+		}
+	}
+	if (c < 0)
+		return c;
+	if (o->counts && (o->dist || o->ns))
+		return tool_fail(t, -EINVAL, "the --count option can't be "
+				 "used with time-based options (-d, -N)");
+	return opt_interval_count(t, argc, argv, &o->interval, &o->count);
+}
+
+static void print_summary(const struct softirqs_opts *o, struct mapdelta *md)
+{
+	static const struct nh_table tab[3] = {
+		{ "SOFTIRQ", 16, "usecs", "softirq", 1 },
+		{ "SOFTIRQ", 16, "nsecs", "softirq", 1 },
+		{ "SOFTIRQ", 16, "count", "softirq", 1 },
+	};
+	const struct nh_table *tb = &tab[o->counts ? 2 : o->ns ? 1 : 0];
+	struct mapdelta_row *r = NULL;
+	struct nh_row *rows;
+	int n = mapdelta_read(md, &r), i;
+
+	rows = calloc(n > 0 ? n : 1, sizeof(*rows));
+	for (i = 0; rows && i < n; i++) {
+		const struct softirqs_key *k = (const void *)r[i].key;
+
+		softirqs_vec_name(k->vec, rows[i].name, sizeof(rows[i].name));
+		rows[i].slot = k->slot;
+		rows[i].val = r[i].val;
+	}
+	if (n < 0 || !rows)
+		n = 0;
+	if (!o->json) {
+		putchar('\n');
+		if (o->timestamp)
+			printf("%-8s\n", now_hms());
+	}
+	if (o->dist)
+		nh_print_dists(stdout, tb, rows, n, now_hms(), o->json);
+	else
+		nh_print_totals(stdout, tb, rows, n,
+				o->counts || o->ns ? 1 : 1000, now_hms(),
+				o->json);
+	free(rows);
+	free(r);
+}
+
+static int softirqs_main(int argc, char **argv)
+{
+	struct softirqs_opts o = { 0 };
+	struct mapdelta md;
+	struct tool_ctx t;
+	struct tool_timer tm;
+	unsigned long printed = 0;
+	int ret = 1, tick;
+
+	tool_init(&t, "softirqs");
+	if (parse_args(&t, &o, argc, argv))
+		return 1;
+	tool_signals();
+	if (softirqs_start(&t, o.counts ? SOFTIRQS_COUNT : o.dist ?
+			   SOFTIRQS_DIST : SOFTIRQS_TIME, o.ns ? 1 : 1000) < 0)
+		goto out;
+	mapdelta_init(&md, softirqs_dist_fd(&t), sizeof(struct softirqs_key),
+		      SOFTIRQS_MAX_KEYS);
+	tool_tracing(&t, o.json ? stderr : stdout, "Tracing soft irq %s... "
+		     "Hit Ctrl-C to end.\n", o.counts ? "events" :
+		     "event time");
+	tool_timer_init(&tm, o.interval, o.duration);
+	do {
+		tick = tool_wait(&tm, NULL);
+		if (tick == TOOL_TICK_NONE)
+			continue;
+		print_summary(&o, &md);
+		if (o.count && ++printed >= o.count)
+			break;
+	} while (tick != TOOL_TICK_LAST);
+	mapdelta_free(&md);
+	ret = 0;
+out:
+	tool_cleanup(&t);
+	return ret;
+}
+
+const struct tool tool_softirqs = {
+	"softirqs", softirqs_main,
+	"time or runs per softirq vector (tracepoints)"
+};
