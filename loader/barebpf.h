@@ -31,6 +31,27 @@
 #include <stdio.h>
 #include "bpf_abi.h"
 
+/* ---- little-endian loads (ELF, BTF, map sections, ld.so.cache) ---- */
+/* The formats barebpf reads are little-endian on every architecture it
+ * runs on; p need not be aligned. */
+static inline uint16_t bb_le16(const unsigned char *p)
+{
+	return p[0] | (uint16_t)p[1] << 8;
+}
+
+static inline uint32_t bb_le32(const unsigned char *p)
+{
+	return bb_le16(p) | (uint32_t)bb_le16(p + 2) << 16;
+}
+
+static inline uint64_t bb_le64(const unsigned char *p)
+{
+	return bb_le32(p) | (uint64_t)bb_le32(p + 4) << 32;
+}
+
+/* CLOCK_MONOTONIC in seconds (sys.c) */
+double bb_now_mono(void);
+
 /* ---- errors (err.c) ---- */
 struct bb_err {
 	char msg[512];

@@ -4,6 +4,7 @@
  * and the thin bpf() wrappers on top. All return a result or -errno.
  */
 #include <errno.h>
+#include <time.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -533,4 +534,12 @@ long bb_raise_nofile(void)
 			return (long)cur.rlim_max;
 	}
 	return (long)cur.rlim_cur;
+}
+
+double bb_now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }

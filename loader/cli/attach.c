@@ -240,7 +240,7 @@ static int detach_tick(void *ctx, int done, int total)
 		return 1;
 	if (!w->tty)
 		return 0;
-	now = now_mono();
+	now = bb_now_mono();
 	if (now - w->t0 < 1.0 || now - w->shown < 0.1)
 		return 0;
 	w->shown = now;
@@ -272,7 +272,7 @@ void tool_detach(struct tool_ctx *t)
 	n = 0;
 	for (l = t->sess.links; l; l = l->next)
 		n++;
-	t0 = w.t0 = now_mono();
+	t0 = w.t0 = bb_now_mono();
 	w.sigs = tool_stop_signals();
 	w.tty = isatty(2);
 	ret = session_detach_watch(&t->sess, detach_tick, &w);
@@ -300,7 +300,7 @@ void tool_detach(struct tool_ctx *t)
 	}
 	if (t->verbose)
 		fprintf(stderr, "detached %d probe%s in %.0f ms\n", n,
-			n == 1 ? "" : "s", (now_mono() - t0) * 1e3);
+			n == 1 ? "" : "s", (bb_now_mono() - t0) * 1e3);
 }
 
 void tool_detach_drain(struct tool_ctx *t, struct bb_perfbuf *pb,

@@ -83,7 +83,7 @@ void tool_init(struct tool_ctx *t, const char *name)
 {
 	memset(t, 0, sizeof(*t));
 	t->name = name;
-	t->t0 = now_mono();
+	t->t0 = bb_now_mono();
 	session_init(&t->sess);
 }
 
@@ -498,20 +498,12 @@ void tool_tracing(struct tool_ctx *t, FILE *f, const char *fmt, ...)
 		for (l = t->sess.links; l; l = l->next)
 			n++;
 		fprintf(stderr, "attached %d probe%s in %.0f ms\n", n,
-			n == 1 ? "" : "s", (now_mono() - t->t0) * 1e3);
+			n == 1 ? "" : "s", (bb_now_mono() - t->t0) * 1e3);
 	}
 	va_start(ap, fmt);
 	vfprintf(f, fmt, ap);
 	va_end(ap);
 	fflush(f);
-}
-
-double now_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 const char *now_hms(void)

@@ -448,3 +448,19 @@ int tool_match_ufuncs(struct tool_ctx *t, const char *spec, int pid,
 	qsort(*names, k, sizeof(**names), cmp_str);
 	return k;
 }
+
+int tool_syscall_way(struct tool_ctx *t, const char *const *sys, int n,
+		     char (*out)[64])
+{
+	int tps = tool_syscall_tracepoints(t, sys[0]);
+
+	if (tps != 0)
+		return tps;
+	if (tool_need_kprobes(t) < 0 || tool_syscall_funcs(t, sys, n, out) < 0)
+		return -EINVAL;
+	if (!out[0][0])
+		return tool_fail(t, -ENOENT, "this kernel has no syscall "
+				 "tracepoints and no %s function in "
+				 "/proc/kallsyms", sys[0]);
+	return 0;
+}

@@ -17,7 +17,7 @@ void tool_sleep(double secs)
 
 void tool_timer_init(struct tool_timer *tm, double interval, double duration)
 {
-	double now = now_mono();
+	double now = bb_now_mono();
 
 	tm->interval = interval;
 	tm->next = interval > 0 ? now + interval : 0;
@@ -26,7 +26,7 @@ void tool_timer_init(struct tool_timer *tm, double interval, double duration)
 
 int tool_wait(struct tool_timer *tm, struct bb_perfbuf *pb)
 {
-	double now = now_mono(), wake = now + 1;
+	double now = bb_now_mono(), wake = now + 1;
 
 	/* wake at least once a second so that a signal is never missed for
 	 * long, even if it lands between the check and the sleep */
@@ -41,7 +41,7 @@ int tool_wait(struct tool_timer *tm, struct bb_perfbuf *pb)
 			tool_sleep(wake - now);
 	}
 	tool_flush();
-	now = now_mono();
+	now = bb_now_mono();
 	if (bb_stop || (tm->end && now >= tm->end))
 		return TOOL_TICK_LAST;
 	if (tm->next && now >= tm->next) {

@@ -77,4 +77,11 @@ void stack_print_user(FILE *f, struct bb_usyms *u, int pid,
 void stack_json_user(FILE *f, struct bb_usyms *u, int pid,
 		     const uint64_t *ips, int n);
 
+/* Seconds from start to ts, two kernel ns timestamps (bpf_ktime_get_ns);
+ * negative where ts is earlier (records of several CPUs in a ring). */
+static inline double out_secs_since(uint64_t ts, uint64_t start)
+{
+	return (double)(int64_t)(ts - start) / 1e9;
+}
+
 #endif

@@ -45,7 +45,7 @@ struct tool_ctx {
 	const char *kver_override;
 	const char *btf_file; /* --btf FILE (TOOL_LONGOPT_BTF), or NULL */
 	int verbose;
-	double t0;            /* when the tool started (now_mono) */
+	double t0;            /* when the tool started (bb_now_mono) */
 	int ring_fds[8];      /* perf event arrays with an open ring */
 	int nrings;
 	int skips_own;        /* the tool reports recursion skips itself */
@@ -154,11 +154,15 @@ int tool_funcs(struct tool_ctx *t, int source, const char *const *names,
  * does this kernel have events/syscalls/sys_enter_<sys> (no where it was
  * built without CONFIG_FTRACE_SYSCALLS, or BAREBPF_SYSCALLS=kprobes asks
  * for the kprobe fallback)? tool_syscall_funcs: the kernel function of
- * each of sys[0..n-1], first of __x64_sys_, __arm64_sys_, __riscv_sys_
- * (4.17+/4.19+/5.19+), SyS_, sys_ (4.x), into out[i] ("" where none).
- * -errno after printing why.
+ * each of sys[0..n-1], first with the wrapper prefixes of loader/arch.c
+ * (4.17+/4.19+/5.19+), then SyS_, sys_ (4.x), into out[i] ("" where none).
+ * tool_syscall_way: the choice every syscall tool makes: 1 for the
+ * tracepoints of sys[0], else 0 with the kprobes' functions in out (out[0]
+ * found). -errno after printing why.
  */
 int tool_syscall_tracepoints(struct tool_ctx *t, const char *sys);
+int tool_syscall_way(struct tool_ctx *t, const char *const *sys, int n,
+		     char (*out)[64]);
 int tool_syscall_funcs(struct tool_ctx *t, const char *const *sys, int n,
 		       char (*out)[64]);
 /* The offset of a tracepoint field (>= 0), or -errno after printing why. */
@@ -372,8 +376,6 @@ int parse_ulong(const char *s, unsigned long *v);
 #define TOOL_SECONDS_MIN 0.001
 #define TOOL_SECONDS_MAX 1e9
 int parse_seconds(const char *s, double *v);
-/* Monotonic seconds. */
-double now_mono(void);
 /* "HH:MM:SS" local time. */
 const char *now_hms(void);
 

@@ -161,7 +161,7 @@ static int sample_min(struct disc *d, int fd, uint32_t *min)
 {
 	uint32_t key = d->cpu;
 	uint64_t last = 0;
-	double end = now_mono() + DISC_STEP_SECS;
+	double end = bb_now_mono() + DISC_STEP_SECS;
 	int got = 0, i;
 
 	for (i = 0; i < NWORDS; i++)
@@ -171,7 +171,7 @@ static int sample_min(struct disc *d, int fd, uint32_t *min)
 
 		if (bb_stop)
 			return -EINTR;
-		if (now_mono() > end)
+		if (bb_now_mono() > end)
 			return -ETIMEDOUT;
 		if (bpf_map_lookup_elem(fd, &key, &s) < 0)
 			return -EIO;
@@ -265,7 +265,7 @@ static int discover_nr_running(void *ctx, const char *path,
 	struct disc *d = ctx;
 	struct tool_ctx td;
 	cpu_set_t old;
-	double t0 = now_mono();
+	double t0 = bb_now_mono();
 	int cand[NWORDS], fd, sw = 0, ret;
 
 	(void)path;
@@ -293,7 +293,7 @@ static int discover_nr_running(void *ctx, const char *path,
 		bb_fail(err, ret, "discovery of %s: CPU %d's samples: %s",
 			path, d->cpu, strerror(-ret));
 	else
-		ret = disc_result(d, cand, now_mono() - t0, out, err);
+		ret = disc_result(d, cand, bb_now_mono() - t0, out, err);
 out:
 	tool_cleanup(&td);
 	if (ret < 0 && !err->msg[0])

@@ -17,12 +17,6 @@
  * one is a cycle or a hostile file. */
 #define CHAIN_MAX 32
 
-static uint32_t rd32(const unsigned char *p)
-{
-	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
 static int in_bounds(uint64_t off, uint64_t size, uint64_t len)
 {
 	return off <= len && size <= len - off;
@@ -84,11 +78,11 @@ int btf_open(struct bb_btf *b, const void *buf, size_t len,
 		return bb_fail(err, -EINVAL,
 			       "%s: .BTF version %u is unknown (1 expected)",
 			       objname, h[2]);
-	hdr_len = rd32(h + 4);
-	type_off = rd32(h + 8);
-	type_len = rd32(h + 12);
-	str_off = rd32(h + 16);
-	str_len = rd32(h + 20);
+	hdr_len = bb_le32(h + 4);
+	type_off = bb_le32(h + 8);
+	type_len = bb_le32(h + 12);
+	str_off = bb_le32(h + 16);
+	str_len = bb_le32(h + 20);
 	if (hdr_len < HDR_MIN || hdr_len > len ||
 	    !in_bounds(type_off, type_len, len - hdr_len) ||
 	    !in_bounds(str_off, str_len, len - hdr_len))
@@ -117,7 +111,7 @@ int btf_open(struct bb_btf *b, const void *buf, size_t len,
 
 		if (!in_bounds(pos, TYPE_SIZE, type_len))
 			goto err_trunc;
-		info = rd32(t + 4);
+		info = bb_le32(t + 4);
 		rest = rest_size((info >> 24) & 0x1f, info & 0xffff);
 		if (rest < 0) {
 			bb_fail(err, -EINVAL,
@@ -126,10 +120,10 @@ int btf_open(struct bb_btf *b, const void *buf, size_t len,
 				objname, n, (info >> 24) & 0x1f);
 			goto err_free;
 		}
-		if (!str_at(b, rd32(t))) {
+		if (!str_at(b, bb_le32(t))) {
 			bb_fail(err, -EINVAL,
 				"%s: .BTF type %zu: name offset %u is outside "
-				"the string section", objname, n, rd32(t));
+				"the string section", objname, n, bb_le32(t));
 			goto err_free;
 		}
 		if (!in_bounds(pos + TYPE_SIZE, rest, type_len))
@@ -165,13 +159,13 @@ int btf_type(const struct bb_btf *b, uint32_t id, struct btf_t *t)
 	if (!id || id > b->ntypes)
 		return -ENOENT;
 	p = b->types + b->off[id];
-	info = rd32(p + 4);
+	info = bb_le32(p + 4);
 	t->id = id;
-	t->name = b->strs + rd32(p); /* checked by btf_open */
+	t->name = b->strs + bb_le32(p); /* checked by btf_open */
 	t->vlen = info & 0xffff;
 	t->kind = (info >> 24) & 0x1f;
 	t->kflag = info >> 31;
-	t->size_type = rd32(p + 8);
+	t->size_type = bb_le32(p + 8);
 	t->rest = p + TYPE_SIZE;
 	return 0;
 }
@@ -188,9 +182,9 @@ void btf_member_at(const struct bb_btf *b, const struct btf_t *t, uint16_t i,
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
 		p = t->rest + 12 * i;
-		name = str_at(b, rd32(p));
-		m->type = rd32(p + 4);
-		m->offset = rd32(p + 8);
+		name = str_at(b, bb_le32(p));
+		m->type = bb_le32(p + 4);
+		m->offset = bb_le32(p + 8);
 		if (t->kflag) { /* bitfield size in the top byte */
 			m->bits = m->offset >> 24;
 			m->offset &= 0xffffff;
@@ -198,20 +192,20 @@ void btf_member_at(const struct bb_btf *b, const struct btf_t *t, uint16_t i,
 		break;
 	case BTF_KIND_DATASEC:
 		p = t->rest + 12 * i;
-		m->type = rd32(p);
-		m->offset = rd32(p + 4);
-		m->size = rd32(p + 8);
+		m->type = bb_le32(p);
+		m->offset = bb_le32(p + 4);
+		m->size = bb_le32(p + 8);
 		name = NULL;
 		break;
 	case BTF_KIND_FUNC_PROTO:
 		p = t->rest + 8 * i;
-		name = str_at(b, rd32(p));
-		m->type = rd32(p + 4);
+		name = str_at(b, bb_le32(p));
+		m->type = bb_le32(p + 4);
 		break;
 	case BTF_KIND_ENUM:
 		p = t->rest + 8 * i;
-		name = str_at(b, rd32(p));
-		m->offset = rd32(p + 4); /* the value */
+		name = str_at(b, bb_le32(p));
+		m->offset = bb_le32(p + 4); /* the value */
 		break;
 	default:
 		return;
@@ -245,8 +239,8 @@ int btf_skip_mods(const struct bb_btf *b, uint32_t id, struct btf_t *t)
 
 void btf_array(const struct btf_t *t, uint32_t *elem, uint32_t *nelems)
 {
-	*elem = rd32(t->rest);
-	*nelems = rd32(t->rest + 8);
+	*elem = bb_le32(t->rest);
+	*nelems = bb_le32(t->rest + 8);
 }
 
 int btf_size(const struct bb_btf *b, uint32_t id, uint32_t *size)
@@ -306,12 +300,12 @@ int btf_find_datasec(const struct bb_btf *b, const char *name,
 
 uint32_t btf_int_encoding(const struct btf_t *t)
 {
-	return (rd32(t->rest) >> 24) & 0xf;
+	return (bb_le32(t->rest) >> 24) & 0xf;
 }
 
 void btf_int_bits(const struct btf_t *t, uint32_t *bits, uint32_t *off)
 {
-	uint32_t v = rd32(t->rest);
+	uint32_t v = bb_le32(t->rest);
 
 	*bits = v & 0xff;
 	*off = (v >> 16) & 0xff;

@@ -18,21 +18,6 @@
 #define RELA_SIZE 24
 
 
-static uint16_t rd16(const unsigned char *p)
-{
-	return p[0] | (uint16_t)p[1] << 8;
-}
-
-static uint32_t rd32(const unsigned char *p)
-{
-	return rd16(p) | (uint32_t)rd16(p + 2) << 16;
-}
-
-static uint64_t rd64(const unsigned char *p)
-{
-	return rd32(p) | (uint64_t)rd32(p + 4) << 32;
-}
-
 /* Does [off, off + size) lie inside a buffer of len bytes? */
 static int in_bounds(uint64_t off, uint64_t size, uint64_t len)
 {
@@ -80,27 +65,27 @@ static int check_header(const struct elf_file *ef, struct bb_err *err)
 	if (h[6] != EV_CURRENT)
 		return bb_fail(err, -EINVAL, "%s: unknown ELF version %u",
 			       ef->name, h[6]);
-	if (rd16(h + 16) != ET_REL)
+	if (bb_le16(h + 16) != ET_REL)
 		return bb_fail(err, -EINVAL,
 			       "%s: ELF type %u is not a relocatable object "
 			       "(ET_REL); compile with `clang -target bpf -c` "
-			       "and do not link", ef->name, rd16(h + 16));
+			       "and do not link", ef->name, bb_le16(h + 16));
 	/* Old llc wrote EM_NONE; obj.c checks that the body is BPF. */
-	if (rd16(h + 18) != EM_BPF && rd16(h + 18) != EM_NONE)
+	if (bb_le16(h + 18) != EM_BPF && bb_le16(h + 18) != EM_NONE)
 		return bb_fail(err, -EINVAL,
 			       "%s: ELF machine %u is not BPF (%d); compile "
 			       "with `clang -target bpf`", ef->name,
-			       rd16(h + 18), EM_BPF);
+			       bb_le16(h + 18), EM_BPF);
 	return 0;
 }
 
 static int read_sections(struct elf_file *ef, struct bb_err *err)
 {
 	const unsigned char *h = ef->buf;
-	uint64_t shoff = rd64(h + 40);
-	uint16_t shentsize = rd16(h + 58);
-	uint16_t shnum = rd16(h + 60);
-	uint16_t shstrndx = rd16(h + 62);
+	uint64_t shoff = bb_le64(h + 40);
+	uint16_t shentsize = bb_le16(h + 58);
+	uint16_t shnum = bb_le16(h + 60);
+	uint16_t shstrndx = bb_le16(h + 62);
 	const struct elf_sec *shstr;
 	size_t i;
 
@@ -133,15 +118,15 @@ static int read_sections(struct elf_file *ef, struct bb_err *err)
 	for (i = 0; i < shnum; i++) {
 		const unsigned char *s = ef->buf + shoff + i * SHDR_SIZE;
 		struct elf_sec *sec = &ef->secs[i];
-		uint64_t off = rd64(s + 24);
+		uint64_t off = bb_le64(s + 24);
 
-		sec->type = rd32(s + 4);
-		sec->flags = rd64(s + 8);
+		sec->type = bb_le32(s + 4);
+		sec->flags = bb_le64(s + 8);
 		sec->offset = off;
-		sec->size = rd64(s + 32);
-		sec->link = rd32(s + 40);
-		sec->info = rd32(s + 44);
-		sec->entsize = rd64(s + 56);
+		sec->size = bb_le64(s + 32);
+		sec->link = bb_le32(s + 40);
+		sec->info = bb_le32(s + 44);
+		sec->entsize = bb_le64(s + 56);
 		if (sec->type == SHT_NOBITS || sec->type == SHT_NULL)
 			continue;
 		if (!in_bounds(off, sec->size, ef->len))
@@ -167,12 +152,12 @@ static int read_sections(struct elf_file *ef, struct bb_err *err)
 	for (i = 0; i < shnum; i++) {
 		const unsigned char *s = ef->buf + shoff + i * SHDR_SIZE;
 
-		ef->secs[i].name = str_at(shstr, rd32(s));
+		ef->secs[i].name = str_at(shstr, bb_le32(s));
 		if (!ef->secs[i].name)
 			return bb_fail(err, -EINVAL,
 				       "%s: section %zu: name offset %u is not "
 				       "a string in the section name table",
-				       ef->name, i, rd32(s));
+				       ef->name, i, bb_le32(s));
 	}
 	return 0;
 }
@@ -220,17 +205,17 @@ static int read_symbols(struct elf_file *ef, struct bb_err *err)
 		const unsigned char *s = sec->data + i * SYM_SIZE;
 		struct elf_sym *sym = &ef->syms[i];
 
-		sym->name = str_at(strtab, rd32(s));
+		sym->name = str_at(strtab, bb_le32(s));
 		if (!sym->name)
 			return bb_fail(err, -EINVAL,
 				       "%s: symbol %zu: name offset %u is not "
-				       "a string in %s", ef->name, i, rd32(s),
+				       "a string in %s", ef->name, i, bb_le32(s),
 				       strtab->name);
 		sym->bind = s[4] >> 4;
 		sym->type = s[4] & 0xf;
-		sym->shndx = rd16(s + 6);
-		sym->value = rd64(s + 8);
-		sym->size = rd64(s + 16);
+		sym->shndx = bb_le16(s + 6);
+		sym->value = bb_le64(s + 8);
+		sym->size = bb_le64(s + 16);
 		if (sym->shndx == SHN_XINDEX ||
 		    (sym->shndx >= ef->nsecs && sym->shndx < SHN_LORESERVE))
 			return bb_fail(err, -EINVAL,
@@ -315,7 +300,7 @@ int elf_open(struct elf_file *ef, const void *buf, size_t len,
 	ret = check_header(ef, err);
 	if (ret < 0)
 		return ret;
-	ef->machine = rd16((const unsigned char *)buf + 18);
+	ef->machine = bb_le16((const unsigned char *)buf + 18);
 	ret = read_sections(ef, err);
 	if (ret < 0)
 		goto err_free;
@@ -350,9 +335,9 @@ size_t elf_nrels(const struct elf_sec *sec)
 void elf_rel_at(const struct elf_sec *sec, size_t i, struct elf_rel *rel)
 {
 	const unsigned char *r = sec->data + i * REL_SIZE;
-	uint64_t info = rd64(r + 8);
+	uint64_t info = bb_le64(r + 8);
 
-	rel->offset = rd64(r);
+	rel->offset = bb_le64(r);
 	rel->sym = info >> 32;
 	rel->type = (uint32_t)info;
 }

@@ -27,12 +27,6 @@
 #define PIN_GLOBAL_NS 2
 #define PIN_CUSTOM_NS 3 /* gobpf */
 
-static uint32_t rd32(const unsigned char *p)
-{
-	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
 static int is_map_sym(const struct elf_sym *s, int shndx)
 {
 	return s->shndx == shndx && s->name[0] && s->type != STT_SECTION &&
@@ -65,17 +59,17 @@ static int read_legacy_def(struct obj_parse *op, struct bb_map *m,
 {
 	uint64_t i;
 
-	m->def.type = rd32(d);
-	m->def.key_size = rd32(d + 4);
-	m->def.value_size = rd32(d + 8);
-	m->def.max_entries = rd32(d + 12);
-	m->def.map_flags = size >= 20 ? rd32(d + 16) : 0;
+	m->def.type = bb_le32(d);
+	m->def.key_size = bb_le32(d + 4);
+	m->def.value_size = bb_le32(d + 8);
+	m->def.max_entries = bb_le32(d + 12);
+	m->def.map_flags = size >= 20 ? bb_le32(d + 16) : 0;
 	if (size == 28 && layout == LAYOUT_IPROUTE2_OLD) {
 		/* iproute2 before 4.13: id, pinning */
-		uint32_t pinning = rd32(d + 24);
+		uint32_t pinning = bb_le32(d + 24);
 
 		x->iproute2 = 1;
-		x->id = rd32(d + 20);
+		x->id = bb_le32(d + 20);
 		if (pinning == PIN_GLOBAL_NS)
 			return mapdef_set_pin(op, m, "/tc/globals");
 		if (pinning != PIN_NONE)
@@ -84,10 +78,10 @@ static int read_legacy_def(struct obj_parse *op, struct bb_map *m,
 		return 0;
 	}
 	if (size == 28) { /* bpf_load: inner_map_idx, numa_node */
-		x->inner_idx = rd32(d + 20);
+		x->inner_idx = bb_le32(d + 20);
 		/* as bpf_load: the node only where the flag asks for it */
 		if (m->def.map_flags & BPF_F_NUMA_NODE_FLAG)
-			m->numa_node = rd32(d + 24);
+			m->numa_node = bb_le32(d + 24);
 		if (mapdef_is_map_in_map(m->def.type)) {
 			m->inner = -2 - (int)x->inner_idx; /* by offset, below */
 			/*
@@ -100,12 +94,12 @@ static int read_legacy_def(struct obj_parse *op, struct bb_map *m,
 		return 0;
 	}
 	if (size == 36) { /* iproute2: id, pinning, inner_id, inner_idx */
-		uint32_t pinning = rd32(d + 24);
+		uint32_t pinning = bb_le32(d + 24);
 
 		x->iproute2 = 1;
-		x->id = rd32(d + 20);
-		x->inner_id = rd32(d + 28);
-		x->inner_idx = rd32(d + 32);
+		x->id = bb_le32(d + 20);
+		x->inner_id = bb_le32(d + 28);
+		x->inner_idx = bb_le32(d + 32);
 		if (pinning == PIN_GLOBAL_NS)
 			return mapdef_set_pin(op, m, "/tc/globals");
 		if (pinning != PIN_NONE)
@@ -178,8 +172,8 @@ static int layout28(struct obj_parse *op, const char **why)
 		if (!is_map_sym(s, op->maps_sec) || s->value % 28 ||
 		    s->value > sec->size - 28)
 			continue;
-		flags = rd32(sec->data + s->value + 16);
-		seventh = rd32(sec->data + s->value + 24);
+		flags = bb_le32(sec->data + s->value + 16);
+		seventh = bb_le32(sec->data + s->value + 24);
 		if (seventh < PIN_OBJECT_NS || seventh > PIN_CUSTOM_NS)
 			continue;
 		if (!(flags & BPF_F_NUMA_NODE_FLAG)) {
@@ -334,7 +328,7 @@ static int read_map_sections(struct obj_parse *op)
 		if (ret < 0)
 			return ret;
 		if (s->size >= 24) { /* gobpf: pinning, namespace[256] */
-			uint32_t pinning = rd32(s->data + 20);
+			uint32_t pinning = bb_le32(s->data + 20);
 			char ns[257] = "";
 
 			if (s->size >= 24 + 256) {

@@ -531,11 +531,11 @@ static int funccount_main(int argc, char **argv)
 	t.fails = &fails;
 	st.names = names;
 	st.n = n;
-	t_attach = now_mono();
+	t_attach = bb_now_mono();
 	if (o.tp ? tp_attach(&t, &st, p, o.pid) < 0 :
 		   tool_attach_probe_progs(&t, p, progs, n) < 0)
 		goto out;
-	t_attach = now_mono() - t_attach;
+	t_attach = bb_now_mono() - t_attach;
 	attached = st.nraw;
 	for (i = 0; i < n; i++)
 		attached += p[i].attached;

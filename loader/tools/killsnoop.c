@@ -166,24 +166,6 @@ static int parse_args(struct tool_ctx *t, struct killsnoop_opts *o, int argc,
 	return opt_no_args(t, argc, argv);
 }
 
-/* The syscall tracepoints, or the kill function for kprobes into fn. */
-static int choose_way(struct tool_ctx *t, char *fn)
-{
-	static const char *const sys[] = { "kill" };
-	int tps = tool_syscall_tracepoints(t, "kill");
-
-	if (tps != 0)
-		return tps;
-	if (tool_need_kprobes(t) < 0 ||
-	    tool_syscall_funcs(t, sys, 1, (char (*)[64])fn) < 0)
-		return -EINVAL;
-	if (!fn[0])
-		return tool_fail(t, -ENOENT, "this kernel has no syscall "
-				 "tracepoints and no kill function in "
-				 "/proc/kallsyms");
-	return 0;
-}
-
 static int killsnoop_main(int argc, char **argv)
 {
 	struct killsnoop_opts o = { 0 };
@@ -194,7 +176,8 @@ static int killsnoop_main(int argc, char **argv)
 	struct bb_perfbuf *pb = NULL;
 	struct tool_timer tm;
 	struct tool_ctx t;
-	char fn[64] = "";
+	static const char *const sys[] = { "kill" };
+	char fn[1][64] = { "" };
 	int ret = 1, tps;
 
 	tool_init(&t, "killsnoop");
@@ -202,11 +185,11 @@ static int killsnoop_main(int argc, char **argv)
 		return 1;
 	r.o = &o;
 	tool_signals();
-	tps = choose_way(&t, fn);
+	tps = tool_syscall_way(&t, sys, 1, fn);
 	if (tps < 0)
 		return 1;
 	s.tps = tps;
-	s.fn = fn;
+	s.fn = fn[0];
 	s.tid = o.pid;
 	s.sig = o.sig_set ? o.sig : 0xffffffff;
 	s.failed = o.failed;
@@ -217,7 +200,7 @@ static int killsnoop_main(int argc, char **argv)
 	tool_tracing(&t, o.json ? stderr : stdout,
 		     "Tracing kill()s through %s%s... Hit Ctrl-C to end.\n",
 		     tps ? "syscall tracepoints" : "kprobes on ",
-		     tps ? "" : fn);
+		     tps ? "" : fn[0]);
 	if (!o.json)
 		killsnoop_print_header(stdout);
 	fflush(stdout);

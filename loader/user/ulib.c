@@ -51,11 +51,6 @@ static int arch_ok(uint32_t flags)
 	return f == a->ldcache[0] || f == a->ldcache[1];
 }
 
-static uint32_t rd32(const unsigned char *p)
-{
-	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* A NUL-terminated string at base + off inside [0, len), or NULL. */
 static const char *str_at(const unsigned char *buf, size_t len, size_t base,
 			  uint32_t off)
@@ -80,10 +75,10 @@ static int table_find(const unsigned char *buf, size_t len, size_t ents,
 		const unsigned char *e = buf + ents + (size_t)i * esz;
 		const char *key, *val;
 
-		if (!arch_ok(rd32(e)))
+		if (!arch_ok(bb_le32(e)))
 			continue;
-		key = str_at(buf, len, strbase, rd32(e + 4));
-		val = str_at(buf, len, strbase, rd32(e + 8));
+		key = str_at(buf, len, strbase, bb_le32(e + 4));
+		val = str_at(buf, len, strbase, bb_le32(e + 8));
 		if (!key || !val || strncmp(key, prefix, plen) || !*val)
 			continue;
 		if (strlen(val) >= outlen)
@@ -102,7 +97,7 @@ int ldcache_find(const void *data, size_t len, const char *prefix, char *out,
 	uint32_t n;
 
 	if (len >= OLD_HDR && !memcmp(buf, OLD_MAGIC, sizeof(OLD_MAGIC) - 1)) {
-		n = rd32(buf + 12);
+		n = bb_le32(buf + 12);
 		if (n > (len - OLD_HDR) / OLD_ENT)
 			return -EBADMSG;
 		/* the new format after the old entries, 8-aligned */
@@ -116,7 +111,7 @@ int ldcache_find(const void *data, size_t len, const char *prefix, char *out,
 		   memcmp(buf, NEW_MAGIC, sizeof(NEW_MAGIC) - 1)) {
 		return -EBADMSG;
 	}
-	n = rd32(buf + newhdr + 20);
+	n = bb_le32(buf + newhdr + 20);
 	if (n > (len - newhdr - NEW_HDR) / NEW_ENT)
 		return -EBADMSG;
 	return table_find(buf, len, newhdr + NEW_HDR, n, NEW_ENT, newhdr,

@@ -171,14 +171,6 @@ void usyms_free(struct bb_usyms *u)
 	free(u);
 }
 
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* One ufile per file: by device and inode when the mapping has them (the
  * same path may name different files in other mount namespaces). */
 static struct ufile *file_get(struct bb_usyms *u, const struct bb_maps_line *m,
@@ -260,7 +252,7 @@ static int maps_read(struct bb_usyms *u, struct uproc *p)
 	int ret;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", p->pid);
-	p->refreshed = mono_now();
+	p->refreshed = bb_now_mono();
 	ret = bb_read_file(path, &text);
 	if (ret < 0)
 		return ret;
@@ -446,7 +438,7 @@ int usyms_find(struct bb_usyms *u, int pid, uint64_t addr, struct bb_usym *s)
 	m = map_find(p, addr);
 	/* mapped since we read the maps (dlopen)? read them again, at most
 	 * once a second: JIT code is never in a file and always misses */
-	if (!m && mono_now() - p->refreshed >= 1.0) {
+	if (!m && bb_now_mono() - p->refreshed >= 1.0) {
 		maps_read(u, p);
 		m = map_find(p, addr);
 	}

@@ -133,11 +133,6 @@ void biosnoop_print_header(FILE *f, int queued)
 	out_head(f, fields, F_N, queued ? OUT_BIT(COL_QUEUED) : 0);
 }
 
-static double since(uint64_t ts, uint64_t start_ts)
-{
-	return (double)(int64_t)(ts - start_ts) / 1e9;
-}
-
 static void print_record(FILE *f, const struct biosnoop_event *e,
 			 uint64_t start_ts, const char *disk, int queued,
 			 int json)
@@ -156,7 +151,7 @@ static void print_record(FILE *f, const struct biosnoop_event *e,
 	rwbs[sizeof(e->rwbs)] = 0;
 	t[0] = biosnoop_type(rwbs);
 	t[1] = 0;
-	v[F_TIME].d = since(e->ts, start_ts);
+	v[F_TIME].d = out_secs_since(e->ts, start_ts);
 	v[F_COMM].s = comm;
 	v[F_PID].u = e->pid;
 	v[F_DISK].s = disk;

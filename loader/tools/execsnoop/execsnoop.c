@@ -462,7 +462,7 @@ static int execsnoop_main(int argc, char **argv)
 		goto out_re;
 	r.o = &o;
 	tool_signals();
-	tps = tool_syscall_tracepoints(&t, "execve");
+	tps = tool_syscall_way(&t, sys, 2, fn);
 	if (tps < 0)
 		goto out_re;
 	if (tps) {
@@ -470,14 +470,6 @@ static int execsnoop_main(int argc, char **argv)
 		strcpy(fn[0], "syscalls/sys_enter_execve");
 		strcpy(fn[1], "syscalls/sys_enter_execveat");
 	} else {
-		if (tool_need_kprobes(&t) < 0 ||
-		    tool_syscall_funcs(&t, sys, 2, fn) < 0)
-			goto out_re;
-		if (!fn[0][0]) {
-			tool_error(&t, "this kernel has no syscall tracepoints "
-				   "and no execve function in /proc/kallsyms");
-			goto out_re;
-		}
 		execveat = fn[1][0] != 0;
 	}
 	if (t.verbose)
@@ -501,7 +493,7 @@ static int execsnoop_main(int argc, char **argv)
 	if (execsnoop_start(&t, &s, &pb) < 0)
 		goto out;
 
-	r.t0 = now_mono();
+	r.t0 = bb_now_mono();
 	tool_tracing(&t, o.json ? stderr : stdout,
 		     "Tracing exec()s through %s%s... Hit Ctrl-C to end.\n",
 		     tps ? "syscall tracepoints" : "kprobes on ",

@@ -287,7 +287,7 @@ static void stop_collectors(struct exporter *e)
 static void serve(struct exporter *e)
 {
 	struct pollfd fds[HTTPD_MAX_CONNS + 1];
-	double now = now_mono(), next = now, end = 0;
+	double now = bb_now_mono(), next = now, end = 0;
 	int i, n, wait, ring = 0;
 
 	if (e->o.duration > 0)
@@ -295,7 +295,7 @@ static void serve(struct exporter *e)
 	for (i = 0; i < e->nc; i++)
 		ring |= e->c[i].on && e->c[i].pb;
 	while (!bb_stop) {
-		now = now_mono();
+		now = bb_now_mono();
 		if (end && now >= end)
 			break;
 		if (now >= next) {
@@ -321,7 +321,7 @@ static void serve(struct exporter *e)
 		}
 		poll(fds, n, wait); /* EINTR on a signal: bb_stop is looked at */
 		if (e->h)
-			httpd_serve(e->h, fds, n, now_mono());
+			httpd_serve(e->h, fds, n, bb_now_mono());
 		for (i = 0; i < e->nc; i++)
 			if (e->c[i].on && e->c[i].pb)
 				perfbuf_poll(e->c[i].pb, 0);

@@ -202,7 +202,7 @@ static int print_still_frozen(struct freeze_run *r, int fd)
 	struct freeze_state st;
 	uint64_t key, next;
 	void *prev = NULL;
-	double now = now_mono();
+	double now = bb_now_mono();
 	int n = 0;
 
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {

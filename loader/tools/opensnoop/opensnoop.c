@@ -298,26 +298,15 @@ static int opensnoop_main(int argc, char **argv)
 		return 1;
 	r.o = &o;
 	tool_signals();
-	tps = tool_syscall_tracepoints(&t, "openat");
+	tps = tool_syscall_way(&t, sys, 3, fn);
 	if (tps < 0)
 		return 1;
-	if (tps) {
-		for (i = 0; i < 3; i++) {
-			int have = tool_syscall_tracepoints(&t, sys[i]) > 0;
+	for (i = 0; tps && i < 3; i++) {
+		int have = tool_syscall_tracepoints(&t, sys[i]) > 0;
 
-			snprintf(fn[i], 64, "%ssyscalls/sys_enter_%s",
-				 have ? "" : "-", sys[i]);
-			snprintf(ex[i], 64, "syscalls/sys_exit_%s", sys[i]);
-		}
-	} else {
-		if (tool_need_kprobes(&t) < 0 ||
-		    tool_syscall_funcs(&t, sys, 3, fn) < 0)
-			return 1;
-		if (!fn[0][0]) {
-			tool_error(&t, "this kernel has no syscall tracepoints "
-				   "and no openat function in /proc/kallsyms");
-			return 1;
-		}
+		snprintf(fn[i], 64, "%ssyscalls/sys_enter_%s",
+			 have ? "" : "-", sys[i]);
+		snprintf(ex[i], 64, "syscalls/sys_exit_%s", sys[i]);
 	}
 	s.tps = tps;
 	s.fn = (const char (*)[64])fn;

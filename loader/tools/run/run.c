@@ -305,10 +305,10 @@ static int open_rings(struct tool_ctx *t, struct bb_perfbuf **pb)
 static void run_loop(struct tool_ctx *t, struct bb_perfbuf *pb,
 		     struct run_printk *printk, double duration)
 {
-	double end = duration > 0 ? now_mono() + duration : 0;
+	double end = duration > 0 ? bb_now_mono() + duration : 0;
 
-	while (!bb_stop && (!end || now_mono() < end)) {
-		double left = end ? end - now_mono() : 1;
+	while (!bb_stop && (!end || bb_now_mono() < end)) {
+		double left = end ? end - bb_now_mono() : 1;
 
 		if (left > 1)
 			left = 1;

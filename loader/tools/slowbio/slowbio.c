@@ -101,11 +101,6 @@ void slowbio_print_header(FILE *f, int ms)
 	out_head(f, fields, F_N, OUT_BIT(ms ? COL_MS : COL_US));
 }
 
-static double since(uint64_t ts, uint64_t start_ts)
-{
-	return (double)(int64_t)(ts - start_ts) / 1e9;
-}
-
 static void print_record(FILE *f, const struct slowbio_event *e,
 			 uint64_t start_ts, const char *disk, int ms, int json)
 {
@@ -114,7 +109,7 @@ static void print_record(FILE *f, const struct slowbio_event *e,
 
 	memcpy(comm, e->comm, sizeof(e->comm));
 	comm[sizeof(e->comm)] = 0;
-	v[F_TIME].d = since(e->ts, start_ts);
+	v[F_TIME].d = out_secs_since(e->ts, start_ts);
 	v[F_COMM].s = comm;
 	v[F_PID].u = e->pid;
 	v[F_TID].u = e->tid;

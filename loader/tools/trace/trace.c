@@ -426,7 +426,7 @@ static int trace_main(int argc, char **argv)
 			say_probe(&o.probes[i], split);
 	}
 	traceobj_stack_fds(&t, r.stacks_fd, &r.gen_fd);
-	r.switched = now_mono();
+	r.switched = bb_now_mono();
 	if (load_symbols(&t, &o, &r) < 0)
 		goto out;
 	if (tool_ring(&t, traceobj_events_fd(&t), TRACE_PAGES_PER_CPU,

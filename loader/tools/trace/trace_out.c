@@ -513,7 +513,7 @@ void trace_report_losses(struct tool_ctx *t, const struct trace_run *r,
 void trace_stack_maps_turn(struct trace_run *r, struct tool_ctx *t)
 {
 	uint32_t zero = 0, next = r->gen ^ 1;
-	double now = now_mono();
+	double now = bb_now_mono();
 
 	r->drains++;
 	if (!r->full || r->drains < 2 || now - r->switched < 1)
