@@ -77,6 +77,30 @@ int biolat_start(struct tool_ctx *t, const struct biolat_settings *s);
 int biolat_hist_fd(struct tool_ctx *t);
 int biolat_sums_fd(struct tool_ctx *t);
 
+/* ---- blkwho.c: who submitted a request (bpf/blkwho.h) ---- */
+/* The ids of blkwho.h's constants in an object that includes it. */
+struct blkwho_ids {
+	int getrq_dev, getrq_sector;
+	int frontmerge_dev, frontmerge_sector, frontmerge_nr_sector;
+};
+/* Set them from the format files (*direct as prog_tp_fields). */
+int blkwho_offsets(struct tool_ctx *t, const struct bb_skel *s,
+		   const struct blkwho_ids *id, int *direct);
+/* Fill map part_disk (fd) with each partition's disk; a failure is a
+ * warning said (the partitions' I/O then counts under the issuing task). */
+void blkwho_fill_part_disk(struct tool_ctx *t, int fd,
+			   const struct blkdisks *disks);
+
+/* ---- bitesize.c: block I/O sizes by command (tracepoints) ---- */
+struct bitesize_settings {
+	uint32_t filter_dev;    /* kernel dev_t of a disk; 0: every disk */
+	const char *comm;       /* only this command (15 bytes); NULL: all */
+	const struct blkdisks *disks; /* for partition -> disk */
+};
+/* Open, configure, load and attach bitesize.bpf.c in t. */
+int bitesize_start(struct tool_ctx *t, const struct bitesize_settings *s);
+int bitesize_hist_fd(struct tool_ctx *t);
+
 /* ---- biosnoop.c: one line per block I/O (tracepoints) ---- */
 struct biosnoop_settings {
 	uint32_t filter_dev;

@@ -523,6 +523,62 @@ START_TEST(test_run_out_of_fds)
 }
 END_TEST
 
+/*
+ * The tools of issue 31 (file systems, page cache, memory) as a careless
+ * user runs them: stdout closed; piped into `head -n 1` (they die of
+ * SIGPIPE at their second line, not at the end of their count); Ctrl-C
+ * twice in a row (one clean exit, 0); as nobody (root is named). Each
+ * prints a JSON line every 0.2 s and ends by itself after five.
+ */
+static const char *const fs_tools[] = {
+	"bitesize -j 0.2 5",
+};
+
+START_TEST(test_fs_tools_hostile)
+{
+	char cmd[1024], bash[1200], out[8192], err[8192], tool[64];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(fs_tools) / sizeof(fs_tools[0]); i++) {
+		char *argv[] = { (char *)barebpf(), tool, NULL };
+		struct proc pr;
+
+		sscanf(fs_tools[i], "%63s", tool);
+		snprintf(cmd, sizeof(cmd), "{ timeout 20 '%s' %s >&- ; } "
+			 "2>&1; echo \"rc=$?\"", barebpf(), fs_tools[i]);
+		ck_assert_int_eq(sh(cmd, out, sizeof(out)), 0);
+		ck_assert_msg(strstr(out, "rc=0") && !strstr(out, "failed"),
+			      "%s with stdout closed: %s", tool, out);
+		snprintf(cmd, sizeof(cmd), "timeout 20 '%s' %s 2>/dev/null | "
+			 "head -n 1 >/dev/null; echo \"rc=${PIPESTATUS[0]}\"",
+			 barebpf(), fs_tools[i]);
+		snprintf(bash, sizeof(bash), "bash -c '%s'", cmd);
+		ck_assert_int_eq(sh(bash, out, sizeof(out)), 0);
+		/* 141: killed by SIGPIPE (124 if timeout had to stop it) */
+		ck_assert_msg(strstr(out, "rc=141"), "%s | head: %s", tool,
+			      out);
+		/* Ctrl-C twice, at once: one clean exit */
+		spawn(&pr, argv);
+		read_until(pr.err, err, sizeof(err), "Ctrl-C", 20000);
+		kill(pr.pid, SIGINT);
+		kill(pr.pid, SIGINT);
+		read_until(pr.err, err, sizeof(err), NULL, 10000);
+		read_until(pr.out, out, sizeof(out), NULL, 10000);
+		close(pr.out);
+		close(pr.err);
+		rc = wait_exit(pr.pid);
+		ck_assert_msg(rc == 0, "%s: exit %d after two SIGINTs: %s",
+			      tool, rc, err);
+		rc = run_unprivileged(argv, err, sizeof(err));
+		if (rc < 0)
+			continue; /* no setpriv: said by test_unprivileged_user */
+		ck_assert_msg(rc == 1 && strstr(err, "root"), "%s as nobody: "
+			      "exit %d: %s", tool, rc, err);
+	}
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -548,6 +604,7 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, test_run_says_map_layout);
 	tcase_add_test(tc, test_run_too_many_on_one_event);
 	tcase_add_test(tc, test_run_out_of_fds);
+	tcase_add_test(tc, test_fs_tools_hostile);
 	suite_add_tcase(s, tc);
 	return s;
 }
