@@ -101,6 +101,16 @@ struct bitesize_settings {
 int bitesize_start(struct tool_ctx *t, const struct bitesize_settings *s);
 int bitesize_hist_fd(struct tool_ctx *t);
 
+/* ---- biotop.c: block I/O by process (tracepoints) ---- */
+struct biotop_settings {
+	uint32_t filter_dev;    /* kernel dev_t of a disk; 0: every disk */
+	uint32_t pid;           /* 0: every process */
+	const struct blkdisks *disks; /* for partition -> disk */
+};
+/* Open, configure, load and attach biotop.bpf.c in t. */
+int biotop_start(struct tool_ctx *t, const struct biotop_settings *s);
+int biotop_counts_fd(struct tool_ctx *t);
+
 /* ---- biosnoop.c: one line per block I/O (tracepoints) ---- */
 struct biosnoop_settings {
 	uint32_t filter_dev;
