@@ -143,6 +143,19 @@ int breakdown_start(struct tool_ctx *t, const struct breakdown_settings *s,
 int breakdown_stacks_fd(struct tool_ctx *t);
 int breakdown_stats_fd(struct tool_ctx *t);
 
+/* ---- drsnoop.c: direct reclaim stalls (vmscan tracepoints) ---- */
+struct drsnoop_settings {
+	uint32_t pid, tid;      /* 0: all */
+	uint32_t filter_uid;    /* 0xffffffff: every user */
+	uint64_t free_addr;     /* vm_zone_stat (-e); 0: free memory unread */
+	int memcg;              /* the kernel has the memcg reclaim events */
+	perfbuf_sample_fn on_event;
+	void *ctx;
+};
+/* Open, configure, load drsnoop.bpf.c, open its ring into *pb, attach. */
+int drsnoop_start(struct tool_ctx *t, const struct drsnoop_settings *s,
+		  struct bb_perfbuf **pb);
+
 /* ---- execsnoop.c: one line per exec() ---- */
 struct execsnoop_settings {
 	int tps;                /* syscall tracepoints, else kprobes */
@@ -362,6 +375,7 @@ int vfsstat_stats_fd(struct tool_ctx *t);
 /* The per-CPU counters of the streaming objects (NAME_EMITTED ...: for
  * tool_ring_lost and the warnings at the end). */
 int biosnoop_stats_fd(struct tool_ctx *t);
+int drsnoop_stats_fd(struct tool_ctx *t);
 int execsnoop_stats_fd(struct tool_ctx *t);
 int opensnoop_stats_fd(struct tool_ctx *t);
 int slowbio_stats_fd(struct tool_ctx *t);
