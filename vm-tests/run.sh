@@ -125,7 +125,7 @@ kernel_field() { awk -v l="$1" -v f="$2" '$1 == l { print $f }' <<<"$KERNEL_TABL
 # suite tests the tools themselves, on the main kernels. Emulating another
 # architecture costs 2-4 times the time per case, and the whole CI stays
 # under 60 minutes (README.md: the boots' wall times).
-ARCH_CASES='^(uprobe|bitesize-text|biotop-text|drsnoop-memcg|profile-folded|funccount-syscalls|biolatency-text|biosnoop-text|breakdown-freeze|execsnoop-text|features-text|freeze-storm|freeze-text|funccount-kprobe|funclatency-text|opensnoop-text|qenter-frozen|run-syscalls|slowbio-freeze|trace-args-entry|trace-args-open|trace-kprobe|trace-tracepoint|vfsstat-text)$'
+ARCH_CASES='^(uprobe|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread|profile-folded|funccount-syscalls|biolatency-text|biosnoop-text|breakdown-freeze|execsnoop-text|features-text|freeze-storm|freeze-text|funccount-kprobe|funclatency-text|opensnoop-text|qenter-frozen|run-syscalls|slowbio-freeze|trace-args-entry|trace-args-open|trace-kprobe|trace-tracepoint|vfsstat-text)$'
 # riscv64 6.12 takes no kprobe on a function's ftrace patch site: kprobes
 # move past it, kretprobes cannot (the tools that need one say so), so it
 # runs the selection's cases without kretprobes.
@@ -141,9 +141,9 @@ NO_BREAKDOWN_CASES=$(sed 's/breakdown-freeze|//' <<<"$ARCH_CASES")
 # compiler" for every trace program until then).
 RISCV7_CASES=$NO_BREAKDOWN_CASES
 CASE_SETS="
-old     ^(uprobe|bitesize-text|biotop-text|drsnoop-memcg|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background)$
-old419  ^(uprobe|bitesize-text|biotop-text|drsnoop-memcg|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-frozen|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background)$
-oldest  ^(uprobe|bitesize-text|biotop-text|drsnoop-memcg|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|qenter-reads|qenter-split|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|hygiene-sigint|old-refuses|detach-background)$
+old     ^(uprobe|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background)$
+old419  ^(uprobe|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-frozen|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background)$
+oldest  ^(uprobe|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|qenter-reads|qenter-split|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|hygiene-sigint|old-refuses|detach-background)$
 arch      $ARCH_CASES
 armv7nobd $NO_BREAKDOWN_CASES
 riscv612  $RISCV612_CASES

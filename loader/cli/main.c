@@ -17,7 +17,7 @@
 	X(biolatency) X(funclatency) X(features) X(run) X(trace) X(freeze)     \
 	X(qenter) X(slowbio) X(biosnoop) X(exporter) X(execsnoop)              \
 	X(opensnoop) X(funccount) X(vfsstat) X(breakdown) X(profile)          \
-	X(offcputime) X(bitesize) X(biotop) X(drsnoop)
+	X(offcputime) X(bitesize) X(biotop) X(drsnoop) X(cachestat)
 
 #define DECLARE(name) extern const struct tool tool_##name;
 #define ENTRY(name) &tool_##name,

@@ -143,6 +143,19 @@ int breakdown_start(struct tool_ctx *t, const struct breakdown_settings *s,
 int breakdown_stacks_fd(struct tool_ctx *t);
 int breakdown_stats_fd(struct tool_ctx *t);
 
+/* ---- cachestat.c: page-cache hits and misses (kprobes) ---- */
+/* The functions cachestat probes where a kernel has them: for tool_funcs. */
+extern const char *const cachestat_wanted_fns[7];
+/*
+ * Open, load and attach cachestat.bpf.c on the functions of avail (sorted,
+ * this kernel's), and a writeback tracepoint where the dirtying function
+ * is inlined; what: the four names, ", " between. -ENOENT, said, if the
+ * kernel lacks one of them.
+ */
+int cachestat_start(struct tool_ctx *t, char **avail, int n, char *what,
+		    size_t len);
+int cachestat_stats_fd(struct tool_ctx *t);
+
 /* ---- drsnoop.c: direct reclaim stalls (vmscan tracepoints) ---- */
 struct drsnoop_settings {
 	uint32_t pid, tid;      /* 0: all */

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "bbtest.h"
+#include "barebpf.h"
 #include "util.h"
 
 #define OBJDIR BB_BUILD_DIR "/tests/bpf/"
@@ -587,6 +588,28 @@ START_TEST(test_fs_tools_hostile)
 }
 END_TEST
 
+/* cachestat needs kprobes: where the kernel has none (this host), it
+ * says so plainly, exits 1 and prints no header; where it has them, it
+ * runs a second and prints bcc's header and one line. */
+START_TEST(test_cachestat_needs_kprobes)
+{
+	char *argv[] = { (char *)barebpf(), "cachestat", "1", "1", NULL };
+	char out[4096], err[4096], tfs[256];
+	int rc;
+
+	ck_assert_int_ge(tracefs_find(tfs, sizeof(tfs), NULL), 0);
+	rc = run(argv, out, sizeof(out), err, sizeof(err));
+	if (kprobes_available(tfs)) {
+		ck_assert_msg(rc == 0 && strstr(out, "HITRATIO") &&
+			      lines(out) == 2, "exit %d: %s%s", rc, out, err);
+		return;
+	}
+	ck_assert_msg(rc == 1 && strstr(err, "no kprobe_events") &&
+		      strstr(err, "needs kprobes") && !out[0],
+		      "exit %d: %s%s", rc, out, err);
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -613,6 +636,7 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, test_run_too_many_on_one_event);
 	tcase_add_test(tc, test_run_out_of_fds);
 	tcase_add_test(tc, test_fs_tools_hostile);
+	tcase_add_test(tc, test_cachestat_needs_kprobes);
 	suite_add_tcase(s, tc);
 	return s;
 }
