@@ -60,6 +60,20 @@ const char *const slowbio_submit_fns[] = {
 	"submit_bio_noacct", "generic_make_request", NULL
 };
 
+/* cachestat's four page-cache events, newest name first: the folio
+ * functions of 5.16+ (folio_account_dirtied 5.15+) leave the page ones as
+ * wrappers or gone; bcc's cachestat picks in this order */
+const char *const cachestat_add_fns[] = {
+	"filemap_add_folio", "add_to_page_cache_lru", NULL
+};
+const char *const cachestat_access_fns[] = {
+	"folio_mark_accessed", "mark_page_accessed", NULL
+};
+const char *const cachestat_dirtied_fns[] = {
+	"folio_account_dirtied", "account_page_dirtied", NULL
+};
+const char *const cachestat_buffer_fns[] = { "mark_buffer_dirty", NULL };
+
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(char *const *)b);

@@ -36,5 +36,8 @@ extern const char *const queue_enter_fns[];
 extern const char *const qenter_slow_fns[];
 /* the bio submission function, newest name first */
 extern const char *const slowbio_submit_fns[];
+/* cachestat's page added, accessed, dirtied; buffer dirtied */
+extern const char *const cachestat_add_fns[], *const cachestat_access_fns[];
+extern const char *const cachestat_dirtied_fns[], *const cachestat_buffer_fns[];
 
 #endif

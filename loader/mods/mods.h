@@ -77,6 +77,40 @@ int biolat_start(struct tool_ctx *t, const struct biolat_settings *s);
 int biolat_hist_fd(struct tool_ctx *t);
 int biolat_sums_fd(struct tool_ctx *t);
 
+/* ---- blkwho.c: who submitted a request (bpf/blkwho.h) ---- */
+/* The ids of blkwho.h's constants in an object that includes it. */
+struct blkwho_ids {
+	int getrq_dev, getrq_sector;
+	int frontmerge_dev, frontmerge_sector, frontmerge_nr_sector;
+};
+/* Set them from the format files (*direct as prog_tp_fields). */
+int blkwho_offsets(struct tool_ctx *t, const struct bb_skel *s,
+		   const struct blkwho_ids *id, int *direct);
+/* Fill map part_disk (fd) with each partition's disk; a failure is a
+ * warning said (the partitions' I/O then counts under the issuing task). */
+void blkwho_fill_part_disk(struct tool_ctx *t, int fd,
+			   const struct blkdisks *disks);
+
+/* ---- bitesize.c: block I/O sizes by command (tracepoints) ---- */
+struct bitesize_settings {
+	uint32_t filter_dev;    /* kernel dev_t of a disk; 0: every disk */
+	const char *comm;       /* only this command (15 bytes); NULL: all */
+	const struct blkdisks *disks; /* for partition -> disk */
+};
+/* Open, configure, load and attach bitesize.bpf.c in t. */
+int bitesize_start(struct tool_ctx *t, const struct bitesize_settings *s);
+int bitesize_hist_fd(struct tool_ctx *t);
+
+/* ---- biotop.c: block I/O by process (tracepoints) ---- */
+struct biotop_settings {
+	uint32_t filter_dev;    /* kernel dev_t of a disk; 0: every disk */
+	uint32_t pid;           /* 0: every process */
+	const struct blkdisks *disks; /* for partition -> disk */
+};
+/* Open, configure, load and attach biotop.bpf.c in t. */
+int biotop_start(struct tool_ctx *t, const struct biotop_settings *s);
+int biotop_counts_fd(struct tool_ctx *t);
+
 /* ---- biosnoop.c: one line per block I/O (tracepoints) ---- */
 struct biosnoop_settings {
 	uint32_t filter_dev;
@@ -108,6 +142,32 @@ int breakdown_start(struct tool_ctx *t, const struct breakdown_settings *s,
 		    struct bb_perfbuf **pb);
 int breakdown_stacks_fd(struct tool_ctx *t);
 int breakdown_stats_fd(struct tool_ctx *t);
+
+/* ---- cachestat.c: page-cache hits and misses (kprobes) ---- */
+/* The functions cachestat probes where a kernel has them: for tool_funcs. */
+extern const char *const cachestat_wanted_fns[7];
+/*
+ * Open, load and attach cachestat.bpf.c on the functions of avail (sorted,
+ * this kernel's), and a writeback tracepoint where the dirtying function
+ * is inlined; what: the four names, ", " between. -ENOENT, said, if the
+ * kernel lacks one of them.
+ */
+int cachestat_start(struct tool_ctx *t, char **avail, int n, char *what,
+		    size_t len);
+int cachestat_stats_fd(struct tool_ctx *t);
+
+/* ---- drsnoop.c: direct reclaim stalls (vmscan tracepoints) ---- */
+struct drsnoop_settings {
+	uint32_t pid, tid;      /* 0: all */
+	uint32_t filter_uid;    /* 0xffffffff: every user */
+	uint64_t free_addr;     /* vm_zone_stat (-e); 0: free memory unread */
+	int memcg;              /* the kernel has the memcg reclaim events */
+	perfbuf_sample_fn on_event;
+	void *ctx;
+};
+/* Open, configure, load drsnoop.bpf.c, open its ring into *pb, attach. */
+int drsnoop_start(struct tool_ctx *t, const struct drsnoop_settings *s,
+		  struct bb_perfbuf **pb);
 
 /* ---- execsnoop.c: one line per exec() ---- */
 struct execsnoop_settings {
@@ -411,6 +471,7 @@ int vfsstat_stats_fd(struct tool_ctx *t);
 /* The per-CPU counters of the streaming objects (NAME_EMITTED ...: for
  * tool_ring_lost and the warnings at the end). */
 int biosnoop_stats_fd(struct tool_ctx *t);
+int drsnoop_stats_fd(struct tool_ctx *t);
 int execsnoop_stats_fd(struct tool_ctx *t);
 int opensnoop_stats_fd(struct tool_ctx *t);
 int killsnoop_stats_fd(struct tool_ctx *t);

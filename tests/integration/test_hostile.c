@@ -19,6 +19,9 @@
 #include <unistd.h>
 #include "bbtest.h"
 #include "util.h"
+#include "barebpf.h"
+#include "kernel.h"
+#include "probe.h"
 
 #define OBJDIR BB_BUILD_DIR "/tests/bpf/"
 
@@ -666,6 +669,94 @@ START_TEST(test_syscount_hostile_comm)
 }
 END_TEST
 
+/*
+ * The tools of issue 31 (file systems, page cache, memory) as a careless
+ * user runs them: stdout closed; piped into `head -n 1` (they die of
+ * SIGPIPE at their second line, not at the end of their count, those
+ * that print every interval); Ctrl-C twice in a row (one clean exit, 0);
+ * as nobody (root is named). Each ends by itself within a second.
+ */
+static const struct {
+	const char *cmd;
+	int periodic; /* prints every interval: dies of SIGPIPE in | head */
+} fs_tools[] = {
+	{ "bitesize -j 0.2 5", 1 },
+	{ "biotop -C 0.2 5", 1 },
+	{ "drsnoop -d 1", 0 },
+};
+
+START_TEST(test_fs_tools_hostile)
+{
+	char cmd[1024], bash[1200], out[8192], err[8192], tool[64];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(fs_tools) / sizeof(fs_tools[0]); i++) {
+		char *argv[] = { (char *)barebpf(), tool, NULL };
+		struct proc pr;
+
+		sscanf(fs_tools[i].cmd, "%63s", tool);
+		snprintf(cmd, sizeof(cmd), "{ timeout 20 '%s' %s >&- ; } "
+			 "2>&1; echo \"rc=$?\"", barebpf(), fs_tools[i].cmd);
+		ck_assert_int_eq(sh(cmd, out, sizeof(out)), 0);
+		/* refused at start, as every tool (test_closed_stdout) */
+		ck_assert_msg(strstr(out, "rc=1") &&
+			      strstr(out, "standard output is closed"),
+			      "%s with stdout closed: %s", tool, out);
+		snprintf(cmd, sizeof(cmd), "timeout 20 '%s' %s 2>/dev/null | "
+			 "head -n 1 >/dev/null; echo \"rc=${PIPESTATUS[0]}\"",
+			 barebpf(), fs_tools[i].cmd);
+		snprintf(bash, sizeof(bash), "bash -c '%s'", cmd);
+		ck_assert_int_eq(sh(bash, out, sizeof(out)), 0);
+		/* 141: killed by SIGPIPE (124 if timeout had to stop it); a
+		 * tool with nothing more to say ends by itself (0) */
+		ck_assert_msg(strstr(out, "rc=141") || (!fs_tools[i].periodic &&
+							strstr(out, "rc=0")),
+			      "%s | head: %s", tool, out);
+		/* Ctrl-C twice, at once: one clean exit */
+		spawn(&pr, argv);
+		read_until(strstr(fs_tools[i].cmd, " -j ") ? pr.err : pr.out, err,
+			   sizeof(err), "Ctrl-C", 20000);
+		kill(pr.pid, SIGINT);
+		kill(pr.pid, SIGINT);
+		read_until(pr.err, err, sizeof(err), NULL, 10000);
+		read_until(pr.out, out, sizeof(out), NULL, 10000);
+		close(pr.out);
+		close(pr.err);
+		rc = wait_exit(pr.pid);
+		ck_assert_msg(rc == 0, "%s: exit %d after two SIGINTs: %s",
+			      tool, rc, err);
+		rc = run_unprivileged(argv, err, sizeof(err));
+		if (rc < 0)
+			continue; /* no setpriv: said by test_unprivileged_user */
+		ck_assert_msg(rc == 1 && strstr(err, "root"), "%s as nobody: "
+			      "exit %d: %s", tool, rc, err);
+	}
+}
+END_TEST
+
+/* cachestat needs kprobes: where the kernel has none (this host), it
+ * says so plainly, exits 1 and prints no header; where it has them, it
+ * runs a second and prints bcc's header and one line. */
+START_TEST(test_cachestat_needs_kprobes)
+{
+	char *argv[] = { (char *)barebpf(), "cachestat", "1", "1", NULL };
+	char out[4096], err[4096], tfs[256];
+	int rc;
+
+	ck_assert_int_ge(tracefs_find(tfs, sizeof(tfs), NULL), 0);
+	rc = run(argv, out, sizeof(out), err, sizeof(err));
+	if (kprobes_available(tfs)) {
+		ck_assert_msg(rc == 0 && strstr(out, "HITRATIO") &&
+			      lines(out) == 2, "exit %d: %s%s", rc, out, err);
+		return;
+	}
+	ck_assert_msg(rc == 1 && strstr(err, "no kprobe_events") &&
+		      strstr(err, "needs kprobes") && !out[0],
+		      "exit %d: %s%s", rc, out, err);
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -693,6 +784,8 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, test_run_out_of_fds);
 	tcase_add_test(tc, test_sched_tools_hostile);
 	tcase_add_test(tc, test_syscount_hostile_comm);
+	tcase_add_test(tc, test_fs_tools_hostile);
+	tcase_add_test(tc, test_cachestat_needs_kprobes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: MIT */
+/* barebpf bitesize: block I/O size histograms per command, as bcc's. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tool.h"
+#include "mods.h"
+#include "bitesize_out.h"
+
+static const char usage[] =
+"usage: barebpf bitesize [-h] [-T] [-j] [-c COMM] [-d DISK]\n"
+"                        [--duration SECONDS] [interval [count]]\n"
+"\n"
+"Summarize block device I/O sizes as a log2 histogram (Kbytes) per\n"
+"process name, as bcc's bitesize.\n"
+"\n"
+"Each request is counted when it is issued to the driver\n"
+"(block:block_rq_issue), with its size then, under the name of the task\n"
+"that submitted it (block:block_getrq), as bcc's bitesize did before it\n"
+"took the task running at issue: on 4.x kernels that is mostly a kworker\n"
+"(kblockd). A request whose submitter was not seen (made before the\n"
+"start, or by the block layer itself) counts under the task that issued\n"
+"it. Tracepoints only: no kprobes, BTF or kernel headers, from Linux 4.9\n"
+"on.\n"
+"\n"
+"positional arguments:\n"
+"  interval              output interval, in seconds (default: once, at\n"
+"                        the end)\n"
+"  count                 number of outputs, then exit\n"
+"\n"
+"options:\n"
+"  -h, --help            show this help message and exit\n"
+"  -T, --timestamp       include timestamp on output\n"
+"  -j, --json            one JSON object per output (lines)\n"
+"  -c, --comm COMM       trace this process name only (exactly; the\n"
+"                        first 15 bytes, as the kernel keeps it)\n"
+"  -d, --disk DISK       trace this disk only (a name in /sys/class/block;\n"
+"                        a partition means its disk)\n"
+"      --duration SECONDS  exit after this many seconds\n"
+"      --kern-version V  override the detected kernel version (a.b.c)\n"
+"  -v, --verbose         say what was detected and attached\n"
+"\n"
+"examples:\n"
+"  barebpf bitesize                 # histograms until Ctrl-C\n"
+"  barebpf bitesize 1 10            # print 1 second summaries, 10 times\n"
+"  barebpf bitesize -T 1            # 1s summaries with timestamps\n"
+"  barebpf bitesize -c fio          # trace fio only\n"
+"  barebpf bitesize -d sda --duration 10  # sda only, for 10 seconds\n";
+static const struct tool_usage help = { NULL, usage };
+
+struct bitesize_opts {
+	int timestamp, json;
+	const char *comm, *disk;
+	uint32_t kdev;
+	struct blkdisks disks;
+	double interval, duration;
+	unsigned long count;
+};
+
+static int cmp_kv(const void *a, const void *b)
+{
+	return memcmp(&((const struct bitesize_kv *)a)->key,
+		      &((const struct bitesize_kv *)b)->key,
+		      sizeof(struct bitesize_key));
+}
+
+void bitesize_sort(struct bitesize_kv *kv, int n)
+{
+	if (n > 1)
+		qsort(kv, n, sizeof(*kv), cmp_kv);
+}
+
+int bitesize_hists(const struct bitesize_kv *now, int n,
+		   const struct bitesize_kv *prev, int nprev,
+		   struct bitesize_hist **out)
+{
+	struct bitesize_hist *h = NULL, *nh;
+	int i, nh_used = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct bitesize_kv *old = nprev ?
+			bsearch(&now[i], prev, nprev, sizeof(*prev), cmp_kv) :
+			NULL;
+		uint64_t v = now[i].val;
+
+		if (old && old->val <= v)
+			v -= old->val;
+		if (!v || now[i].key.slot >= BITESIZE_SLOTS)
+			continue;
+		if (!nh_used || memcmp(h[nh_used - 1].comm, now[i].key.comm,
+				       sizeof(now[i].key.comm))) {
+			nh = realloc(h, (nh_used + 1) * sizeof(*h));
+			if (!nh) {
+				free(h);
+				return -ENOMEM;
+			}
+			h = nh;
+			memset(&h[nh_used], 0, sizeof(*h));
+			memcpy(h[nh_used].comm, now[i].key.comm,
+			       sizeof(now[i].key.comm));
+			nh_used++;
+		}
+		h[nh_used - 1].slots[now[i].key.slot] += v;
+	}
+	*out = h;
+	return nh_used;
+}
+
+void bitesize_print(FILE *f, const struct bitesize_hist *h, int n,
+		    const char *hms, int json)
+{
+	int i;
+
+	if (json) {
+		fputs("{", f);
+		if (hms)
+			fprintf(f, "\"time\":\"%s\",", hms);
+		fputs("\"unit\":\"Kbytes\",\"hists\":[", f);
+		for (i = 0; i < n; i++) {
+			fprintf(f, "%s{\"comm\":", i ? "," : "");
+			json_str(f, h[i].comm);
+			fputs(",\"hist\":", f);
+			hist_json_log2(f, h[i].slots, BITESIZE_SLOTS, "Kbytes");
+			fputs("}", f);
+		}
+		fputs("]}\n", f);
+		return;
+	}
+	/* libbpf-tools' bitesize: an empty line, the time, then each
+	 * command's histogram after a "Process Name = " line */
+	fputs("\n", f);
+	if (hms)
+		fprintf(f, "%-8s\n", hms);
+	for (i = 0; i < n; i++) {
+		fputs("\nProcess Name = ", f);
+		out_text(f, h[i].comm);
+		fputs("\n", f);
+		hist_print_log2(f, h[i].slots, BITESIZE_SLOTS, "Kbytes");
+	}
+}
+
+/* Every key and its total, sorted; -ENOMEM. */
+static int read_totals(int fd, struct bitesize_kv **out)
+{
+	struct bitesize_key key, next, *pk = NULL;
+	struct bitesize_kv *kv = NULL, *nkv;
+	int n = 0;
+
+	while (bpf_map_get_next_key(fd, pk, &next) == 0) {
+		nkv = realloc(kv, (n + 1) * sizeof(*kv));
+		if (!nkv) {
+			free(kv);
+			return -ENOMEM;
+		}
+		kv = nkv;
+		kv[n].key = next;
+		key = next;
+		pk = &key;
+		if (bpf_map_lookup_elem(fd, &next, &kv[n].val) == 0)
+			n++;
+	}
+	bitesize_sort(kv, n);
+	*out = kv;
+	return n;
+}
+
+static int print_interval(const struct bitesize_opts *o, int fd,
+			  struct bitesize_kv **prev, int *nprev)
+{
+	struct bitesize_kv *now;
+	struct bitesize_hist *h;
+	int n = read_totals(fd, &now), nh;
+
+	if (n < 0)
+		return n;
+	nh = bitesize_hists(now, n, *prev, *nprev, &h);
+	free(*prev);
+	*prev = now;
+	*nprev = n;
+	if (nh < 0)
+		return nh;
+	bitesize_print(stdout, h, nh, o->timestamp || o->json ? now_hms() :
+		       NULL, o->json);
+	free(h);
+	return 0;
+}
+
+static int parse_args(struct tool_ctx *t, struct bitesize_opts *o, int argc,
+		      char **argv)
+{
+	static const struct option longopts[] = {
+		TOOL_LONGOPTS,
+		TOOL_LONGOPT_TIMESTAMP,
+		{ "comm", required_argument, NULL, 'c' },
+		{ "disk", required_argument, NULL, 'd' },
+		{ 0 }
+	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration };
+	int c;
+
+	while ((c = tool_getopt(t, argc, argv, "hTjc:d:v", longopts,
+				&v)) > 0) {
+		switch (c) {
+		case 'T': o->timestamp = 1; break;
+		case 'c': o->comm = optarg; break;
+		case 'd': o->disk = optarg; break;
+		}
+	}
+	if (c < 0)
+		return c;
+	if (o->comm && !*o->comm)
+		return tool_fail(t, -EINVAL, "-c: an empty process name; give "
+				 "one as ps -o comm shows it");
+	return opt_interval_count(t, argc, argv, &o->interval, &o->count);
+}
+
+/* The disks, and -d's (a partition means its disk: requests, and so
+ * block_rq_issue, belong to the whole disk). */
+static int pick_disk(struct tool_ctx *t, struct bitesize_opts *o)
+{
+	const struct blkdisk *d;
+
+	if (blkdisks_scan(&o->disks) < 0)
+		return tool_fail(t, -EIO, "cannot read /sys/class/block");
+	if (!o->disk)
+		return 0;
+	d = blkdisks_by_name(&o->disks, o->disk);
+	if (!d)
+		return tool_unknown_disk(t, o->disk);
+	o->kdev = d->disk;
+	return 0;
+}
+
+static int output_loop(struct tool_ctx *t, const struct bitesize_opts *o,
+		       int fd)
+{
+	struct bitesize_kv *prev = NULL;
+	struct tool_timer tm;
+	unsigned long count = o->count;
+	int nprev = 0, tick, ret = 0;
+
+	tool_timer_init(&tm, o->interval, o->duration);
+	for (;;) {
+		tick = tool_wait(&tm, NULL);
+		if (tick == TOOL_TICK_NONE)
+			continue;
+		ret = print_interval(o, fd, &prev, &nprev);
+		if (ret == -ENOMEM)
+			tool_error(t, "out of memory");
+		if (ret < 0 || tick == TOOL_TICK_LAST ||
+		    (count && --count == 0))
+			break;
+	}
+	free(prev);
+	return ret;
+}
+
+static int bitesize_main(int argc, char **argv)
+{
+	struct bitesize_opts o = { 0 };
+	struct bitesize_settings s = { 0 };
+	struct tool_ctx t;
+	int ret = 1;
+
+	tool_init(&t, "bitesize");
+	if (parse_args(&t, &o, argc, argv) || pick_disk(&t, &o))
+		goto out;
+	s.filter_dev = o.kdev;
+	s.comm = o.comm;
+	s.disks = &o.disks;
+	tool_signals();
+	if (bitesize_start(&t, &s) < 0)
+		goto out;
+	tool_tracing(&t, o.json ? stderr : stdout,
+		     "Tracing block I/O... Hit Ctrl-C to end.\n");
+	if (output_loop(&t, &o, bitesize_hist_fd(&t)) == 0)
+		ret = 0;
+out:
+	tool_cleanup(&t);
+	blkdisks_free(&o.disks);
+	return ret;
+}
+
+const struct tool tool_bitesize = {
+	"bitesize", bitesize_main,
+	"block I/O size histogram per process (tracepoints; bcc's)"
+};

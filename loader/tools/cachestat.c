@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: MIT */
+/* barebpf cachestat: page-cache hits and misses per interval, as bcc's. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tool.h"
+#include "mods.h"
+#include "cachestat_out.h"
+
+static const char usage[] =
+"usage: barebpf cachestat [-h] [-T] [-j] [--duration SECONDS]\n"
+"                         [interval [count]]\n"
+"\n"
+"Count page-cache hits and misses, as bcc's cachestat: one line per\n"
+"interval (default 1 second) with HITS, MISSES, DIRTIES (buffers\n"
+"dirtied), HITRATIO, and the Buffers and Cached of /proc/meminfo in MB.\n"
+"\n"
+"Kprobes on the page-cache functions, with the names this kernel has:\n"
+"add_to_page_cache_lru or filemap_add_folio (5.16+), mark_page_accessed or\n"
+"folio_mark_accessed, account_page_dirtied or folio_account_dirtied (or\n"
+"the writeback_dirty_page/folio tracepoint where it is inlined), and\n"
+"mark_buffer_dirty. Needs kprobes (CONFIG_KPROBE_EVENTS). The counts are\n"
+"bcc's estimate, of calls: read-ahead and writes blur them, and where the\n"
+"page cache holds large folios (6.x/7.x) a miss is a folio, not a page.\n"
+"\n"
+"positional arguments:\n"
+"  interval              output interval, in seconds (default 1)\n"
+"  count                 number of outputs, then exit\n"
+"\n"
+"options:\n"
+"  -h, --help            show this help message and exit\n"
+"  -T, --timestamp       include timestamp on output\n"
+"  -j, --json            one JSON object per interval (lines)\n"
+"      --duration SECONDS  exit after this many seconds\n"
+"      --kern-version V  override the detected kernel version (a.b.c)\n"
+"  -v, --verbose         say what was detected and attached\n"
+"\n"
+"examples:\n"
+"  barebpf cachestat             # one line per second, until Ctrl-C\n"
+"  barebpf cachestat -T 5 12     # 5 second lines with timestamps, 12 times\n"
+"  barebpf cachestat -j 1 10     # ten JSON lines\n";
+static const struct tool_usage help = { NULL, usage };
+
+struct cachestat_opts {
+	int timestamp, json;
+	double interval, duration;
+	unsigned long count;
+};
+
+void cachestat_compute(const uint64_t *d, struct cachestat_row *r)
+{
+	int64_t total = (int64_t)d[CACHESTAT_MPA] - (int64_t)d[CACHESTAT_MBD];
+	int64_t misses = (int64_t)d[CACHESTAT_APCL] -
+			 (int64_t)d[CACHESTAT_APD];
+	int64_t hits;
+
+	if (misses < 0)
+		misses = 0;
+	if (total < 0)
+		total = 0;
+	hits = total - misses;
+	if (hits < 0) {
+		misses = total;
+		hits = 0;
+	}
+	r->hits = hits;
+	r->misses = misses;
+	r->dirties = d[CACHESTAT_MBD];
+	r->ratio = total > 0 ? (double)hits / total : 0;
+}
+
+void cachestat_print_header(FILE *f, int timestamp)
+{
+	if (timestamp)
+		fprintf(f, "%-8s ", "TIME");
+	fprintf(f, "%8s %8s %8s %8s %12s %10s\n", "HITS", "MISSES", "DIRTIES",
+		"HITRATIO", "BUFFERS_MB", "CACHED_MB");
+}
+
+void cachestat_print(FILE *f, const struct cachestat_row *r,
+		     uint64_t buffers_kb, uint64_t cached_kb, const char *hms,
+		     int timestamp, int json)
+{
+	if (json) {
+		fprintf(f, "{\"time\":\"%s\",\"hits\":%llu,\"misses\":%llu,"
+			"\"dirties\":%llu,\"hitratio\":%.4f,\"buffers_mb\":%.0f,"
+			"\"cached_mb\":%.0f}\n", hms,
+			(unsigned long long)r->hits,
+			(unsigned long long)r->misses,
+			(unsigned long long)r->dirties, r->ratio,
+			buffers_kb / 1024.0, cached_kb / 1024.0);
+		return;
+	}
+	if (timestamp)
+		fprintf(f, "%-8s ", hms);
+	fprintf(f, "%8llu %8llu %8llu %7.2f%% %12.0f %10.0f\n",
+		(unsigned long long)r->hits, (unsigned long long)r->misses,
+		(unsigned long long)r->dirties, 100 * r->ratio,
+		buffers_kb / 1024.0, cached_kb / 1024.0);
+}
+
+/* "Buffers:" and "Cached:" of /proc/meminfo, in KiB (0 if unread) */
+static void meminfo(uint64_t *buffers, uint64_t *cached)
+{
+	char *text = NULL, *p;
+
+	*buffers = *cached = 0;
+	if (bb_read_file("/proc/meminfo", &text) < 0)
+		return;
+	if ((p = strstr(text, "\nBuffers:")))
+		*buffers = strtoull(p + 9, NULL, 10);
+	if ((p = strstr(text, "\nCached:")))
+		*cached = strtoull(p + 8, NULL, 10);
+	free(text);
+}
+
+static void print_interval(const struct cachestat_opts *o, int fd,
+			   uint64_t *prev)
+{
+	uint64_t d[CACHESTAT_NSTATS], now, buffers, cached;
+	struct cachestat_row r;
+	uint32_t k;
+
+	for (k = 0; k < CACHESTAT_NSTATS; k++) {
+		d[k] = 0;
+		if (bpf_map_sum_percpu_u64(fd, k, &now) == 0) {
+			d[k] = now - prev[k];
+			prev[k] = now;
+		}
+	}
+	cachestat_compute(d, &r);
+	meminfo(&buffers, &cached);
+	cachestat_print(stdout, &r, buffers, cached, now_hms(), o->timestamp,
+			o->json);
+}
+
+static int parse_args(struct tool_ctx *t, struct cachestat_opts *o, int argc,
+		      char **argv)
+{
+	static const struct option longopts[] = {
+		TOOL_LONGOPTS,
+		TOOL_LONGOPT_TIMESTAMP,
+		{ 0 }
+	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration };
+	int c;
+
+	o->interval = 1;
+	while ((c = tool_getopt(t, argc, argv, "hTjv", longopts, &v)) > 0)
+		if (c == 'T')
+			o->timestamp = 1;
+	if (c < 0)
+		return c;
+	return opt_interval_count(t, argc, argv, &o->interval, &o->count);
+}
+
+static int output_loop(const struct cachestat_opts *o, int fd)
+{
+	uint64_t prev[CACHESTAT_NSTATS] = { 0 };
+	unsigned long printed = 0;
+	struct tool_timer tm;
+	uint32_t k;
+	int tick;
+
+	/* the calls made while attaching are not the first interval's */
+	for (k = 0; k < CACHESTAT_NSTATS; k++)
+		bpf_map_sum_percpu_u64(fd, k, &prev[k]);
+	tool_timer_init(&tm, o->interval, o->duration);
+	for (;;) {
+		tick = tool_wait(&tm, NULL);
+		if (tick == TOOL_TICK_NONE)
+			continue;
+		/* bcc prints the interval cut short by Ctrl-C */
+		print_interval(o, fd, prev);
+		if (tick == TOOL_TICK_LAST || (o->count && ++printed >= o->count))
+			return 0;
+	}
+}
+
+static int cachestat_main(int argc, char **argv)
+{
+	struct cachestat_opts o = { 0 };
+	struct tool_ctx t;
+	char **avail = NULL, what[160] = "";
+	int ret = 1, n = 0;
+
+	tool_init(&t, "cachestat");
+	if (parse_args(&t, &o, argc, argv))
+		return 1;
+	tool_signals();
+	if (tool_need_kprobes(&t) < 0)
+		goto out;
+	n = tool_funcs(&t, BB_FUNCS_FTRACE, cachestat_wanted_fns, 7, 7,
+		       &avail);
+	if (n < 0) {
+		n = 0;
+		goto out;
+	}
+	if (cachestat_start(&t, avail, n, what, sizeof(what)) < 0)
+		goto out;
+	if (o.json) {
+		tool_tracing(&t, stderr, "Tracing page cache (%s)... Hit "
+			     "Ctrl-C to end.\n", what);
+	} else {
+		if (t.verbose)
+			tool_error(&t, "counting %s", what);
+		cachestat_print_header(stdout, o.timestamp);
+		tool_tracing(&t, stdout, "%s", "");
+	}
+	ret = output_loop(&o, cachestat_stats_fd(&t));
+out:
+	tool_cleanup(&t);
+	bb_free_strv(avail, n);
+	return ret;
+}
+
+const struct tool tool_cachestat = {
+	"cachestat", cachestat_main,
+	"page-cache hits, misses, dirties per interval (kprobes; bcc's)"
+};
