@@ -4,10 +4,10 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "../../bpf/cachestat.h"
+#include "../../../bpf/cachestat.h"
 
 /*
- * cachestat's pure parts (loader/tools/cachestat.c), for the unit tests.
+ * cachestat's pure parts (loader/tools/cachestat/cachestat.c), for the unit tests.
  * From the calls an interval counted (d[CACHESTAT_*]), bcc's arithmetic:
  * accesses are pages marked accessed less buffers dirtied, misses are
  * pages added less pages dirtied (a write adds a page it dirties), hits

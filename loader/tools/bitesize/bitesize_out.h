@@ -4,10 +4,10 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "../../bpf/bitesize.h"
+#include "../../../bpf/bitesize.h"
 
 /*
- * bitesize's pure parts (loader/tools/bitesize.c), for the unit tests.
+ * bitesize's pure parts (loader/tools/bitesize/bitesize.c), for the unit tests.
  *
  * The map holds running totals (nothing is deleted, so nothing a CPU adds
  * between a read and a delete is lost): an interval shows what each key

@@ -3,10 +3,10 @@
 #define BAREBPF_KILLSNOOP_OUT_H
 
 #include <stdio.h>
-#include "../../bpf/killsnoop.h"
+#include "../../../bpf/killsnoop.h"
 
 /*
- * killsnoop's record, printed (loader/tools/killsnoop.c), for the unit
+ * killsnoop's record, printed (loader/tools/killsnoop/killsnoop.c), for the unit
  * tests: bcc's "TIME PID COMM SIG TPID RESULT" at the wall-clock time
  * hms ("HH:MM:SS"), or a JSON line. e->comm need not be NUL-terminated.
  */

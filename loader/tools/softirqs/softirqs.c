@@ -11,7 +11,7 @@
 #include "mapdelta.h"
 #include "namedhist.h"
 #include "mods.h"
-#include "../../bpf/softirqs.h"
+#include "../../../bpf/softirqs.h"
 
 static const char usage[] =
 "usage: barebpf softirqs [-h] [-T] [-N] [-C] [-d] [-j] [interval [count]]\n"

@@ -4,10 +4,10 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "../../bpf/biotop.h"
+#include "../../../bpf/biotop.h"
 
 /*
- * biotop's pure parts (loader/tools/biotop.c), for the unit tests. The
+ * biotop's pure parts (loader/tools/biotop/biotop.c), for the unit tests. The
  * map holds running totals; an interval shows what each key gained.
  */
 struct biotop_row {

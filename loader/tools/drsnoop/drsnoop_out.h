@@ -4,10 +4,10 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "../../bpf/drsnoop.h"
+#include "../../../bpf/drsnoop.h"
 
 /*
- * drsnoop's lines (loader/tools/drsnoop.c), for the unit tests: bcc's
+ * drsnoop's lines (loader/tools/drsnoop/drsnoop.c), for the unit tests: bcc's
  * columns ([TIME(s)] [UID] COMM PID|TID LAT(ms) PAGES [FREE(KB)]) chosen
  * by the DRSNOOP_COL_* bits of mask, or a JSON line with all of them.
  * first_ts: the ts of the first record (TIME(s) counts from it);

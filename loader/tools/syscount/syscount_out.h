@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 /*
- * syscount's output (loader/tools/syscount.c), for the unit tests. A row:
+ * syscount's output (loader/tools/syscount/syscount.c), for the unit tests. A row:
  * a syscall number (a pid with -P, comm its process's) and what it gained
  * in the interval.
  */

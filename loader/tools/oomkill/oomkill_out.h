@@ -3,10 +3,10 @@
 #define BAREBPF_OOMKILL_OUT_H
 
 #include <stdio.h>
-#include "../../bpf/oomkill.h"
+#include "../../../bpf/oomkill.h"
 
 /*
- * oomkill's line (loader/tools/oomkill.c), for the unit tests: bcc's
+ * oomkill's line (loader/tools/oomkill/oomkill.c), for the unit tests: bcc's
  * "HH:MM:SS Triggered by PID 1 ("a"), OOM kill of PID 2 ("b"), N pages,
  * loadavg: ..." or a JSON object. vcomm and pages: what the tool found
  * (NULL, or pages < 0: unknown, "?" in text, null in JSON).

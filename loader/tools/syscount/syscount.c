@@ -11,7 +11,7 @@
 #include "sysnames.h"
 #include "syscount_out.h"
 #include "mods.h"
-#include "../../bpf/syscount.h"
+#include "../../../bpf/syscount.h"
 
 static const char usage[] =
 "usage: barebpf syscount [-h] [-j] [-p PID] [-t TID] [-c CGROUP]\n"
