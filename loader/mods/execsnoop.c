@@ -126,6 +126,17 @@ static int probes(const struct execsnoop_settings *s, struct bb_probe *p)
 	return n;
 }
 
+/* bpf_probe_read_str (4.11) */
+#define HELPER_PROBE_READ_STR 45
+
+/* Before 4.11 (no bpf_probe_read_str) the *_old programs, which read and
+ * send through the stack (execsnoop.bpf.c) */
+int execsnoop_sends_chunks(void)
+{
+	return bpf_helper_available(BPF_PROG_TYPE_TRACEPOINT,
+				    HELPER_PROBE_READ_STR) == 0;
+}
+
 int execsnoop_start(struct tool_ctx *t, const struct execsnoop_settings *s,
 		    struct bb_perfbuf **pb)
 {

@@ -182,6 +182,10 @@ struct execsnoop_settings {
 	perfbuf_sample_fn on_event;
 	void *ctx;
 };
+/* Does this kernel need the programs that send an exec's record in
+ * chunks through the stack (no bpf_probe_read_str: before 4.11)? The
+ * callback is then one that puts the chunks together. */
+int execsnoop_sends_chunks(void);
 /* Open, configure, load execsnoop.bpf.c, fill its jumps, open its ring
  * into *pb and attach. */
 int execsnoop_start(struct tool_ctx *t, const struct execsnoop_settings *s,
@@ -431,6 +435,9 @@ struct traceobj_settings {
 	int kstack, ustack;
 	int disk;               /* -d: the disk of a bio is read */
 };
+/* Does this kernel read strings of each address space with a helper of
+ * its own (bpf_probe_read_{user,kernel}_str, 5.5+)? */
+int traceobj_split_strs(void);
 /* Open trace.bpf.c and configure what every copy shares (loaded after
  * the probes' constants: tool_load, then traceobj_load_copy each). */
 int traceobj_open(struct tool_ctx *t, const struct traceobj_settings *s);

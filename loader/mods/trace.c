@@ -34,6 +34,17 @@ static int configure(struct tool_ctx *t, const struct traceobj_settings *s)
 					      s->disk);
 }
 
+/* helper 115: bpf_probe_read_kernel_str, 5.5+ (with _user_str, 114) */
+#define HELPER_READ_KERNEL_STR 115
+
+/* bpf_probe_read_{user,kernel}_str came in one commit (5.5): one test load
+ * tells for both */
+int traceobj_split_strs(void)
+{
+	return bpf_helper_available(BPF_PROG_TYPE_TRACEPOINT,
+				    HELPER_READ_KERNEL_STR) == 1;
+}
+
 int traceobj_open(struct tool_ctx *t, const struct traceobj_settings *s)
 {
 	struct bb_map *m;

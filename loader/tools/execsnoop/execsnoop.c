@@ -76,9 +76,6 @@ BB_FLOOR " on; BAREBPF_SYSCALLS=kprobes uses the kprobes anyway. The"
 "  barebpf execsnoop -j --duration 60  # JSON lines for a minute\n";
 static const struct tool_usage help = { NULL, usage };
 
-/* bpf_probe_read_str (4.11) */
-#define HELPER_PROBE_READ_STR 45
-
 struct execsnoop_opts {
 	int time, timestamp, fails, quote, print_uid, json, name_set, line_set;
 	regex_t name, line;
@@ -475,10 +472,7 @@ static int execsnoop_main(int argc, char **argv)
 	if (t.verbose)
 		fprintf(stderr, "exec()s through %s\n", tps ?
 			"the syscall tracepoints" : "kprobes");
-	/* Before 4.11 (no bpf_probe_read_str) the *_old programs, which
-	 * read and send through the stack (execsnoop.bpf.c) */
-	s.old = bpf_helper_available(BPF_PROG_TYPE_TRACEPOINT,
-				     HELPER_PROBE_READ_STR) == 0;
+	s.old = execsnoop_sends_chunks();
 	if (t.verbose && s.old)
 		fprintf(stderr, "no bpf_probe_read_str (4.11): arguments read "
 			"%d bytes at a time\n", EXECSNOOP_ARGSIZE);

@@ -25,8 +25,6 @@
 /* one kprobe each: bcc's funccount stops at 1000 too */
 #define TRACE_MAX_FUNCS 1000
 #define TRACE_PAGES_PER_CPU 64
-/* helper 115: bpf_probe_read_kernel_str, 5.5+ (with _user_str, 114) */
-#define HELPER_READ_KERNEL_STR 115
 
 
 /* The kernel functions of probe p: its name, or its glob's matches. */
@@ -322,10 +320,7 @@ static int configure(struct tool_ctx *t, const struct trace_opts *o,
 	struct trace_prog none = { 0 };
 	int ret;
 
-	/* bpf_probe_read_{user,kernel}_str came in one commit (5.5): one
-	 * test load tells for both */
-	*split = bpf_helper_available(BPF_PROG_TYPE_TRACEPOINT,
-				      HELPER_READ_KERNEL_STR) == 1;
+	*split = traceobj_split_strs();
 	if (t->verbose)
 		fprintf(stderr, "strings: %s\n", *split ?
 			"bpf_probe_read_{user,kernel}_str (5.5+)" :
