@@ -34,12 +34,14 @@ diag "second read: $HITS hits, $MISSES misses"
 grep -q '"hitratio":0\.9[0-9]*\|"hitratio":1\.0' $W/out || fail "second read: hit ratio not above 90%: $(cat $W/out)"
 no_probes_left "SIGINT"
 # hostile: piped into head (SIGPIPE at the second line, not 100 lines of
-# 0.2 s later), stdout closed (exit 0); no probe left either way
+# 0.2 s later), stdout closed (refused at start: exit 1, said); no probe
+# left either way
 t0=$(date +%s)
 barebpf cachestat 0.2 100 2>/dev/null | head -n 1 >/dev/null
 t1=$(date +%s)
 [ $((t1 - t0)) -lt 15 ] || fail "cachestat 0.2 100 | head -n 1 ran $((t1 - t0)) s"
 no_probes_left "SIGPIPE"
-barebpf cachestat 0.2 2 >&- 2>$W/closed.err || fail "exit $? with stdout closed: $(cat $W/closed.err)"
+barebpf cachestat 0.2 2 >&- 2>$W/closed.err && fail "exit 0 with stdout closed"
+grep -q 'standard output is closed' $W/closed.err || fail "stdout closed, not said: $(cat $W/closed.err)"
 no_probes_left "a closed stdout"
 pass
