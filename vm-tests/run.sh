@@ -102,7 +102,7 @@ arm64-4.15    aarch64  shared 4.15-arm64
 4.19          x86_64   shared 4.19      old419
 4.14          x86_64   shared 4.14      old
 4.9           x86_64   shared 4.9       oldest
-armv7-6.12    armv7    debian trixie    armv7nobd
+armv7-6.12    armv7    debian trixie    arch
 armv7-4.19    armv7    shared 4.19-armv7 arm419
 armv7-6.1     armv7    debian bookworm  arch
 armv7-5.10    armv7    debian bullseye  arch
@@ -122,7 +122,7 @@ kernel_field() { awk -v l="$1" -v f="$2" '$1 == l { print $f }' <<<"$KERNEL_TABL
 # disk there through generic_make_request's bio (vm-tests/README.md; the
 # three qenter cases failed there before it did, and pass).
 # VMTEST_CASES narrows a set further.
-# armv7 and riscv64 (sets arch, armv7nobd, riscv612, riscv7) run a few
+# armv7 and riscv64 (sets arch, arm419, riscv612, riscv7) run a few
 # cases per tool, among them the proof of the architecture (biosnoop-text,
 # freeze-storm). Their pt_regs, 4-byte
 # kernel pointers and syscall names are what differs; the rest of the
@@ -134,16 +134,15 @@ ARCH_CASES='^(uprobe|profile-folded|funccount-syscalls|biolatency-text|biosnoop-
 # move past it, kretprobes cannot (the tools that need one say so), so it
 # runs the selection's cases without kretprobes.
 RISCV612_CASES='^(uprobe|profile-folded|funccount-syscalls|biolatency-text|biosnoop-text|execsnoop-text|features-text|freeze-storm|funccount-kprobe|opensnoop-text|trace-args-entry|trace-kprobe|trace-tracepoint|vfsstat-text)$'
-# armv7 6.12 and riscv64 7.x: not breakdown-freeze, which crashes them (a
-# kprobe handler returning to address 0, 0xfffffffe on riscv64, in dd:
-# vm-tests/README.md, "Known problems"), and after which no BPF program
-# runs on that CPU again.
-NO_BREAKDOWN_CASES=$(sed 's/breakdown-freeze|//' <<<"$ARCH_CASES")
-# riscv64 7.x: as armv7 6.12. Its trace cases run since trace reads the
+# riscv64 7.x: the selection. Its trace cases run since trace reads the
 # CPU only for $cpu: 7.x inlines that helper with a JIT-only instruction,
 # and Debian's riscv64 has bpf_jit_enable 0 ("program requires BPF JIT
-# compiler" for every trace program until then).
-RISCV7_CASES=$NO_BREAKDOWN_CASES
+# compiler" for every trace program until then). breakdown-freeze runs
+# there and on armv7 6.12 again since breakdown's tail-calling programs
+# take the whole BPF stack (they crashed those kernels before: a return
+# to address 0; vm-tests/README.md, "Known problems", and the stress
+# suite's bdcrash-* cases).
+RISCV7_CASES=$ARCH_CASES
 # armv7 4.19 (../shared/kernels/4.19-armv7: multi_v7 for QEMU's virt
 # board, everything built in): every tool once, kept to about 4 minutes
 # under TCG. Its ARM JIT cannot compile atomic adds (every counting
@@ -156,7 +155,6 @@ old     ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop
 old419  ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-frozen|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background)$
 oldest  ^(uprobe|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|qenter-reads|qenter-split|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|hygiene-sigint|old-refuses|detach-background)$
 arch      $ARCH_CASES
-armv7nobd $NO_BREAKDOWN_CASES
 arm419    $ARM419_CASES
 riscv612  $RISCV612_CASES
 riscv7    $RISCV7_CASES
@@ -245,7 +243,8 @@ done
 select_cases() {
 	local n set re=
 	set=$(kernel_field "$1" 5)
-	[ -n "$set" ] && re=$(case_set "$set")
+	# (the sets are of the cases suite; bench and stress run whole)
+	[ -n "$set" ] && [ "$SUITE" = cases ] && re=$(case_set "$set")
 	CASES=()
 	for n in "${ALL_CASES[@]}"; do
 		[ -n "$re" ] && ! grep -qE "$re" <<<"$n" && continue
