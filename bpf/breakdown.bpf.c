@@ -189,11 +189,23 @@ int bd_return(struct pt_regs *ctx)
 }
 
 /* One pair per function id: n in the scratch word, then the body (the
- * kretprobe section is what makes the loader attach a return probe). */
+ * kretprobe section is what makes the loader attach a return probe).
+ *
+ * A slot's frame is the whole BPF stack, its key at the bottom (504 bytes
+ * down: the most clang gives this frame; the interpreter rounds up to 512).
+ * In the interpreter a tail-called program runs in its caller's frame,
+ * which the verifier sizes to 512 for a program that tail-calls; since
+ * may_goto (6.9) do_misc_fixups overwrites that with the program's own
+ * depth, so a 4-byte slot got a 32-byte frame and bd_entry's 464 bytes
+ * (its record zeroed on the stack) overwrote the kernel stack below it:
+ * a return to address 0 in the kprobe handler (armv7 6.12, riscv64 7.x,
+ * where bpf_jit_enable is 0; vm-tests/stress/bdcrash-*). */
 static __always_inline int slot(struct pt_regs *ctx, u32 n, u32 ret)
 {
-	u32 k = 0, *f = bpf_map_lookup_elem(&cur, &k);
+	u32 k[(512 - 8) / sizeof(u32)], *f;
 
+	k[0] = 0;
+	f = bpf_map_lookup_elem(&cur, k);
 	if (f) {
 		*f = n;
 		bpf_tail_call(ctx, &jmp, ret);

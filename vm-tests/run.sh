@@ -10,6 +10,7 @@
 #   4.15 5.10 6.1 6.12 7.x               x86_64 (qemu-system-x86_64)
 #   4.19 4.14 4.9                        x86_64, a selection of the cases
 #                                        (CASE_SETS below)
+#   armv7-4.19                           armv7, from ../shared/kernels too
 #   arm64-4.15 arm64-5.10 arm64-6.1      aarch64 (qemu-system-aarch64 -M virt)
 #   armv7-5.10 armv7-6.1 armv7-6.12      armv7 (qemu-system-arm -M virt)
 #   riscv64-6.12 riscv64-7.x             riscv64 (qemu-system-riscv64 -M virt)
@@ -30,6 +31,8 @@
 #                       (default: <repo>/../shared/kernels/4.15-arm64)
 #   BAREBPF_KERNEL_419, BAREBPF_KERNEL_414, BAREBPF_KERNEL_49  the same for
 #                       4.19, 4.14 and 4.9 (default: <repo>/../shared/kernels/4.19 ...)
+#   BAREBPF_KERNEL_419_ARMV7  the armv7 4.19 kernel: its folder or zImage
+#                       (default: <repo>/../shared/kernels/4.19-armv7)
 #   VMTEST_SUITE        the folder of cases: cases (default), bench for
 #                       the cost benchmarks (make vm-bench: figures, no
 #                       thresholds), or stress for the kernel-crash
@@ -99,10 +102,10 @@ arm64-4.15    aarch64  shared 4.15-arm64 nonew
 4.19          x86_64   shared 4.19      old419
 4.14          x86_64   shared 4.14      old
 4.9           x86_64   shared 4.9       oldest
-armv7-6.12    armv7    debian trixie    armv7nobd
+armv7-6.12    armv7    debian trixie    arch
+armv7-4.19    armv7    shared 4.19-armv7 arm419
 armv7-6.1     armv7    debian bookworm  arch
 armv7-5.10    armv7    debian bullseye  arch
-armv7-4.19    armv7    shared 4.19-armv7 armv7old
 riscv64-7.x   riscv64  debian sid       riscv7
 riscv64-6.12  riscv64  debian trixie    riscv612
 '
@@ -119,7 +122,7 @@ kernel_field() { awk -v l="$1" -v f="$2" '$1 == l { print $f }' <<<"$KERNEL_TABL
 # disk there through generic_make_request's bio (vm-tests/README.md; the
 # three qenter cases failed there before it did, and pass).
 # VMTEST_CASES narrows a set further.
-# armv7 and riscv64 (sets arch, armv7nobd, riscv612, riscv7) run a few
+# armv7 and riscv64 (sets arch, arm419, riscv612, riscv7) run a few
 # cases per tool, among them the proof of the architecture (biosnoop-text,
 # freeze-storm). Their pt_regs, 4-byte
 # kernel pointers and syscall names are what differs; the rest of the
@@ -131,16 +134,22 @@ ARCH_CASES='^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-fol
 # move past it, kretprobes cannot (the tools that need one say so), so it
 # runs the selection's cases without kretprobes.
 RISCV612_CASES='^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|funccount-syscalls|biolatency-text|biosnoop-text|execsnoop-text|features-text|freeze-storm|funccount-kprobe|opensnoop-text|trace-args-entry|trace-kprobe|trace-tracepoint|vfsstat-text|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg)$'
-# armv7 6.12 and riscv64 7.x: not breakdown-freeze, which crashes them (a
-# kprobe handler returning to address 0, 0xfffffffe on riscv64, in dd:
-# vm-tests/README.md, "Known problems"), and after which no BPF program
-# runs on that CPU again.
-NO_BREAKDOWN_CASES=$(sed 's/breakdown-freeze|//' <<<"$ARCH_CASES")
-# riscv64 7.x: as armv7 6.12. Its trace cases run since trace reads the
+# riscv64 7.x: the selection. Its trace cases run since trace reads the
 # CPU only for $cpu: 7.x inlines that helper with a JIT-only instruction,
 # and Debian's riscv64 has bpf_jit_enable 0 ("program requires BPF JIT
-# compiler" for every trace program until then).
-RISCV7_CASES=$NO_BREAKDOWN_CASES
+# compiler" for every trace program until then). breakdown-freeze runs
+# there and on armv7 6.12 again since breakdown's tail-calling programs
+# take the whole BPF stack (they crashed those kernels before: a return
+# to address 0; vm-tests/README.md, "Known problems", and the stress
+# suite's bdcrash-* cases).
+RISCV7_CASES=$ARCH_CASES
+# armv7 4.19 (../shared/kernels/4.19-armv7: multi_v7 for QEMU's virt
+# board, everything built in): every tool once, kept to about 4 minutes
+# under TCG. Its ARM JIT cannot compile atomic adds (every counting
+# program runs in the interpreter), its syscalls have no pt_regs wrappers
+# (sys_*, the arguments in the registers), and like 4.19 on x86_64 it
+# enters the queue before block_bio_queue (qenter-frozen).
+ARM419_CASES='^(uprobe|profile-folded|biosnoop-text|biolatency-text|breakdown-freeze|execsnoop-text|exporter-latency|features-text|freeze-storm|funccount-kprobe|funccount-syscalls|funclatency-text|opensnoop-text|qenter-frozen|run-object|run-syscalls|slowbio-freeze|trace-args-entry|trace-kprobe|trace-tracepoint|vfsstat-text|hygiene-sigint|runqlen-spin)$'
 # The cases of the scheduler and system tools (issue 30) and of the file
 # system, page cache and memory tools (issue 31) run on the kernels those
 # issues name (4.9, 4.14, 4.15, 5.10, 6.12 or 6.1, 7.x, one arm64, armv7),
@@ -158,8 +167,7 @@ old     ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|
 old419  ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-frozen|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread)$
 oldest  ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|qenter-reads|qenter-split|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|hygiene-sigint|old-refuses|detach-background|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread)$
 arch      $ARCH_CASES
-armv7old  ^(runqlen-spin)$
-armv7nobd $NO_BREAKDOWN_CASES
+arm419    $ARM419_CASES
 riscv612  $RISCV612_CASES
 riscv7    $RISCV7_CASES
 "
@@ -247,7 +255,8 @@ done
 select_cases() {
 	local n set re=
 	set=$(kernel_field "$1" 5)
-	[ -n "$set" ] && re=$(case_set "$set")
+	# (the sets are of the cases suite; bench and stress run whole)
+	[ -n "$set" ] && [ "$SUITE" = cases ] && re=$(case_set "$set")
 	CASES=()
 	for n in "${ALL_CASES[@]}"; do
 		if [ "${re#!}" != "$re" ]; then
@@ -389,6 +398,7 @@ prepare_shared() { # prepare_shared LABEL FOLDER: a kernel of ../shared/kernels
 	local d img=bzImage var=BAREBPF_KERNEL_415
 	case $1 in
 	arm64-4.15) img=Image.gz var=BAREBPF_KERNEL_415_ARM64 ;;
+	armv7-4.19) img=zImage var=BAREBPF_KERNEL_419_ARMV7 ;;
 	4.19) var=BAREBPF_KERNEL_419 ;;
 	4.14) var=BAREBPF_KERNEL_414 ;;
 	4.9) var=BAREBPF_KERNEL_49 ;;
@@ -404,8 +414,7 @@ prepare_shared() { # prepare_shared LABEL FOLDER: a kernel of ../shared/kernels
 	# null_blk is built in: its options go on the command line.
 	KMODS=
 	KAPPEND="null_blk.queue_mode=2 null_blk.irqmode=2 null_blk.completion_nsec=$NSEC null_blk.nr_devices=1"
-	KREL=${2%-arm64}
-	KREL=${KREL%-armv7}.
+	KREL=${2%-arm*}.
 }
 
 # The Debian mirror this machine's apt already uses.
