@@ -75,7 +75,9 @@
 #define TRACE_STR_LOC 4    /* __data_loc, __rel_loc: at ctx + strbase +
 			    * (v & 0xffff) */
 
-/* Conditions: value (masked) against k, in the value's type. */
+/* Conditions: value (masked) against k, as 64-bit numbers, signed or not:
+ * the tool makes mask and k so that this is C's comparison in the common
+ * type of the value and the number (see term_types in trace_prog.c). */
 #define TRACE_OP_NONE 0
 #define TRACE_OP_EQ 1
 #define TRACE_OP_LTS 2

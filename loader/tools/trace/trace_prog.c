@@ -397,13 +397,64 @@ set_str:
 	return i;
 }
 
-/* C's conversion of a constant to the type of what it is compared with. */
+/* C's conversion of a number (64 bits, extended from its type) to the
+ * type ext says: its low bytes, extended. */
 static uint64_t convert(uint64_t k, uint64_t ext)
 {
 	unsigned sh = TRACE_EXT_SHIFT(ext);
 
 	k <<= sh;
 	return TRACE_EXT_SIGNED(ext) ? (uint64_t)((int64_t)k >> sh) : k >> sh;
+}
+
+/* An integer type as C sees it in BPF: 4 bytes int, 8 long. */
+struct ctype {
+	int size, sgn;
+};
+
+/* The promotion of a type smaller than an int (it holds them all). */
+static struct ctype promote(int size, int sgn)
+{
+	return size < 4 ? (struct ctype){ 4, 1 } : (struct ctype){ size, sgn };
+}
+
+/* The usual arithmetic conversions of two promoted types: the larger (a
+ * long holds every unsigned int); of one size, unsigned if either is. */
+static struct ctype common(struct ctype a, struct ctype b)
+{
+	if (a.size != b.size)
+		return a.size > b.size ? a : b;
+	return (struct ctype){ a.size, a.sgn && b.sgn };
+}
+
+/*
+ * Term t compared as C compares it: the value (of its type, promoted),
+ * masked in the type of value & mask, converted with the number to their
+ * common type. The program holds each value extended from its own type
+ * to 64 bits, and compares 64 bits: exact in a long or an unsigned long,
+ * in an int too; an unsigned int needs the value's low 4 bytes only (the
+ * mask's part). So (int)-100 == 4294967196 is false (compared as longs),
+ * (int)-100 == 0xffffff9c true (as unsigned ints). Returns 1 if signed.
+ */
+static int term_types(const struct trace_term *t, uint64_t final,
+		      struct trace_term_c *tc)
+{
+	struct ctype vt = promote(8 - TRACE_EXT_SHIFT(final) / 8,
+				  TRACE_EXT_SIGNED(final));
+	struct ctype kt = promote(t->k_size ? t->k_size : 4,
+				  t->k_size ? t->k_sgn : 1);
+	struct ctype ct;
+
+	tc->mask = ~0ULL;
+	if (t->mask_size) {
+		vt = common(vt, promote(t->mask_size, t->mask_sgn));
+		tc->mask = convert(t->mask, TRACE_EXT(vt.size, vt.sgn));
+	}
+	ct = common(vt, kt);
+	if (ct.size == 4 && !ct.sgn && vt.sgn)
+		tc->mask &= 0xffffffffULL;
+	tc->k = convert(t->k, TRACE_EXT(ct.size, ct.sgn));
+	return ct.sgn;
 }
 
 static int compile_term(struct comp *c, const struct trace_term *t,
@@ -435,10 +486,9 @@ static int compile_term(struct comp *c, const struct trace_term *t,
 	*slot = slot_get(c, &t->v, &s, TRACE_STR_NONE, 0, 0, 0);
 	if (*slot < 0)
 		return -EINVAL;
-	/* compared in the value's type: its cast, or its own */
+	/* the value's type: its cast, or its own */
 	final = t->v.cast_size ? s.ext2 : s.ext1;
-	sgn = TRACE_EXT_SIGNED(final);
-	tc->k = convert(t->k, final);
+	sgn = term_types(t, final, tc);
 	switch (t->cmp) {
 	case TC_EQ:
 	case TC_NE:
