@@ -307,6 +307,9 @@ struct traceobj_settings {
 	uint32_t pid, tid, self_tgid, filter_dev;
 	int kstack, ustack;
 	int disk;               /* -d: the disk of a bio is read */
+	int old;                /* helpers take the stack only (before
+				 * 4.11): trace_kprobe_old, its record on
+				 * the stack, TRACE_OLD_EVENT_SIZE bytes */
 };
 /* Open trace.bpf.c and configure what every copy shares (loaded after
  * the probes' constants: tool_load, then traceobj_load_copy each). */

@@ -907,7 +907,7 @@ START_TEST(test_consts)
 		   NULL, &bb_arch_x86_64, &sp, &pr);
 	trace_prog_consts(&pr, 7, collect, &c);
 	ck_assert_int_eq(c.n, 6 + 13 * TRACE_NSLOTS +
-				      (6 + TRACE_STRCMP_WORDS) * TRACE_NTERMS);
+				      (8 + TRACE_STRCMP_WORDS) * TRACE_NTERMS);
 	for (i = 0; i < c.n; i++)
 		for (j = i + 1; j < c.n; j++)
 			ck_assert_str_ne(c.names[i], c.names[j]);
@@ -923,6 +923,10 @@ START_TEST(test_consts)
 	ck_assert_uint_eq(const_of(&c, "s2_base"), TRACE_BASE_NONE);
 	ck_assert_uint_eq(const_of(&c, "f0_op"), TRACE_OP_STREQ);
 	ck_assert_uint_eq(const_of(&c, "f0_w0"), 0x6261);
+	/* for trace_kprobe_old: "ab" and its NUL; arg1's value in val[1] */
+	ck_assert_uint_eq(const_of(&c, "f0_slen"), 3);
+	ck_assert_uint_eq(const_of(&c, "f1_valoff"),
+			  offsetof(struct trace_event, val) + 8);
 	ck_assert_uint_eq(const_of(&c, "f1_slot"), 1);
 	ck_assert_uint_eq(const_of(&c, "f1_k"), 3);
 	ck_assert_uint_eq(const_of(&c, "f3_op"), TRACE_OP_NONE);

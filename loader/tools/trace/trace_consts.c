@@ -14,7 +14,7 @@ void trace_prog_consts(const struct trace_prog *pr, uint32_t probe_id,
 	static const char *const sname[] = { "base", "off", "size", "ext1",
 		"ext2", "str", "stroff", "strsize", "strbase", "zero", "disp", "idx", "shift" };
 	static const char *const tname[] = { "op", "neg", "slot", "mask", "k",
-		"stroff" };
+		"stroff", "valoff", "slen" };
 	char name[32];
 	int i, j;
 
@@ -38,7 +38,7 @@ void trace_prog_consts(const struct trace_prog *pr, uint32_t probe_id,
 	for (i = 0; i < TRACE_NTERMS; i++) {
 		const struct trace_term_c *t = &pr->terms[i];
 		const uint64_t v[] = { t->op, t->neg, t->slot, t->mask, t->k,
-			t->stroff };
+			t->stroff, t->valoff, t->slen };
 
 		for (j = 0; j < (int)(sizeof(v) / sizeof(v[0])); j++) {
 			snprintf(name, sizeof(name), "f%d_%s", i, tname[j]);

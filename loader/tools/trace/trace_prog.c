@@ -478,6 +478,7 @@ static int compile_term(struct comp *c, const struct trace_term *t,
 		if (*slot < 0)
 			return -EINVAL;
 		tc->op = TRACE_OP_STREQ;
+		tc->slen = strlen(t->str) + 1;
 		for (i = 0; t->str[i]; i++)
 			tc->w[i / 8] |= (uint64_t)(unsigned char)t->str[i]
 					<< (8 * (i % 8));
@@ -558,6 +559,8 @@ int trace_spec_compile(const struct trace_spec *sp,
 	for (i = 0; i < sp->nterms; i++) {
 		pr->terms[i].slot = tslot[i];
 		pr->terms[i].stroff = pr->slots[tslot[i]].stroff;
+		pr->terms[i].valoff = offsetof(struct trace_event, val) +
+				      8 * tslot[i];
 	}
 	pr->filter_or = sp->filter_or;
 	pr->is_kprobe = sp->type != TRACE_TP;

@@ -119,7 +119,8 @@ struct trace_slot_c {
 		zero, disp, idx, shift;
 };
 struct trace_term_c {
-	uint64_t op, neg, slot, mask, k, stroff, w[TRACE_STRCMP_WORDS];
+	uint64_t op, neg, slot, mask, k, stroff, valoff, slen,
+		w[TRACE_STRCMP_WORDS];
 };
 
 /* A compiled probe: its program's constants, and how to read a record. */
