@@ -296,6 +296,184 @@ static __always_inline int trace(void *ctx)
 }
 
 /*
+ * Before 4.11 (trace_kprobe_old): helpers take the stack only, so the
+ * record is built there (TRACE_OLD_EVENT_SIZE bytes, cleared first: a
+ * helper reads only what was written), and there is no
+ * bpf_probe_read_str (the loader makes it a bpf_probe_read of the same
+ * size). The verifier of 4.9 knows an ld_imm64 as a constant and follows
+ * only the branch a constant takes, and takes the stack pointer plus a
+ * known constant; but a constant through any other arithmetic (a mask, a
+ * shift) is unknown to it, and helper sizes and stack offsets must be
+ * known. So sizes and offsets here are the constants themselves, unmasked
+ * (the tool keeps them in bounds; the loader makes them movs of an
+ * immediate, obj_set_const_mov), a condition's value is at valoff.
+ */
+#define SLOT_OLD(i)                                                            \
+	if (BB_CONST(s##i##_base)) {                                           \
+		const char *src = slot_src(ctx, e, BB_CONST(s##i##_base),      \
+					   BB_CONST(s##i##_off),               \
+					   BB_CONST(s##i##_disp),              \
+					   BB_CONST(s##i##_idx),               \
+					   BB_CONST(s##i##_shift));            \
+		const char *sp;                                                \
+		char *dst;                                                     \
+                                                                               \
+		tmp = 0;                                                       \
+		if (BB_CONST(s##i##_base) == TRACE_BASE_CONST)                 \
+			tmp = BB_CONST(s##i##_off);                            \
+		else                                                           \
+			bpf_probe_read(&tmp, BB_CONST(s##i##_size), src);      \
+		tmp = extend(extend(tmp, BB_CONST(s##i##_ext1)),               \
+			     BB_CONST(s##i##_ext2));                           \
+		e->val[i] = tmp;                                               \
+		if (BB_CONST(s##i##_str)) {                                    \
+			dst = e->str + BB_CONST(s##i##_stroff);                \
+			if (BB_CONST(s##i##_zero))                             \
+				zero64(dst);                                   \
+			if (BB_CONST(s##i##_str) == TRACE_STR_INLINE)          \
+				sp = src;                                      \
+			else if (BB_CONST(s##i##_str) == TRACE_STR_LOC)        \
+				sp = (const char *)ctx +                       \
+				     BB_CONST(s##i##_strbase) +                \
+				     (tmp & 0xffff);                           \
+			else                                                   \
+				sp = (const char *)tmp;                        \
+			e->str_ret[i] = bpf_probe_read_str(                    \
+				dst, BB_CONST(s##i##_strsize), sp);            \
+		}                                                              \
+	}
+
+/*
+ * STRCMP before 4.11: the string was read as a fixed size, with what
+ * follows its NUL; so word k of it is compared in its first slen bytes
+ * only (the string and its NUL: equal there is equal as strings).
+ */
+static __always_inline u64 wmask(u64 slen, u64 k)
+{
+	if (slen >= 8 * k + 8)
+		return ~0ULL;
+	if (slen <= 8 * k)
+		return 0;
+	return (1ULL << (8 * (slen - 8 * k))) - 1;
+}
+#define WEQ(j, k) ((h[k] & wmask(FC(j, slen), k)) == FC(j, w##k))
+
+#define TEST_OLD(j)                                                            \
+	({                                                                     \
+		u64 v = *(const u64 *)((const char *)e + FC(j, valoff)) &     \
+			FC(j, mask);                                           \
+		const u64 *h;                                                  \
+		u64 r = 0;                                                     \
+                                                                               \
+		switch (FC(j, op)) {                                           \
+		case TRACE_OP_EQ:                                              \
+			r = v == FC(j, k);                                     \
+			break;                                                 \
+		case TRACE_OP_LTS:                                             \
+			r = (s64)v < (s64)FC(j, k);                            \
+			break;                                                 \
+		case TRACE_OP_LES:                                             \
+			r = (s64)v <= (s64)FC(j, k);                           \
+			break;                                                 \
+		case TRACE_OP_LTU:                                             \
+			r = v < FC(j, k);                                      \
+			break;                                                 \
+		case TRACE_OP_LEU:                                             \
+			r = v <= FC(j, k);                                     \
+			break;                                                 \
+		case TRACE_OP_STREQ:                                           \
+			h = (const u64 *)(e->str + FC(j, stroff));             \
+			r = WEQ(j, 0) && WEQ(j, 1) && WEQ(j, 2) &&             \
+			    WEQ(j, 3) && WEQ(j, 4) && WEQ(j, 5) &&             \
+			    WEQ(j, 6) && WEQ(j, 7);                            \
+			break;                                                 \
+		}                                                              \
+		r ^ FC(j, neg);                                                \
+	})
+
+#define TERM_OLD(j)                                                            \
+	if (FC(j, op)) {                                                       \
+		u64 t = TEST_OLD(j);                                           \
+                                                                               \
+		any |= t;                                                      \
+		all &= t;                                                      \
+	}
+
+static __always_inline int trace_old(void *ctx)
+{
+	u64 id = bpf_get_current_pid_tgid(), ug, any = 0, all = 1, tmp = 0;
+	u64 buf[TRACE_OLD_EVENT_SIZE / 8];
+	struct trace_event *e = (struct trace_event *)buf;
+	u32 tgid = id >> 32, key = 0;
+	u64 *cnt;
+	int k;
+
+	if (BB_CONST(filter_tgid) && tgid != BB_CONST(filter_tgid))
+		return 0;
+	if (BB_CONST(filter_tid) && (u32)id != BB_CONST(filter_tid))
+		return 0;
+	if (BB_CONST(self_tgid) && tgid == BB_CONST(self_tgid))
+		return 0;
+	if (BB_CONST(filter_dev) && taskdev_get() != BB_CONST(filter_dev))
+		return 0;
+#pragma unroll
+	for (k = 0; k < TRACE_OLD_EVENT_SIZE / 8; k++)
+		buf[k] = 0;
+	e->ts = bpf_ktime_get_ns();
+	if (BB_CONST(is_kprobe)) {
+		e->ip = PT_REGS_IP((struct pt_regs *)ctx);
+		e->entry_ret = PT_REGS_ENTRY_RET((struct pt_regs *)ctx);
+	}
+	e->tgid = tgid;
+	e->tid = (u32)id;
+	ug = bpf_get_current_uid_gid();
+	e->uid = (u32)ug;
+	e->gid = ug >> 32;
+	e->cpu = BB_CONST(want_cpu) ? bpf_get_smp_processor_id() : 0;
+	e->probe = BB_CONST(probe_id);
+	e->kstack = -1;
+	e->ustack = -1;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+
+	SLOT_OLD(0);
+	SLOT_OLD(1);
+	SLOT_OLD(2);
+	SLOT_OLD(3);
+	SLOT_OLD(4);
+	SLOT_OLD(5);
+	SLOT_OLD(6);
+	SLOT_OLD(7);
+	TERM_OLD(0)
+	TERM_OLD(1)
+	TERM_OLD(2)
+	TERM_OLD(3)
+	if (BB_CONST(filter_or) ? !any : !all)
+		return 0;
+
+	if (BB_CONST(kstack) || BB_CONST(ustack)) {
+		u32 *gen = bpf_map_lookup_elem(&stack_gen, &key);
+
+		e->stack_map = gen ? *gen & 1 : 0;
+	}
+	if (BB_CONST(kstack))
+		e->kstack = stackid(ctx, e->stack_map, 0);
+	if (BB_CONST(ustack))
+		e->ustack = stackid(ctx, e->stack_map, BPF_F_USER_STACK);
+	cnt = bpf_map_lookup_elem(&counters, &key);
+	if (cnt)
+		*cnt += 1;
+	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, e,
+			      BB_CONST(rec_size));
+	return 0;
+}
+
+SEC("kprobe")
+int trace_kprobe_old(void *ctx)
+{
+	return trace_old(ctx);
+}
+
+/*
  * One program for kprobes, kretprobes and tracepoints: the tool loads a
  * copy per probe as the kind it needs (obj_prog_load_copy). Its code
  * reads its context only through probe_read and helpers, except where

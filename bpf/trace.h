@@ -24,6 +24,8 @@
  * Constants of one condition j (f<j>_...):
  *   op      TRACE_OP_*: 0 leaves it unused; neg 1 negates it
  *   slot    the value it tests; mask ANDed to it first; k the number
+ *   valoff  where in the record that value is (trace_kprobe_old)
+ *   slen    STRCMP's string with its NUL, in bytes (trace_kprobe_old)
  *   stroff  TRACE_OP_STREQ: the slot's string; w0..w7 the string compared
  *           with, 8 bytes a word, little-endian, zero-padded
  * Per probe: probe_id (in the record), rec_size (bytes sent: see
@@ -75,7 +77,9 @@
 #define TRACE_STR_LOC 4    /* __data_loc, __rel_loc: at ctx + strbase +
 			    * (v & 0xffff) */
 
-/* Conditions: value (masked) against k, in the value's type. */
+/* Conditions: value (masked) against k, as 64-bit numbers, signed or not:
+ * the tool makes mask and k so that this is C's comparison in the common
+ * type of the value and the number (see term_types in trace_prog.c). */
 #define TRACE_OP_NONE 0
 #define TRACE_OP_EQ 1
 #define TRACE_OP_LTS 2
@@ -135,5 +139,14 @@ struct trace_event {
 	 * may have to assume (see trace.bpf.c), up to TRACE_EVENT_SIZE */
 	char slack[TRACE_EVENT_SIZE - TRACE_EVENT_FIXED - TRACE_STR_AREA];
 };
+
+/*
+ * Before 4.11 (4.9, 4.10) helpers take memory on the stack only: there the
+ * record is built on the stack (trace_kprobe_old), the fields up to str[]
+ * and TRACE_OLD_STR_AREA bytes of strings: at most TRACE_OLD_EVENT_SIZE
+ * bytes sent, the same layout as far as it goes.
+ */
+#define TRACE_OLD_STR_AREA 192
+#define TRACE_OLD_EVENT_SIZE (TRACE_EVENT_FIXED + TRACE_OLD_STR_AREA)
 
 #endif

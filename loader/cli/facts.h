@@ -8,8 +8,8 @@
 #ifndef BAREBPF_FACTS_H
 #define BAREBPF_FACTS_H
 
-/* every tool but trace and breakdown (their records are built in map
- * values, which 4.9's helpers cannot take) */
+/* every tool but breakdown (its frame is a map value, which 4.9's helpers
+ * cannot take) and oomkill (oom:mark_victim, 4.13) */
 #define BB_FLOOR "4.9"
 /* every tool */
 #define BB_FLOOR_ALL "4.14"

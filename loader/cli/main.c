@@ -69,7 +69,13 @@ static void usage(FILE *f)
 		"                        of two, 1 to 65536); default: scaled to\n"
 		"                        the memory\n"
 		"  BAREBPF_LDCACHE=FILE  the ld.so.cache that names libraries\n"
-		"                        (p:c:malloc), instead of /etc/ld.so.cache\n");
+		"                        (p:c:malloc), instead of /etc/ld.so.cache\n"
+		"  BAREBPF_FIELDS=discover[:PATH,...]  find kernel structure\n"
+		"                        fields (rq.nr_running) at run time even\n"
+		"                        where BTF places them, to check one\n"
+		"                        against the other\n"
+		"  BAREBPF_RUNQLEN_RQ=btf|tracepoint  runqlen: find the run\n"
+		"                        queues that way, not from /proc/kallsyms\n");
 }
 
 /*

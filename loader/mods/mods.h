@@ -434,6 +434,9 @@ struct traceobj_settings {
 	uint32_t pid, tid, self_tgid, filter_dev;
 	int kstack, ustack;
 	int disk;               /* -d: the disk of a bio is read */
+	int old;                /* helpers take the stack only (before
+				 * 4.11): trace_kprobe_old, its record on
+				 * the stack, TRACE_OLD_EVENT_SIZE bytes */
 };
 /* Does this kernel read strings of each address space with a helper of
  * its own (bpf_probe_read_{user,kernel}_str, 5.5+)? */

@@ -12,6 +12,10 @@
 
 EMBEDDED_OBJ(trace);
 
+/* the program each probe loads a copy of: trace_kprobe, or before 4.11
+ * trace_kprobe_old (traceobj_settings.old); one object a run */
+static const char *copied = TRACE_P_trace_kprobe;
+
 static int configure(struct tool_ctx *t, const struct traceobj_settings *s)
 {
 	static const struct mod_tp_off dev[] = {
@@ -62,8 +66,14 @@ int traceobj_open(struct tool_ctx *t, const struct traceobj_settings *s)
 	if (!s->disk)
 		tool_taskdev_unused(t);
 	/* every probe loads its own copy (traceobj_load_copy): the object's
-	 * own program would be one more verification of 1,600 instructions */
-	return obj_set_noload(t->obj, TRACE_P_trace_kprobe);
+	 * own programs would be more verifications of 1,600 instructions */
+	copied = s->old ? TRACE_P_trace_kprobe_old : TRACE_P_trace_kprobe;
+	if (s->old) {
+		obj_set_const_mov(t->obj);
+		obj_set_str_fallback(t->obj);
+	}
+	ret = obj_set_noload(t->obj, TRACE_P_trace_kprobe);
+	return ret < 0 ? ret : obj_set_noload(t->obj, TRACE_P_trace_kprobe_old);
 }
 
 int traceobj_set(struct tool_ctx *t, const char *name, uint64_t v)
@@ -79,8 +89,7 @@ int traceobj_set(struct tool_ctx *t, const char *name, uint64_t v)
 int traceobj_load_copy(struct tool_ctx *t, enum bb_prog_kind kind,
 		       struct bb_prog **copy, struct bb_err *err)
 {
-	return obj_prog_load_copy(t->obj, TRACE_P_trace_kprobe, kind, copy,
-				  err);
+	return obj_prog_load_copy(t->obj, copied, kind, copy, err);
 }
 
 void traceobj_stack_fds(struct tool_ctx *t, int stacks[2], int *gen)

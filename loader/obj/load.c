@@ -51,6 +51,11 @@ void obj_set_str_fallback(struct bb_obj *obj)
 	obj->str_fallback = 1;
 }
 
+void obj_set_const_mov(struct bb_obj *obj)
+{
+	obj->const_mov = 1;
+}
+
 /*
  * bpf_probe_read_str is 4.11. Before, an object that asked for it
  * (obj_set_str_fallback: the tools', written for it) gets bpf_probe_read
@@ -61,6 +66,16 @@ void obj_set_str_fallback(struct bb_obj *obj)
  */
 #define H_PROBE_READ 4
 #define H_PROBE_READ_STR 45
+static void str_rewrite(struct bpf_insn *in, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (in[k].code == BPF_CALL_CODE && in[k].src_reg == 0 &&
+		    in[k].imm == H_PROBE_READ_STR)
+			in[k].imm = H_PROBE_READ;
+}
+
 static void str_fallback(struct bb_obj *obj)
 {
 	int i, has = 0;
@@ -74,14 +89,9 @@ static void str_fallback(struct bb_obj *obj)
 	if (!has || bpf_helper_available(BPF_PROG_TYPE_TRACEPOINT,
 					 H_PROBE_READ_STR) != 0)
 		return;
+	obj->str_rewrite = 1; /* and the copies (obj_prog_load_copy) */
 	for (i = 0; i < obj->nprogs; i++)
-		for (k = 0; k < obj->progs[i].p.insn_cnt; k++) {
-			struct bpf_insn *in = &obj->progs[i].p.insns[k];
-
-			if (in->code == BPF_CALL_CODE && in->src_reg == 0 &&
-			    in->imm == H_PROBE_READ_STR)
-				in->imm = H_PROBE_READ;
-		}
+		str_rewrite(obj->progs[i].p.insns, obj->progs[i].p.insn_cnt);
 }
 
 int obj_set_noload(struct bb_obj *obj, const char *name)
@@ -417,6 +427,8 @@ int obj_prog_load_copy(struct bb_obj *obj, const char *name,
 	c->kind = kind;
 	c->prog_type = kind == BB_PROG_TRACEPOINT ? BPF_PROG_TYPE_TRACEPOINT
 						  : BPF_PROG_TYPE_KPROBE;
+	if (obj->str_rewrite)
+		str_rewrite(c->insns, c->insn_cnt);
 	free(obj->log);
 	obj->log = NULL;
 	fd = bpf_prog_load(c->prog_type, c->insns, c->insn_cnt, obj->license,

@@ -191,6 +191,12 @@ void obj_set_lazy_hash(struct bb_obj *obj);
 /* Before 4.11, bpf_probe_read_str calls become fixed-size bpf_probe_read
  * (obj/load.c): for objects written for that (the tools'). */
 void obj_set_str_fallback(struct bb_obj *obj);
+/* Load-time constants that fit 32 signed bits become a mov of an
+ * immediate (and a ja +0), not an ld_imm64: before 4.11 the verifier
+ * knows the value of a mov, not of an ld_imm64, and so takes it as a
+ * helper's size or an offset on the stack, and walks only the branch it
+ * decides (trace_kprobe_old on 4.9). */
+void obj_set_const_mov(struct bb_obj *obj);
 /* Leave program `name` out of obj_load (its fd stays -1): a tool's program
  * that an option leaves unused costs a verification. -ENOENT: no such. */
 int obj_set_noload(struct bb_obj *obj, const char *name);

@@ -141,6 +141,8 @@ struct bb_obj {
 	int bpffs_mounted;
 	int lazy_hash; /* obj_set_lazy_hash */
 	int str_fallback; /* obj_set_str_fallback */
+	int str_rewrite;  /* and this kernel lacks bpf_probe_read_str */
+	int const_mov; /* obj_set_const_mov */
 	uint32_t kern_version;
 	struct bb_prog **copies; /* obj_prog_load_copy */
 	int ncopies;

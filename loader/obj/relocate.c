@@ -204,9 +204,17 @@ static int apply_relocs(struct bb_obj *obj, struct obj_prog_rec *prog,
 		} else if (r->kind == RELOC_CONST) {
 			uint64_t v = obj->consts[r->idx].value;
 
+			/* a copy relocates the same code again: both forms
+			 * are written whole */
+			insn[0].code = BPF_LD_IMM64_CODE;
 			insn[0].src_reg = 0;
 			insn[0].imm = (uint32_t)v;
-			insn[1].imm = (uint32_t)(v >> 32);
+			insn[1] = (struct bpf_insn){ .imm = (uint32_t)(v >> 32) };
+			if (obj->const_mov && (uint64_t)(int64_t)(int32_t)v == v) {
+				insn[0].code = 0xb7; /* r = imm (64-bit) */
+				insn[1].code = 0x05; /* goto +0 */
+				insn[1].imm = 0;
+			}
 		} else if (r->kind == RELOC_DATA && obj->caps.global_data) {
 			const struct obj_data *d = &obj->data[r->idx];
 			int fd = d->map >= 0 ? obj->maps[d->map].fd : -1;

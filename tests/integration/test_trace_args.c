@@ -195,6 +195,77 @@ START_TEST(test_trace_openat_args)
 }
 END_TEST
 
+/* dfd as the format declares it: "int" (in 8 bytes), or NULL */
+static const char *dfd_type(char *buf, size_t len)
+{
+	char tfs[256], p[320], fmt[4096];
+	const char *f;
+	FILE *fp;
+	size_t n;
+
+	if (tracefs_find(tfs, sizeof(tfs), NULL) < 0)
+		return NULL;
+	snprintf(p, sizeof(p), "%s/events/syscalls/sys_enter_openat/format",
+		 tfs);
+	fp = fopen(p, "r");
+	if (!fp)
+		return NULL;
+	n = fread(fmt, 1, sizeof(fmt) - 1, fp);
+	fclose(fp);
+	fmt[n] = 0;
+	f = strstr(fmt, "field:");
+	for (; f; f = strstr(f + 1, "field:"))
+		if (len > 64 && sscanf(f, "field:%63[^;];", buf) == 1 &&
+		    strlen(buf) > 4 && !strcmp(buf + strlen(buf) - 4, " dfd")) {
+			buf[strlen(buf) - 4] = 0;
+			return buf;
+		}
+	return NULL;
+}
+
+/*
+ * Numbers compared as C compares them: an int dfd (AT_FDCWD, -100) is
+ * converted to long against 4294967196 and -4294967396 (never equal), to
+ * unsigned int against 0xffffff9c (equal), and is greater than INT64_MIN.
+ */
+START_TEST(test_trace_filter_constants)
+{
+	static char out[1 << 20];
+	const char *args[] = {
+		"t:syscalls:sys_enter_openat (args->dfd == 4294967196) "
+		"\"big %d\", args->dfd",
+		"t:syscalls:sys_enter_openat (args->dfd == -4294967396) "
+		"\"neg %d\", args->dfd",
+		"t:syscalls:sys_enter_openat (args->dfd > "
+		"-9223372036854775808) \"min %d\", args->dfd",
+		"t:syscalls:sys_enter_openat (args->dfd == 0xffffff9c) "
+		"\"hex %d\", args->dfd", NULL };
+	const int all = N_WR + 2 * N_RD + N_BAD;
+	char type[80];
+	pid_t child;
+
+	if (!dfd_type(type, sizeof(type)) || strcmp(type, "int"))
+		bbtest_skip("sys_enter_openat's dfd is not declared int here "
+			    "(%s)", dfd_type(type, sizeof(type)) ? type : "?");
+	snprintf(path, sizeof(path), "/tmp/bbtrace-%d", (int)getpid());
+	snprintf(missing, sizeof(missing), "/tmp/bbtrace-missing-%d",
+		 (int)getpid());
+	ck_assert_int_eq(trace_child(args, do_opens, 1, out, sizeof(out),
+				     &child), 0);
+	unlink(path);
+	ck_assert_msg(count_suffix(out, " sys_enter_openat big -100") == 0,
+		      "%s", out);
+	ck_assert_msg(count_suffix(out, " sys_enter_openat neg -100") == 0,
+		      "%s", out);
+	ck_assert_msg(count_suffix(out, " sys_enter_openat min -100") == all,
+		      "%d of %d:\n%s", count_suffix(out, " sys_enter_openat "
+		      "min -100"), all, out);
+	ck_assert_msg(count_suffix(out, " sys_enter_openat hex -100") == all,
+		      "%s", out);
+	ck_assert_int_eq(count_lines(out), 1 + 2 * all);
+}
+END_TEST
+
 static void do_getppid(void)
 {
 	int i;
@@ -385,6 +456,7 @@ static Suite *trace_args_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_trace_openat_args);
+	tcase_add_test(tc, test_trace_filter_constants);
 	tcase_add_test(tc, test_trace_getppid_ret_and_ids);
 	tcase_add_test(tc, test_trace_json_args);
 	tcase_add_test(tc, test_trace_exec_data_loc);

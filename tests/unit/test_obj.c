@@ -403,6 +403,60 @@ START_TEST(test_relocate_values)
 }
 END_TEST
 
+/* obj_set_const_mov: a constant of 32 signed bits becomes r = imm and a
+ * goto +0 (4.9's verifier knows its value); a larger one an ld_imm64, also
+ * when relocated again (a copy) after a small one. */
+static int count_const_forms(const struct bb_prog *p, int32_t *mov_imm,
+			     int *ld)
+{
+	int movs = 0;
+	size_t i;
+
+	*ld = 0;
+	for (i = 0; i + 1 < p->insn_cnt; i++) {
+		const struct bpf_insn *in = &p->insns[i];
+
+		if (in->code == 0x18 && in->src_reg != 1) {
+			(*ld)++;
+			i++;
+		} else if (in->code == 0x18) {
+			i++;
+		} else if (in->code == 0xb7 && in[1].code == 0x05 &&
+			   in[1].off == 0 && in[1].imm == 0) {
+			*mov_imm = in->imm;
+			movs++;
+			i++;
+		}
+	}
+	return movs;
+}
+
+START_TEST(test_relocate_const_mov)
+{
+	unsigned char *buf;
+	struct bb_obj *obj = open_ok("good_kprobe.bpf.o", &buf);
+	struct bb_err err = { "" };
+	struct bb_prog *p = obj_prog(obj, "any_entry");
+	int32_t imm = 0;
+	int ld;
+
+	obj_map(obj, "start")->fd = 7;
+	obj_map(obj, "lat")->fd = 8;
+	obj_set_const_mov(obj);
+	ck_assert_int_eq(obj_set_const(obj, "bb_unit_ns", (uint64_t)-5), 0);
+	ck_assert_msg(obj_relocate(obj, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(count_const_forms(p, &imm, &ld), 1);
+	ck_assert_int_eq(imm, -5);
+	ck_assert_int_eq(ld, 0);
+	ck_assert_int_eq(obj_set_const(obj, "bb_unit_ns", 1ULL << 31), 0);
+	ck_assert_msg(obj_relocate(obj, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(count_const_forms(p, &imm, &ld), 0);
+	ck_assert_int_eq(ld, 1);
+	obj_close(obj);
+	free(buf);
+}
+END_TEST
+
 START_TEST(test_unset_constant)
 {
 	unsigned char *buf;
@@ -821,6 +875,7 @@ static Suite *obj_suite(void)
 	tcase_add_test(tc, test_relocate_tracepoint);
 	tcase_add_test(tc, test_relocate_kprobe);
 	tcase_add_test(tc, test_relocate_values);
+	tcase_add_test(tc, test_relocate_const_mov);
 	tcase_add_test(tc, test_unset_constant);
 	suite_add_tcase(s, tc);
 	tcase_add_test(bad, test_bad_global);

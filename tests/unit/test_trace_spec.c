@@ -166,6 +166,65 @@ START_TEST(test_parse_filters)
 }
 END_TEST
 
+/* A number's C type: int, unsigned int, long, unsigned long (8 bytes, as
+ * in BPF's C), by its value, its base and its suffixes. */
+START_TEST(test_parse_number_types)
+{
+	static const struct {
+		const char *num;
+		uint64_t k;
+		int size, sgn;
+	} cases[] = {
+		{ "2147483647", 0x7fffffff, 4, 1 },
+		{ "2147483648", 0x80000000, 8, 1 },
+		{ "0x7fffffff", 0x7fffffff, 4, 1 },
+		{ "0x80000000", 0x80000000, 4, 0 },
+		{ "0xffffffff", 0xffffffff, 4, 0 },
+		{ "4294967196", 4294967196ULL, 8, 1 },
+		{ "0x100000000", 0x100000000ULL, 8, 1 },
+		{ "9223372036854775807", 0x7fffffffffffffffULL, 8, 1 },
+		{ "9223372036854775808", 1ULL << 63, 8, 0 },
+		{ "0xffffffffffffffff", ~0ULL, 8, 0 },
+		{ "1u", 1, 4, 0 },
+		{ "4294967296U", 1ULL << 32, 8, 0 },
+		{ "1L", 1, 8, 1 },
+		{ "1ull", 1, 8, 0 },
+		{ "'a'", 'a', 4, 1 },
+		/* a minus: the negative number, an int or a long */
+		{ "-1", ~0ULL, 4, 1 },
+		{ "-2147483648", (uint64_t)INT32_MIN, 4, 1 },
+		{ "-2147483649", (uint64_t)-2147483649LL, 8, 1 },
+		{ "-0xffffffff", (uint64_t)-0xffffffffLL, 8, 1 },
+		{ "-9223372036854775808", 1ULL << 63, 8, 1 },
+		/* U: C's unsigned negation */
+		{ "-1U", 0xffffffff, 4, 0 },
+		{ "-1UL", ~0ULL, 8, 0 },
+	};
+	struct trace_spec sp;
+	char text[100];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text), "vfs_read (arg1 == %s)",
+			 cases[i].num);
+		parse_ok(text, &sp);
+		ck_assert_msg(sp.terms[0].k == cases[i].k &&
+			      sp.terms[0].k_size == cases[i].size &&
+			      sp.terms[0].k_sgn == cases[i].sgn,
+			      "%s: %#llx %d %d", cases[i].num,
+			      (unsigned long long)sp.terms[0].k,
+			      sp.terms[0].k_size, sp.terms[0].k_sgn);
+	}
+	/* a mask's type too */
+	parse_ok("vfs_read ((arg1 & 0xffffffff) == 1)", &sp);
+	ck_assert_uint_eq(sp.terms[0].mask, 0xffffffff);
+	ck_assert_int_eq(sp.terms[0].mask_size, 4);
+	ck_assert_int_eq(sp.terms[0].mask_sgn, 0);
+	parse_ok("vfs_read (arg1 == 1)", &sp);
+	ck_assert_int_eq(sp.terms[0].mask_size, 0);
+}
+END_TEST
+
 START_TEST(test_parse_formats)
 {
 	struct trace_spec sp;
@@ -326,6 +385,13 @@ START_TEST(test_parse_errors)
 		  "0x40 == 0x40)': 'arg1 & 0x40 ==': C compares before it "
 		  "masks: put the mask in parentheses, ((arg1 & 0x40) == "
 		  "0x40)" },
+		{ "vfs_read (arg1 > -9223372036854775809)", "probe 'vfs_read "
+		  "(arg1 > -9223372036854775809)': '-9223372036854775809': a "
+		  "number below -9223372036854775808: numbers are "
+		  "-9223372036854775808 to 18446744073709551615" },
+		{ "vfs_read (arg1 == 18446744073709551616)", "probe 'vfs_read "
+		  "(arg1 == 18446744073709551616)': '18446744073709551616': a "
+		  "number of more than 64 bits" },
 		{ "vfs_read (arg1 && arg2 && arg3 && arg4 && arg5)", "probe "
 		  "'vfs_read (arg1 && arg2 && arg3 && arg4 && arg5)': 'arg5': "
 		  "more than 4 conditions in one filter" },
@@ -537,16 +603,20 @@ START_TEST(test_compile_kprobes)
 	/* no strings: the record ends after its last value */
 	ck_assert_uint_eq(pr.rec_size, TRACE_EVENT_VALS + 2 * 8);
 
-	/* numbers take the type of what they are compared with */
+	/* numbers compared as C compares: a u8 is promoted to an int, so
+	 * -1 stays -1 (never equal); against an unsigned int -1 is
+	 * 4294967295 */
 	compile_ok("p::f ((u8)arg1 == -1 && $pid < 7 && (unsigned)arg2 >= "
 		   "-1)", NULL, &bb_arch_x86_64, &sp, &pr);
-	ck_assert_uint_eq(t[0].k, 0xff);
+	ck_assert_uint_eq(t[0].k, ~0ULL);
+	ck_assert_uint_eq(t[0].op, TRACE_OP_EQ);
 	CHECK_SLOT(&s[1], TRACE_BASE_REC, offsetof(struct trace_event, tid),
 		   4, TRACE_EXT(4, 0), TRACE_EXT(8, 0), TRACE_STR_NONE);
 	ck_assert_uint_eq(t[1].op, TRACE_OP_LTU);
 	ck_assert_uint_eq(t[2].op, TRACE_OP_LTU);
 	ck_assert_uint_eq(t[2].neg, 1);
 	ck_assert_uint_eq(t[2].k, 0xffffffffULL);
+	ck_assert_uint_eq(t[2].mask, ~0ULL);
 
 	/* STRCMP: 64 bytes cleared and compared, words little-endian */
 	compile_ok("p::f (STRCMP(\"/etc/passwd\", arg1) || !STRCMP(\"x\", "
@@ -633,6 +703,81 @@ START_TEST(test_compile_tracepoints)
 	ck_assert_uint_eq((pr.rec_size + 4 + 7) / 8 * 8 + 8, 72);
 	compile_ok("p::vfs_read", NULL, &bb_arch_x86_64, &sp, &pr);
 	ck_assert_uint_eq(pr.rec_size, TRACE_EVENT_VALS);
+}
+END_TEST
+
+/*
+ * Conditions compared as C compares them: the value promoted, masked in
+ * the type of value & mask, converted with the number to their common
+ * type (long 8 bytes), whatever the field's width.
+ */
+START_TEST(test_compile_constants)
+{
+	static const struct {
+		const char *filter;
+		uint64_t op, neg, mask, k;
+	} cases[] = {
+		/* dfd is an int: -100 is never 4294967196 (as longs) */
+		{ "args->dfd == 4294967196", TRACE_OP_EQ, 0, ~0ULL,
+		  4294967196ULL },
+		{ "args->dfd == -4294967396", TRACE_OP_EQ, 0, ~0ULL,
+		  (uint64_t)-4294967396LL },
+		{ "args->dfd > -9223372036854775808", TRACE_OP_LES, 1, ~0ULL,
+		  1ULL << 63 },
+		{ "args->dfd == -100", TRACE_OP_EQ, 0, ~0ULL, (uint64_t)-100 },
+		/* against an unsigned int: the int's low 4 bytes */
+		{ "args->dfd == 0xffffff9c", TRACE_OP_EQ, 0, 0xffffffff,
+		  0xffffff9c },
+		{ "args->dfd < 0x80000000", TRACE_OP_LTU, 0, 0xffffffff,
+		  0x80000000 },
+		{ "args->dfd < -1U", TRACE_OP_LTU, 0, 0xffffffff, 0xffffffff },
+		/* int & int: an int; int & unsigned int: an unsigned int */
+		{ "(args->dfd & 0xff) == 0x9c", TRACE_OP_EQ, 0, 0xff, 0x9c },
+		{ "(args->dfd & -16) == -112", TRACE_OP_EQ, 0, ~0ULL << 4,
+		  (uint64_t)-112 },
+		{ "(args->dfd & 0x80000000) == 0x80000000", TRACE_OP_EQ, 0,
+		  0x80000000, 0x80000000 },
+		{ "(args->dfd & 0x80000000) < 1", TRACE_OP_LTU, 0, 0x80000000,
+		  1 },
+		/* int & long: a long, the int sign-extended */
+		{ "(args->dfd & 0xffffffffffL) == -100", TRACE_OP_EQ, 0,
+		  0xffffffffffULL, (uint64_t)-100 },
+		/* an unsigned short is promoted to an int */
+		{ "args->mode > -1", TRACE_OP_LES, 1, ~0ULL, ~0ULL },
+		/* unsigned long against int: an unsigned long */
+		{ "args->filename > -1", TRACE_OP_LEU, 1, ~0ULL, ~0ULL },
+		{ "(long)args->filename > -1", TRACE_OP_LES, 1, ~0ULL, ~0ULL },
+		/* $pid, an unsigned int */
+		{ "$pid == -1", TRACE_OP_EQ, 0, ~0ULL, 0xffffffff },
+		{ "$pid < 4294967296", TRACE_OP_LTS, 0, ~0ULL, 1ULL << 32 },
+	};
+	struct trace_spec sp;
+	struct trace_prog pr;
+	char text[200];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct trace_term_c *t = &pr.terms[0];
+
+		snprintf(text, sizeof(text), "t:syscalls:sys_enter_openat "
+			 "(%s)", cases[i].filter);
+		compile_ok(text, openat_fmt, &bb_arch_x86_64, &sp, &pr);
+		ck_assert_msg(t->op == cases[i].op && t->neg == cases[i].neg &&
+			      t->mask == cases[i].mask && t->k == cases[i].k,
+			      "%s: op %llu neg %llu mask %#llx k %#llx",
+			      cases[i].filter, (unsigned long long)t->op,
+			      (unsigned long long)t->neg,
+			      (unsigned long long)t->mask,
+			      (unsigned long long)t->k);
+	}
+	/* 32-bit ARM: a register is an int; against an unsigned int its
+	 * low 4 bytes, against a long the int sign-extended */
+	compile_ok("p::f (arg1 == 0xffffffff || arg1 == 4294967295L)", NULL,
+		   &bb_arch_arm, &sp, &pr);
+	ck_assert_uint_eq(pr.terms[0].mask, 0xffffffff);
+	ck_assert_uint_eq(pr.terms[0].k, 0xffffffff);
+	ck_assert_uint_eq(pr.terms[1].mask, ~0ULL);
+	ck_assert_uint_eq(pr.terms[1].k, 0xffffffff);
 }
 END_TEST
 
@@ -762,7 +907,7 @@ START_TEST(test_consts)
 		   NULL, &bb_arch_x86_64, &sp, &pr);
 	trace_prog_consts(&pr, 7, collect, &c);
 	ck_assert_int_eq(c.n, 6 + 13 * TRACE_NSLOTS +
-				      (6 + TRACE_STRCMP_WORDS) * TRACE_NTERMS);
+				      (8 + TRACE_STRCMP_WORDS) * TRACE_NTERMS);
 	for (i = 0; i < c.n; i++)
 		for (j = i + 1; j < c.n; j++)
 			ck_assert_str_ne(c.names[i], c.names[j]);
@@ -778,6 +923,10 @@ START_TEST(test_consts)
 	ck_assert_uint_eq(const_of(&c, "s2_base"), TRACE_BASE_NONE);
 	ck_assert_uint_eq(const_of(&c, "f0_op"), TRACE_OP_STREQ);
 	ck_assert_uint_eq(const_of(&c, "f0_w0"), 0x6261);
+	/* for trace_kprobe_old: "ab" and its NUL; arg1's value in val[1] */
+	ck_assert_uint_eq(const_of(&c, "f0_slen"), 3);
+	ck_assert_uint_eq(const_of(&c, "f1_valoff"),
+			  offsetof(struct trace_event, val) + 8);
 	ck_assert_uint_eq(const_of(&c, "f1_slot"), 1);
 	ck_assert_uint_eq(const_of(&c, "f1_k"), 3);
 	ck_assert_uint_eq(const_of(&c, "f3_op"), TRACE_OP_NONE);
@@ -949,10 +1098,12 @@ static Suite *trace_spec_suite(void)
 	tcase_add_test(tc, test_parse_uprobes);
 	tcase_add_test(tc, test_parse_filters);
 	tcase_add_test(tc, test_parse_formats);
+	tcase_add_test(tc, test_parse_number_types);
 	tcase_add_test(tc, test_parse_errors);
 	tcase_add_test(tc, test_compile_kprobes);
 	tcase_add_test(tc, test_compile_uprobes);
 	tcase_add_test(tc, test_compile_tracepoints);
+	tcase_add_test(tc, test_compile_constants);
 	tcase_add_test(tc, test_compile_tracepoint_strings);
 	tcase_add_test(tc, test_compile_errors);
 	tcase_add_test(tc, test_consts);

@@ -186,7 +186,8 @@ static int set_consts(struct tool_ctx *t, const struct trace_prog *pr, int id)
 }
 
 /* The kernel's verdict on a probe's copy of the program. */
-static int load_probe(struct tool_ctx *t, struct trace_probe *p, int id)
+static int load_probe(struct tool_ctx *t, struct trace_probe *p, int id,
+		      int old)
 {
 	static const enum bb_prog_kind kinds[] = {
 		[TRACE_ENTRY] = BB_PROG_KPROBE,
@@ -201,6 +202,13 @@ static int load_probe(struct tool_ctx *t, struct trace_probe *p, int id)
 	const char *log;
 	int i;
 
+	if (old && p->prog.rec_size > TRACE_OLD_EVENT_SIZE)
+		return tool_fail(t, -EINVAL, "probe '%s': before 4.11 a record "
+				 "is built on the stack, and its strings "
+				 "share %d bytes, not %d: print fewer strings, "
+				 "or fewer bytes of each (-Z)", p->arg,
+				 TRACE_OLD_STR_AREA,
+				 (int)(p->prog.rec_size - TRACE_EVENT_FIXED));
 	if (set_consts(t, &p->prog, id) < 0)
 		return -ENOENT;
 	if (traceobj_load_copy(t, (p->spec.lib[0] ? ukinds : kinds)
@@ -309,7 +317,7 @@ out:
 
 /* What every copy shares, and an empty probe for the object's own load. */
 static int configure(struct tool_ctx *t, const struct trace_opts *o,
-		     int *split)
+		     int *split, int *old)
 {
 	/* bcc leaves itself out; in a PID namespace getpid() is not the id
 	 * BPF sees, and trace's own calls show */
@@ -326,6 +334,9 @@ static int configure(struct tool_ctx *t, const struct trace_opts *o,
 			"bpf_probe_read_{user,kernel}_str (5.5+)" :
 			"bpf_probe_read_str (before 5.5: reads either space)");
 	ts.split = *split;
+	/* 4.9, 4.10: helpers take the stack only */
+	*old = bpf_helper_map_value_mem() == 0;
+	ts.old = *old;
 	ret = traceobj_open(t, &ts);
 	if (ret < 0)
 		return ret;
@@ -384,7 +395,7 @@ static int trace_main(int argc, char **argv)
 	struct bb_perfbuf *pb = NULL;
 	struct tool_timer tm;
 	struct timespec now;
-	int ret = 1, i, nfuncs = 0, split, kprobes = 0, uprobes = 0;
+	int ret = 1, i, nfuncs = 0, split, old = 0, kprobes = 0, uprobes = 0;
 
 	memset(&o, 0, sizeof(o));
 	memset(&r, 0, sizeof(r));
@@ -412,10 +423,10 @@ static int trace_main(int argc, char **argv)
 		if (compile_probe(&t, &o, p) < 0)
 			goto out;
 	}
-	if (configure(&t, &o, &split) < 0 || tool_load(&t) < 0)
+	if (configure(&t, &o, &split, &old) < 0 || tool_load(&t) < 0)
 		goto out;
 	for (i = 0; i < o.nprobes; i++) {
-		if (load_probe(&t, &o.probes[i], i) < 0)
+		if (load_probe(&t, &o.probes[i], i, old) < 0)
 			goto out;
 		if (t.verbose)
 			say_probe(&o.probes[i], split);

@@ -33,16 +33,30 @@ static enum trace_cmp mirror(enum trace_cmp c)
 	}
 }
 
+/* A number and its C type (see struct tok). */
+struct num {
+	uint64_t v;
+	int size, sgn;
+};
+
 struct operand {
 	int is_num;
-	uint64_t num;
+	struct num num;
 	struct trace_value v;
-	uint64_t mask;
+	struct num mask; /* size 0: none */
 	const char *s; /* where it starts, for messages */
 };
 
-static int parse_number(struct parser *ps, uint64_t *num)
+/*
+ * A number, or a minus and a number: a negative number, an int or a long
+ * as it fits (C would keep the type of what follows the minus, so that
+ * -2147483648 is a long, but -0x80000000 an unsigned int and
+ * -9223372036854775808 an unsigned long); with a U suffix C's unsigned
+ * negation (-1U is 4294967295).
+ */
+static int parse_number(struct parser *ps, struct num *num)
 {
+	const char *s = ps->tok.s;
 	int neg = 0;
 
 	if (ps->tok.t == TK_MINUS) {
@@ -52,7 +66,23 @@ static int parse_number(struct parser *ps, uint64_t *num)
 	}
 	if (ps->tok.t != TK_NUM)
 		return FAIL_TOK(ps, "expected a number here");
-	*num = neg ? -ps->tok.num : ps->tok.num;
+	num->v = ps->tok.num;
+	num->size = ps->tok.nsize;
+	num->sgn = ps->tok.nsgn;
+	if (neg && ps->tok.nu) {
+		num->v = -num->v;
+		if (num->size == 4)
+			num->v &= 0xffffffffULL;
+	} else if (neg) {
+		if (num->v > 1ULL << 63)
+			return tl_fail(ps, s, ps->p - s, "a number below "
+				       "-9223372036854775808: numbers are "
+				       "-9223372036854775808 to "
+				       "18446744073709551615");
+		num->size = num->v <= 1ULL << 31 ? 4 : 8;
+		num->sgn = 1;
+		num->v = -num->v;
+	}
 	return tl_lex(ps);
 }
 
@@ -60,7 +90,7 @@ static int parse_operand(struct parser *ps, struct operand *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->s = ps->tok.s;
-	o->mask = ~0ULL;
+	o->mask.v = ~0ULL;
 	if (ps->tok.t == TK_NUM || ps->tok.t == TK_MINUS) {
 		o->is_num = 1;
 		return parse_number(ps, &o->num);
@@ -146,7 +176,9 @@ static int parse_comparison(struct parser *ps, struct operand *a, int neg)
 				       HINT_VALUES);
 		t.cmp = TC_NE;
 		t.v = a->v;
-		t.mask = a->mask;
+		t.mask = a->mask.v;
+		t.mask_size = a->mask.size;
+		t.mask_sgn = a->mask.sgn;
 		ps->bare = !neg;
 		return add_term(ps, a->s, &t);
 	}
@@ -164,8 +196,12 @@ static int parse_comparison(struct parser *ps, struct operand *a, int neg)
 	}
 	t.cmp = c;
 	t.v = v->v;
-	t.mask = v->mask;
-	t.k = num->num;
+	t.mask = v->mask.v;
+	t.mask_size = v->mask.size;
+	t.mask_sgn = v->mask.sgn;
+	t.k = num->num.v;
+	t.k_size = num->num.size;
+	t.k_sgn = num->num.sgn;
 	ps->bare = 0;
 	return add_term(ps, a->s, &t);
 }
@@ -202,7 +238,9 @@ static int parse_cond(struct parser *ps, int neg)
 			memset(&a, 0, sizeof(a));
 			a.s = s;
 			a.v = sp->terms[first].v;
-			a.mask = sp->terms[first].mask;
+			a.mask.v = sp->terms[first].mask;
+			a.mask.size = sp->terms[first].mask_size;
+			a.mask.sgn = sp->terms[first].mask_sgn;
 			return parse_comparison(ps, &a, neg);
 		}
 		if (neg && sp->nterms > first + 1)

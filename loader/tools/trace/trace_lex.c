@@ -55,6 +55,8 @@ static int lex_char(struct parser *ps, const char *s)
 	const char *e = s + 1;
 
 	t->t = TK_NUM;
+	t->nsize = 4; /* an int */
+	t->nsgn = 1;
 	if (*e == '\\') {
 		static const char from[] = "ntr0\\'\"", to[] = "\n\t\r\0\\'\"";
 		const char *k = e[1] ? strchr(from, e[1]) : NULL;
@@ -77,6 +79,20 @@ static int lex_char(struct parser *ps, const char *s)
 	return 0;
 }
 
+/* The C type of number t (see struct tok). */
+static void num_type(struct tok *t, int dec, int u, int l)
+{
+	t->nu = u;
+	t->nsize = 8;
+	t->nsgn = 0;
+	if (!l && !u && t->num <= 0x7fffffffULL)
+		t->nsize = 4, t->nsgn = 1;
+	else if (!l && (u || !dec) && t->num <= 0xffffffffULL)
+		t->nsize = 4;
+	else if (!u && t->num <= 0x7fffffffffffffffULL)
+		t->nsgn = 1;
+}
+
 static int lex_number(struct parser *ps, const char *s)
 {
 	struct tok *t = &ps->tok;
@@ -84,6 +100,7 @@ static int lex_number(struct parser *ps, const char *s)
 	const char *e = s;
 	char *end;
 	size_t n;
+	int u = 0, l = 0;
 
 	while (tl_is_ident(*e))
 		e++;
@@ -91,8 +108,11 @@ static int lex_number(struct parser *ps, const char *s)
 	t->n = e - s;
 	ps->p = e;
 	n = e - s;
-	while (n && strchr("uUlL", s[n - 1]))
+	while (n && strchr("uUlL", s[n - 1])) {
+		u |= s[n - 1] == 'u' || s[n - 1] == 'U';
+		l |= s[n - 1] == 'l' || s[n - 1] == 'L';
 		n--;
+	}
 	if (!n || n >= sizeof(buf))
 		return FAIL_TOK(ps, "not a number");
 	memcpy(buf, s, n);
@@ -104,6 +124,7 @@ static int lex_number(struct parser *ps, const char *s)
 				"octal)");
 	if (errno)
 		return FAIL_TOK(ps, "a number of more than 64 bits");
+	num_type(t, buf[0] != '0' || n == 1, u, l);
 	return 0;
 }
 

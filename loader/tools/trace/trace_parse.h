@@ -20,6 +20,10 @@ struct tok {
 	const char *s; /* where it starts in the text */
 	size_t n;
 	uint64_t num;  /* TK_NUM */
+	/* its C type (as BPF's C: int 4 bytes, long 8): the first of int,
+	 * long, unsigned long (decimal) or of int, unsigned int, long,
+	 * unsigned long (hex, octal) that holds it; U and L narrow the list */
+	int nsize, nsgn, nu; /* nu: a U suffix */
 };
 
 struct parser {

@@ -397,13 +397,64 @@ set_str:
 	return i;
 }
 
-/* C's conversion of a constant to the type of what it is compared with. */
+/* C's conversion of a number (64 bits, extended from its type) to the
+ * type ext says: its low bytes, extended. */
 static uint64_t convert(uint64_t k, uint64_t ext)
 {
 	unsigned sh = TRACE_EXT_SHIFT(ext);
 
 	k <<= sh;
 	return TRACE_EXT_SIGNED(ext) ? (uint64_t)((int64_t)k >> sh) : k >> sh;
+}
+
+/* An integer type as C sees it in BPF: 4 bytes int, 8 long. */
+struct ctype {
+	int size, sgn;
+};
+
+/* The promotion of a type smaller than an int (it holds them all). */
+static struct ctype promote(int size, int sgn)
+{
+	return size < 4 ? (struct ctype){ 4, 1 } : (struct ctype){ size, sgn };
+}
+
+/* The usual arithmetic conversions of two promoted types: the larger (a
+ * long holds every unsigned int); of one size, unsigned if either is. */
+static struct ctype common(struct ctype a, struct ctype b)
+{
+	if (a.size != b.size)
+		return a.size > b.size ? a : b;
+	return (struct ctype){ a.size, a.sgn && b.sgn };
+}
+
+/*
+ * Term t compared as C compares it: the value (of its type, promoted),
+ * masked in the type of value & mask, converted with the number to their
+ * common type. The program holds each value extended from its own type
+ * to 64 bits, and compares 64 bits: exact in a long or an unsigned long,
+ * in an int too; an unsigned int needs the value's low 4 bytes only (the
+ * mask's part). So (int)-100 == 4294967196 is false (compared as longs),
+ * (int)-100 == 0xffffff9c true (as unsigned ints). Returns 1 if signed.
+ */
+static int term_types(const struct trace_term *t, uint64_t final,
+		      struct trace_term_c *tc)
+{
+	struct ctype vt = promote(8 - TRACE_EXT_SHIFT(final) / 8,
+				  TRACE_EXT_SIGNED(final));
+	struct ctype kt = promote(t->k_size ? t->k_size : 4,
+				  t->k_size ? t->k_sgn : 1);
+	struct ctype ct;
+
+	tc->mask = ~0ULL;
+	if (t->mask_size) {
+		vt = common(vt, promote(t->mask_size, t->mask_sgn));
+		tc->mask = convert(t->mask, TRACE_EXT(vt.size, vt.sgn));
+	}
+	ct = common(vt, kt);
+	if (ct.size == 4 && !ct.sgn && vt.sgn)
+		tc->mask &= 0xffffffffULL;
+	tc->k = convert(t->k, TRACE_EXT(ct.size, ct.sgn));
+	return ct.sgn;
 }
 
 static int compile_term(struct comp *c, const struct trace_term *t,
@@ -427,6 +478,7 @@ static int compile_term(struct comp *c, const struct trace_term *t,
 		if (*slot < 0)
 			return -EINVAL;
 		tc->op = TRACE_OP_STREQ;
+		tc->slen = strlen(t->str) + 1;
 		for (i = 0; t->str[i]; i++)
 			tc->w[i / 8] |= (uint64_t)(unsigned char)t->str[i]
 					<< (8 * (i % 8));
@@ -435,10 +487,9 @@ static int compile_term(struct comp *c, const struct trace_term *t,
 	*slot = slot_get(c, &t->v, &s, TRACE_STR_NONE, 0, 0, 0);
 	if (*slot < 0)
 		return -EINVAL;
-	/* compared in the value's type: its cast, or its own */
+	/* the value's type: its cast, or its own */
 	final = t->v.cast_size ? s.ext2 : s.ext1;
-	sgn = TRACE_EXT_SIGNED(final);
-	tc->k = convert(t->k, final);
+	sgn = term_types(t, final, tc);
 	switch (t->cmp) {
 	case TC_EQ:
 	case TC_NE:
@@ -508,6 +559,8 @@ int trace_spec_compile(const struct trace_spec *sp,
 	for (i = 0; i < sp->nterms; i++) {
 		pr->terms[i].slot = tslot[i];
 		pr->terms[i].stroff = pr->slots[tslot[i]].stroff;
+		pr->terms[i].valoff = offsetof(struct trace_event, val) +
+				      8 * tslot[i];
 	}
 	pr->filter_or = sp->filter_or;
 	pr->is_kprobe = sp->type != TRACE_TP;
@@ -522,48 +575,4 @@ int trace_spec_compile(const struct trace_spec *sp,
 		pr->rec_size = pr->is_kprobe ? TRACE_EVENT_VALS :
 			       TRACE_EVENT_HEAD;
 	return 0;
-}
-
-void trace_prog_consts(const struct trace_prog *pr, uint32_t probe_id,
-		       void (*set)(void *ctx, const char *name, uint64_t v),
-		       void *ctx)
-{
-	static const char *const sname[] = { "base", "off", "size", "ext1",
-		"ext2", "str", "stroff", "strsize", "strbase", "zero", "disp", "idx", "shift" };
-	static const char *const tname[] = { "op", "neg", "slot", "mask", "k",
-		"stroff" };
-	char name[32];
-	int i, j;
-
-	set(ctx, "probe_id", probe_id);
-	set(ctx, "rec_size", pr->rec_size);
-	set(ctx, "is_kprobe", pr->is_kprobe);
-	set(ctx, "want_cpu", pr->want_cpu);
-	set(ctx, "regs_off", pr->regs_off);
-	set(ctx, "filter_or", pr->filter_or);
-	for (i = 0; i < TRACE_NSLOTS; i++) {
-		const struct trace_slot_c *sl = &pr->slots[i];
-		const uint64_t v[] = { sl->base, sl->off, sl->size, sl->ext1,
-			sl->ext2, sl->str, sl->stroff, sl->strsize,
-			sl->strbase, sl->zero, sl->disp, sl->idx, sl->shift };
-
-		for (j = 0; j < (int)(sizeof(v) / sizeof(v[0])); j++) {
-			snprintf(name, sizeof(name), "s%d_%s", i, sname[j]);
-			set(ctx, name, v[j]);
-		}
-	}
-	for (i = 0; i < TRACE_NTERMS; i++) {
-		const struct trace_term_c *t = &pr->terms[i];
-		const uint64_t v[] = { t->op, t->neg, t->slot, t->mask, t->k,
-			t->stroff };
-
-		for (j = 0; j < (int)(sizeof(v) / sizeof(v[0])); j++) {
-			snprintf(name, sizeof(name), "f%d_%s", i, tname[j]);
-			set(ctx, name, v[j]);
-		}
-		for (j = 0; j < TRACE_STRCMP_WORDS; j++) {
-			snprintf(name, sizeof(name), "f%d_w%d", i, j);
-			set(ctx, name, t->w[j]);
-		}
-	}
 }

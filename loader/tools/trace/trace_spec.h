@@ -63,6 +63,10 @@ struct trace_term {
 	struct trace_value v;
 	uint64_t mask;               /* v & mask (~0: none) */
 	uint64_t k;                  /* the number, two's complement */
+	/* the C types of k and mask, compared as C compares (after
+	 * promotion and the usual conversions): 4 bytes an int, 8 a long
+	 * as in BPF's C; k_size 0 is an int, mask_size 0 no mask */
+	int k_size, k_sgn, mask_size, mask_sgn;
 	char str[TRACE_STRCMP_MAX + 1]; /* TC_STRCMP */
 };
 
@@ -115,7 +119,8 @@ struct trace_slot_c {
 		zero, disp, idx, shift;
 };
 struct trace_term_c {
-	uint64_t op, neg, slot, mask, k, stroff, w[TRACE_STRCMP_WORDS];
+	uint64_t op, neg, slot, mask, k, stroff, valoff, slen,
+		w[TRACE_STRCMP_WORDS];
 };
 
 /* A compiled probe: its program's constants, and how to read a record. */
