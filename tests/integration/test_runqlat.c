@@ -40,25 +40,32 @@ static void msleep(long ms)
 	nanosleep(&ts, NULL);
 }
 
-/* A child on CPU 0 reading one byte at a time until EOF. */
-static pid_t reader(int *wfd)
+/* A child on CPU 0 reading one byte at a time until EOF, each answered
+ * on *rfd: the writer waits for it, so that every byte wakes the child
+ * once however busy the host is (50 bytes 2 ms apart were read in one
+ * wake-up on a loaded host: 1 switch, where the test wants 10 or more). */
+static pid_t reader(int *wfd, int *rfd)
 {
-	int p[2];
+	int p[2], q[2];
 	pid_t pid;
 	char c;
 
 	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(pipe(q), 0);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		close(p[1]);
+		close(q[0]);
 		pin_cpu0();
-		while (read(p[0], &c, 1) == 1)
+		while (read(p[0], &c, 1) == 1 && write(q[1], &c, 1) == 1)
 			;
 		_exit(0);
 	}
 	close(p[0]);
+	close(q[1]);
 	*wfd = p[1];
+	*rfd = q[0];
 	return pid;
 }
 
@@ -140,8 +147,9 @@ static void counts_exactly_of(const char *tool, const char *how, int off)
 			 NULL };
 	unsigned long a, b, counted, miss;
 	struct proc pr;
-	int wfd, i;
-	pid_t child = reader(&wfd);
+	int wfd, rfd, i;
+	pid_t child = reader(&wfd, &rfd);
+	char c;
 
 	snprintf(pid, sizeof(pid), "%d", (int)child);
 	argv[2] = (char *)how;
@@ -158,6 +166,7 @@ static void counts_exactly_of(const char *tool, const char *how, int off)
 	a = switches_asleep(child);
 	for (i = 0; i < 50; i++) {
 		ck_assert_int_eq(write(wfd, "x", 1), 1);
+		ck_assert_int_eq(read(rfd, &c, 1), 1);
 		msleep(2);
 	}
 	b = switches_asleep(child);
@@ -168,6 +177,7 @@ static void counts_exactly_of(const char *tool, const char *how, int off)
 	close(pr.out);
 	close(pr.err);
 	close(wfd);
+	close(rfd);
 	ck_assert_int_eq(wait_exit(child), 0);
 	snprintf(section, sizeof(section), "\ntid = %d\n", (int)child);
 	counted = hist_total(out, strcmp(how, "-p") ? section : NULL);
@@ -176,8 +186,9 @@ static void counts_exactly_of(const char *tool, const char *how, int off)
 	ck_assert_uint_ge(b - a, 10);
 	ck_assert_msg(counted <= b - a - off && b - a - off - counted <= miss,
 		      "%s %s%s counted %lu, the kernel %lu switches "
-		      "(%lu runs skipped): %s", tool, how, off ? " -O" : "",
-		      counted, b - a, miss, out);
+		      "(%lu runs skipped): %.1500s", tool, how,
+		      off ? " -O" : "", counted, b - a, miss,
+		      strstr(out, section) ? strstr(out, section) : out);
 }
 
 static void counts_exactly(const char *how)
@@ -199,6 +210,20 @@ START_TEST(test_counts_every_wait_of_a_process)
 }
 END_TEST
 
+/*
+ * Real-time round robin at priority 1: above every ordinary task, so that
+ * what other jobs on the host run on CPU 0 neither delays the worker alone
+ * nor competes with the hog (with nice levels, a busy host gave a median of
+ * 2048 us alone and 16 us beside the hog); beside a hog of the same
+ * priority, the worker waits out the hog's time slice.
+ */
+static void rr1(void)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+
+	ck_assert_int_eq(sched_setscheduler(0, SCHED_RR, &sp), 0);
+}
+
 /* On CPU 0: 4 ms of CPU time, then a 1 ms sleep, until killed. */
 static pid_t worker(void)
 {
@@ -209,6 +234,7 @@ static pid_t worker(void)
 	if (pid)
 		return pid;
 	pin_cpu0();
+	rr1();
 	for (;;) {
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 		do
@@ -219,8 +245,7 @@ static pid_t worker(void)
 	}
 }
 
-/* A busy loop on CPU 0 at nice -10: 9 times the worker's weight, so
- * that it stands out from what other jobs on this host run there. */
+/* A busy loop on CPU 0, round robin beside the worker (rr1). */
 static pid_t hog(void)
 {
 	pid_t pid = fork();
@@ -229,7 +254,7 @@ static pid_t hog(void)
 	if (pid)
 		return pid;
 	pin_cpu0();
-	setpriority(PRIO_PROCESS, 0, -10);
+	rr1();
 	for (;;)
 		__asm__ volatile("");
 }
@@ -286,8 +311,9 @@ START_TEST(test_hog_raises_latency)
 	kill(w, SIGKILL);
 	wait_exit(h);
 	wait_exit(w);
-	/* about one wait per 5 ms alone; with the hog, longer ones */
-	ck_assert_msg(n1 >= 50 && n2 >= 20, "%lu and %lu waits", n1, n2);
+	/* about one wait per 5 ms alone; with the hog, one per time slice
+	 * of its (100 ms: about 19 in the 2 s) */
+	ck_assert_msg(n1 >= 50 && n2 >= 8, "%lu and %lu waits", n1, n2);
 	ck_assert_msg(shared > alone, "median wait bucket from %lu us alone "
 		      "to %lu us beside a CPU hog", alone, shared);
 	fprintf(stderr, "runqlat: median bucket %lu us alone (%lu waits), "
