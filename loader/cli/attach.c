@@ -97,13 +97,11 @@ int tool_ring(struct tool_ctx *t, int map_fd, int pages,
 		big = perfbuf_pages_scaled(pages, (uint64_t)si.totalram *
 					   si.mem_unit, bb_ncpus_possible(),
 					   sysconf(_SC_PAGESIZE));
-	/* the tool's own size now, the big rings at the first poll (after
-	 * the Tracing line): 2.5-3 ms per 16 MiB ring at mmap on 6.18 */
-	ret = perfbuf_open(pb, map_fd, pages, fn, ctx, &err);
+	ret = perfbuf_open(pb, map_fd, big, fn, ctx, &err);
+	if (ret < 0 && big > pages && (ret == -EPERM || ret == -ENOMEM))
+		ret = perfbuf_open(pb, map_fd, pages, fn, ctx, &err);
 	if (ret < 0)
 		return tool_fail(t, ret, "%s", err.msg);
-	if (big > pages)
-		perfbuf_grow_later(*pb, big);
 	ring_add(t, map_fd);
 	return 0;
 }
@@ -311,7 +309,6 @@ void tool_detach_drain(struct tool_ctx *t, struct bb_perfbuf *pb,
 {
 	int i;
 
-	perfbuf_grow_later(pb, 0); /* ended before its first poll */
 	tool_detach(t);
 	for (i = 0; i < 2; i++) {
 		/* a grace period (membarrier: 6-16 ms on 6.18) where the

@@ -92,14 +92,6 @@ int perfbuf_open(struct bb_perfbuf **pbp, int map_fd, int pages_per_cpu,
 /* Wait up to timeout_ms (at most PERFBUF_MAX_DELAY_MS), then deliver every
  * pending sample. */
 int perfbuf_poll(struct bb_perfbuf *pb, int timeout_ms);
-/*
- * Rings of pages_per_cpu (a power of two, more than perfbuf_open's) to
- * replace the first ones at the next perfbuf_poll, so that their cost
- * (the kernel clears every page at mmap) is not paid before the tool is
- * attached; the first ones are still read. 0 pages: none owed (a tool
- * that ends before it polled). 0, or -EINVAL.
- */
-int perfbuf_grow_later(struct bb_perfbuf *pb, int pages_per_cpu);
 uint64_t perfbuf_lost(const struct bb_perfbuf *pb);
 /*
  * Pure: the pages per CPU of a ring, given a tool's least (a power of two)

@@ -27,7 +27,6 @@ struct perfbuf_ring {
 	int cpu;
 	int fd;
 	void *base; /* control page, data pages follow */
-	size_t ring_size; /* data pages * page_size */
 };
 
 struct bb_perfbuf {
@@ -35,9 +34,9 @@ struct bb_perfbuf {
 	void *ctx;
 	int map_fd;
 	size_t page_size;
-	size_t ring_size;  /* pages * page_size of the rings opened next */
-	size_t grow_size;  /* perfbuf_grow_later's, 0: none owed */
-	int nrings, ncpus;
+	size_t mmap_size;  /* (1 + pages) * page_size */
+	size_t ring_size;  /* pages * page_size */
+	int nrings;
 	struct perfbuf_ring *rings;
 	struct pollfd *pfds;
 	void *scratch;
@@ -139,7 +138,7 @@ static int ring_drain(struct bb_perfbuf *pb, struct perfbuf_ring *r)
 	if (head == tail)
 		return 0;
 	n = perfbuf_ring_consume((uint8_t *)r->base + pb->page_size,
-				 r->ring_size, &tail, head, pb->scratch,
+				 pb->ring_size, &tail, head, pb->scratch,
 				 r->cpu, pb->fn, pb->ctx, &pb->lost);
 	/* release: our reads of the records happen before the kernel reuses
 	 * the space */
@@ -154,14 +153,13 @@ static int ring_drain(struct bb_perfbuf *pb, struct perfbuf_ring *r)
  */
 static void ring_close(struct bb_perfbuf *pb, struct perfbuf_ring *r)
 {
-	sys_munmap(r->base, r->ring_size + pb->page_size);
+	sys_munmap(r->base, pb->mmap_size);
 	close(r->fd);
 }
 
 static int ring_open(struct bb_perfbuf *pb, int cpu, struct bb_err *err)
 {
 	struct perfbuf_ring *r = &pb->rings[pb->nrings];
-	size_t mmap_size = pb->ring_size + pb->page_size;
 	struct perf_event_attr attr;
 	long addr;
 	int fd, ret;
@@ -194,12 +192,12 @@ static int ring_open(struct bb_perfbuf *pb, int cpu, struct bb_err *err)
 			       "perf_event_open(BPF_OUTPUT, cpu %d): %s", cpu,
 			       strerror(-fd));
 
-	addr = sys_mmap(NULL, mmap_size, PROT_READ | PROT_WRITE,
+	addr = sys_mmap(NULL, pb->mmap_size, PROT_READ | PROT_WRITE,
 			MAP_SHARED, fd, 0);
 	if (bb_is_err(addr)) {
 		ret = bb_fail(err, addr,
 			      "mmap of the perf ring of cpu %d (%zu bytes): %s%s",
-			      cpu, mmap_size, strerror(-addr),
+			      cpu, pb->mmap_size, strerror(-addr),
 			      addr == -EPERM ? " (perf_event_mlock_kb is too "
 					       "small for an unprivileged user?)"
 					     : "");
@@ -229,14 +227,13 @@ static int ring_open(struct bb_perfbuf *pb, int cpu, struct bb_err *err)
 	r->cpu = cpu;
 	r->fd = fd;
 	r->base = (void *)addr;
-	r->ring_size = pb->ring_size;
 	pb->pfds[pb->nrings].fd = fd;
 	pb->pfds[pb->nrings].events = POLLIN;
 	pb->nrings++;
 	return 0;
 
 err_unmap:
-	sys_munmap((void *)addr, mmap_size);
+	sys_munmap((void *)addr, pb->mmap_size);
 err_close:
 	close(fd);
 	return ret;
@@ -266,10 +263,9 @@ int perfbuf_open(struct bb_perfbuf **pbp, int map_fd, int pages_per_cpu,
 	pb->map_fd = map_fd;
 	pb->page_size = sysconf(_SC_PAGESIZE);
 	pb->ring_size = (size_t)pages_per_cpu * pb->page_size;
-	pb->ncpus = ncpus;
-	/* room for a second ring per CPU: perfbuf_grow_later */
-	pb->rings = calloc(2 * ncpus, sizeof(*pb->rings));
-	pb->pfds = calloc(2 * ncpus, sizeof(*pb->pfds));
+	pb->mmap_size = pb->ring_size + pb->page_size;
+	pb->rings = calloc(ncpus, sizeof(*pb->rings));
+	pb->pfds = calloc(ncpus, sizeof(*pb->pfds));
 	pb->scratch = malloc(PERFBUF_SCRATCH_SIZE);
 	if (!pb->rings || !pb->pfds || !pb->scratch) {
 		ret = bb_fail(err, -ENOMEM, "out of memory");
@@ -294,44 +290,9 @@ err_close:
 	return ret;
 }
 
-int perfbuf_grow_later(struct bb_perfbuf *pb, int pages_per_cpu)
-{
-	pb->grow_size = 0;
-	if (pages_per_cpu < 0 || (pages_per_cpu & (pages_per_cpu - 1)))
-		return -EINVAL;
-	if ((size_t)pages_per_cpu * pb->page_size > pb->ring_size)
-		pb->grow_size = (size_t)pages_per_cpu * pb->page_size;
-	return 0;
-}
-
-/*
- * The big rings, opened at the first poll (after the tool said it is
- * tracing): the kernel allocates and clears a ring's pages at mmap, 2.5-3
- * ms per 16 MiB on 6.18. Each replaces its CPU's entry in the map, so the
- * programs write there from then on; the small ring stays open and is
- * drained with the rest, so that a record written to it just before the
- * switch (or by a program still running) is read all the same. Where a
- * big ring cannot be had (locked memory), the CPUs left keep their small
- * one, as perfbuf_open's caller would have after a refusal.
- */
-static void perfbuf_grow(struct bb_perfbuf *pb)
-{
-	struct bb_err err;
-	int i, n = pb->nrings;
-
-	pb->ring_size = pb->grow_size;
-	pb->grow_size = 0;
-	for (i = 0; i < n && pb->nrings < 2 * pb->ncpus; i++)
-		if (ring_open(pb, pb->rings[i].cpu, &err) < 0)
-			break;
-}
-
 int perfbuf_poll(struct bb_perfbuf *pb, int timeout_ms)
 {
 	int i, n, total = 0, bad = 0;
-
-	if (pb->grow_size)
-		perfbuf_grow(pb);
 
 	if (timeout_ms < 0 || timeout_ms > PERFBUF_MAX_DELAY_MS)
 		timeout_ms = PERFBUF_MAX_DELAY_MS;

@@ -42,12 +42,8 @@ struct loop {
 	int go;
 };
 
-static unsigned long count_lines(int fd, unsigned long have,
-				 unsigned long want, int quiet_ms);
-
 /* A child that calls getppid() n times once told to (on one CPU if cpu
- * >= 0), then exits; told "p" first (loop_prime), it makes one call and
- * waits to be told again. */
+ * >= 0), then exits. */
 static void loop_start(struct loop *c, long n, int cpu)
 {
 	int p[2];
@@ -70,26 +66,12 @@ static void loop_start(struct loop *c, long n, int cpu)
 		}
 		if (read(p[0], &b, 1) != 1)
 			_exit(1);
-		if (b == 'p') {
-			syscall(SYS_getppid);
-			if (read(p[0], &b, 1) != 1)
-				_exit(1);
-		}
 		for (i = 0; i < n; i++)
 			syscall(SYS_getppid);
 		_exit(0);
 	}
 	close(p[0]);
 	c->go = p[1];
-}
-
-/* One call of the loop, printed by trace (on fd): trace has polled its
- * rings once, so its big rings are in place (they are opened at the first
- * poll after the Tracing line: loader/cli/attach.c, tool_ring). */
-static void loop_prime(struct loop *c, int fd)
-{
-	ck_assert_int_eq(write(c->go, "p", 1), 1);
-	ck_assert_uint_eq(count_lines(fd, 0, 1, 5000), 1);
 }
 
 /* Run the loop to its end, reading fd (if >= 0) meanwhile: its lines
@@ -215,11 +197,9 @@ START_TEST(test_trace_stream_ring_holds_burst)
 	struct loop c;
 	struct proc p;
 
-	/* one CPU: one ring takes the whole burst; once trace has read a
-	 * first event, so that its rings are the big ones */
+	/* one CPU: one ring takes the whole burst */
 	loop_start(&c, (long)n, 0);
 	trace_on(&p, &c, pid, sizeof(pid));
-	loop_prime(&c, p.out);
 	ck_assert_int_eq(kill(p.pid, SIGSTOP), 0);
 	loop_run(&c, -1, NULL);
 	ck_assert_int_eq(kill(p.pid, SIGCONT), 0);
