@@ -22,6 +22,7 @@
 #define BB_NR_munmap           91
 #define BB_NR_mount            21
 #define BB_NR_umount2          52
+#define BB_NR_membarrier       389
 #define BB_NR_prlimit64       369
 #define BB_NR_perf_event_open 364
 #define BB_NR_bpf             386

@@ -15,6 +15,7 @@
 #define BB_NR_munmap          215
 #define BB_NR_mount            40
 #define BB_NR_umount2          39
+#define BB_NR_membarrier       283
 #define BB_NR_prlimit64       261
 #define BB_NR_perf_event_open 241
 #define BB_NR_bpf             280

@@ -16,6 +16,7 @@
 #define BB_NR_munmap           11
 #define BB_NR_mount           165
 #define BB_NR_umount2         166
+#define BB_NR_membarrier      324
 #define BB_NR_prlimit64       302
 #define BB_NR_perf_event_open 298
 #define BB_NR_bpf             321

@@ -75,6 +75,8 @@ int sys_prlimit64(int pid, int resource, const void *new_lim, void *old_lim);
 int sys_mount(const char *src, const char *target, const char *fstype,
 	      unsigned long flags, const void *data);
 int sys_umount2(const char *target, int flags);
+/* 0 once every program that ran on another CPU has ended, or -errno */
+int bb_rcu_wait(void);
 static inline int bb_is_err(long v) { return v < 0 && v >= -4095; }
 
 /* ---- thin bpf() wrappers (sys.c) ---- */

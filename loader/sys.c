@@ -61,6 +61,16 @@ int sys_umount2(const char *target, int flags)
 	return bb_syscall6(BB_NR_umount2, target, flags, 0, 0, 0, 0);
 }
 
+/* membarrier(MEMBARRIER_CMD_GLOBAL): returns once every CPU has passed a
+ * quiescent state (synchronize_rcu; synchronize_sched before 4.20), so
+ * a BPF program of a tracepoint, kprobe or uprobe that was running on
+ * another CPU has ended. 4.3+; -EINVAL on nohz_full kernels. */
+int bb_rcu_wait(void)
+{
+	return bb_syscall6(BB_NR_membarrier, 1 /* CMD_GLOBAL */, 0, 0, 0, 0,
+			   0);
+}
+
 static void copy_name(char *dst, const char *src)
 {
 	size_t i;

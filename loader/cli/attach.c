@@ -311,7 +311,9 @@ void tool_detach_drain(struct tool_ctx *t, struct bb_perfbuf *pb,
 
 	tool_detach(t);
 	for (i = 0; i < 2; i++) {
-		if (i)
+		/* a grace period (membarrier: 6-16 ms on 6.18) where the
+		 * kernel gives one, else a pause that outlasts any run */
+		if (i && bb_rcu_wait() < 0)
 			poll(NULL, 0, 50);
 		if (drain)
 			drain(ctx, pb);

@@ -214,10 +214,11 @@ void tool_sleep(double secs);
 void tool_detach(struct tool_ctx *t);
 /*
  * The end of a tool with an output ring: tool_detach, then drain the ring
- * twice around a 50 ms pause for a program still running on another CPU
- * (close() does not wait for it; the pause is a poll, which the signal
- * that stopped us does not cut short), so that every record counted as
- * sent has arrived or is lost. drain(ctx, pb) reads the ring the tool's
+ * twice around a wait for a program still running on another CPU (close()
+ * waits for it only where ours was the tracepoint's last perf event): an
+ * RCU grace period (bb_rcu_wait), else a 50 ms pause (a poll, which the
+ * signal that stopped us does not cut short), so that every record counted
+ * as sent has arrived or is lost. drain(ctx, pb) reads the ring the tool's
  * way; NULL: perfbuf_poll(pb, 0).
  */
 void tool_detach_drain(struct tool_ctx *t, struct bb_perfbuf *pb,
