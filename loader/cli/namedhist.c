@@ -2,6 +2,8 @@
 /* Totals and histograms by name, bcc's text or JSON (namedhist.h). */
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <getopt.h>
 #include "output.h"
 #include "namedhist.h"
 
@@ -90,4 +92,36 @@ void nh_print_dists(FILE *f, const struct nh_table *t, struct nh_row *rows,
 	}
 	if (json)
 		fputs("]}\n", f);
+}
+
+int nh_irq_parse_args(struct tool_ctx *t, const struct tool_usage *usage,
+		      struct nh_irq_opts *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		TOOL_LONGOPTS,
+		{ "timestamp", no_argument, NULL, 'T' },
+		{ "nanoseconds", no_argument, NULL, 'N' },
+		{ "count", no_argument, NULL, 'C' },
+		{ "dist", no_argument, NULL, 'd' },
+		{ 0 }
+	};
+	const struct tool_optv v = { .usage = usage, .json = &o->json,
+				     .duration = &o->duration };
+	int c;
+
+	while ((c = tool_getopt(t, argc, argv, "hvjTNCd", longopts, &v)) > 0) {
+		switch (c) {
+		case 'T': o->timestamp = 1; break;
+		case 'N': o->ns = 1; break;
+		case 'C': o->counts = 1; break;
+		case 'd': o->dist = 1; break;
+		default: return tool_see_help(t);
+		}
+	}
+	if (c < 0)
+		return c;
+	if (o->counts && (o->dist || o->ns))
+		return tool_fail(t, -EINVAL, "the --count option can't be "
+				 "used with time-based options (-d, -N)");
+	return opt_interval_count(t, argc, argv, &o->interval, &o->count);
 }

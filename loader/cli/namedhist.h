@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "tool.h"
 
 struct nh_row {
 	char name[33];
@@ -30,5 +31,16 @@ void nh_print_totals(FILE *f, const struct nh_table *t,
 /* Histograms: rows[0..n-1], a (name, slot) each, any order. */
 void nh_print_dists(FILE *f, const struct nh_table *t, struct nh_row *rows,
 		    int n, const char *hms, int json);
+
+/* The options hardirqs and softirqs share (bcc's): -T -N -C -d, interval
+ * and count, --duration, -j. */
+struct nh_irq_opts {
+	double interval, duration;
+	unsigned long count;
+	int timestamp, ns, counts, dist, json;
+};
+/* argv into o, with usage for -h; 0 or -errno (said). */
+int nh_irq_parse_args(struct tool_ctx *t, const struct tool_usage *usage,
+		      struct nh_irq_opts *o, int argc, char **argv);
 
 #endif

@@ -50,43 +50,7 @@ static const char usage[] =
 "  barebpf hardirqs -C 5 1     # interrupts handled in 5 seconds\n";
 static const struct tool_usage help = { NULL, usage };
 
-struct hardirqs_opts {
-	double interval, duration;
-	unsigned long count;
-	int timestamp, ns, counts, dist, json;
-};
 
-static int parse_args(struct tool_ctx *t, struct hardirqs_opts *o, int argc,
-		      char **argv)
-{
-	static const struct option longopts[] = {
-		TOOL_LONGOPTS,
-		{ "timestamp", no_argument, NULL, 'T' },
-		{ "nanoseconds", no_argument, NULL, 'N' },
-		{ "count", no_argument, NULL, 'C' },
-		{ "dist", no_argument, NULL, 'd' },
-		{ 0 }
-	};
-	const struct tool_optv v = { .usage = &help, .json = &o->json,
-				     .duration = &o->duration };
-	int c;
-
-	while ((c = tool_getopt(t, argc, argv, "hvjTNCd", longopts, &v)) > 0) {
-		switch (c) {
-		case 'T': o->timestamp = 1; break;
-		case 'N': o->ns = 1; break;
-		case 'C': o->counts = 1; break;
-		case 'd': o->dist = 1; break;
-		default: return tool_see_help(t);
-		}
-	}
-	if (c < 0)
-		return c;
-	if (o->counts && (o->dist || o->ns))
-		return tool_fail(t, -EINVAL, "the --count option can't be "
-				 "used with time-based options (-d, -N)");
-	return opt_interval_count(t, argc, argv, &o->interval, &o->count);
-}
 
 /* -C: the calls that returned IRQ_NONE, by name, said at the end. */
 struct nones {
@@ -125,7 +89,7 @@ static void none_report(struct tool_ctx *t, const struct nones *s)
 	}
 }
 
-static void print_summary(const struct hardirqs_opts *o, struct mapdelta *md,
+static void print_summary(const struct nh_irq_opts *o, struct mapdelta *md,
 			  struct nones *nones)
 {
 	static const struct nh_table tab[3] = {
@@ -168,7 +132,7 @@ static void print_summary(const struct hardirqs_opts *o, struct mapdelta *md,
 
 static int hardirqs_main(int argc, char **argv)
 {
-	struct hardirqs_opts o = { 0 };
+	struct nh_irq_opts o = { 0 };
 	struct mapdelta md;
 	struct nones nones = { .len = 0 };
 	struct tool_ctx t;
@@ -177,7 +141,7 @@ static int hardirqs_main(int argc, char **argv)
 	int ret = 1, tick;
 
 	tool_init(&t, "hardirqs");
-	if (parse_args(&t, &o, argc, argv))
+	if (nh_irq_parse_args(&t, &help, &o, argc, argv))
 		return 1;
 	tool_signals();
 	if (hardirqs_start(&t, o.counts ? HARDIRQS_COUNT : o.dist ?

@@ -49,11 +49,6 @@ static const char usage[] =
 "  barebpf softirqs -C 5 1     # softirqs run in 5 seconds\n";
 static const struct tool_usage help = { NULL, usage };
 
-struct softirqs_opts {
-	double interval, duration;
-	unsigned long count;
-	int timestamp, ns, counts, dist, json;
-};
 
 /* The kernel's softirq_to_name[] (kernel/softirq.c), lower case as bcc's
  * vec_to_name; a vector this table lacks by its number. */
@@ -69,39 +64,8 @@ void softirqs_vec_name(unsigned int vec, char *buf, size_t len)
 		snprintf(buf, len, "vec%u", vec);
 }
 
-static int parse_args(struct tool_ctx *t, struct softirqs_opts *o, int argc,
-		      char **argv)
-{
-	static const struct option longopts[] = {
-		TOOL_LONGOPTS,
-		{ "timestamp", no_argument, NULL, 'T' },
-		{ "nanoseconds", no_argument, NULL, 'N' },
-		{ "count", no_argument, NULL, 'C' },
-		{ "dist", no_argument, NULL, 'd' },
-		{ 0 }
-	};
-	const struct tool_optv v = { .usage = &help, .json = &o->json,
-				     .duration = &o->duration };
-	int c;
 
-	while ((c = tool_getopt(t, argc, argv, "hvjTNCd", longopts, &v)) > 0) {
-		switch (c) {
-		case 'T': o->timestamp = 1; break;
-		case 'N': o->ns = 1; break;
-		case 'C': o->counts = 1; break;
-		case 'd': o->dist = 1; break;
-		default: return tool_see_help(t);
-		}
-	}
-	if (c < 0)
-		return c;
-	if (o->counts && (o->dist || o->ns))
-		return tool_fail(t, -EINVAL, "the --count option can't be "
-				 "used with time-based options (-d, -N)");
-	return opt_interval_count(t, argc, argv, &o->interval, &o->count);
-}
-
-static void print_summary(const struct softirqs_opts *o, struct mapdelta *md)
+static void print_summary(const struct nh_irq_opts *o, struct mapdelta *md)
 {
 	static const struct nh_table tab[3] = {
 		{ "SOFTIRQ", 16, "usecs", "softirq", 1 },
@@ -140,7 +104,7 @@ static void print_summary(const struct softirqs_opts *o, struct mapdelta *md)
 
 static int softirqs_main(int argc, char **argv)
 {
-	struct softirqs_opts o = { 0 };
+	struct nh_irq_opts o = { 0 };
 	struct mapdelta md;
 	struct tool_ctx t;
 	struct tool_timer tm;
@@ -148,7 +112,7 @@ static int softirqs_main(int argc, char **argv)
 	int ret = 1, tick;
 
 	tool_init(&t, "softirqs");
-	if (parse_args(&t, &o, argc, argv))
+	if (nh_irq_parse_args(&t, &help, &o, argc, argv))
 		return 1;
 	tool_signals();
 	if (softirqs_start(&t, o.counts ? SOFTIRQS_COUNT : o.dist ?
