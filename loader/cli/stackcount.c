@@ -120,21 +120,26 @@ static int svg_close(struct stackcount *sc, int drop)
 	return ret;
 }
 
-int stackcount_init(struct tool_ctx *t, struct stackcount *sc, int counts_fd,
-		    int stacks_fd, int ustacks_fd,
+int stackcount_init(struct tool_ctx *t, struct stackcount *sc,
 		    const struct stackcount_opts *o)
 {
 	struct bb_err err = { "" };
 
 	memset(sc, 0, sizeof(*sc));
-	sc->counts_fd = counts_fd;
-	sc->stacks_fd = stacks_fd;
-	sc->ustacks_fd = ustacks_fd;
+	sc->counts_fd = sc->stacks_fd = sc->ustacks_fd = -1;
 	if (o->kernel && ksyms_load(&sc->ks, "/proc/kallsyms", &err) < 0)
 		tool_error(t, "kernel frames stay unnamed: %s", err.msg);
 	if (o->user && usyms_new(&sc->us) < 0)
 		return tool_fail(t, -ENOMEM, "out of memory");
 	return o->svg ? svg_open(t, sc, o->svg) : 0;
+}
+
+void stackcount_maps(struct stackcount *sc, int counts_fd, int stacks_fd,
+		     int ustacks_fd)
+{
+	sc->counts_fd = counts_fd;
+	sc->stacks_fd = stacks_fd;
+	sc->ustacks_fd = ustacks_fd;
 }
 
 void stackcount_free(struct stackcount *sc)

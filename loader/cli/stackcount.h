@@ -67,12 +67,15 @@ int stackcount_opts_check(struct tool_ctx *t, const struct stackcount_opts *o);
  * line ("... by user + kernel stack"). */
 const char *stackcount_which(const struct stackcount_opts *o);
 
-/* The symbol tables for what o asks; ustacks_fd as in struct stackcount;
- * --svg's file opened now, before the wait, not found bad after it. 0 or
- * -errno (said). */
-int stackcount_init(struct tool_ctx *t, struct stackcount *sc, int counts_fd,
-		    int stacks_fd, int ustacks_fd,
+/* The symbol tables for what o asks; --svg's file opened now, before the
+ * wait, not found bad after it. Before the events are attached: their
+ * samples start with the duration, not before it. 0 or -errno (said). */
+int stackcount_init(struct tool_ctx *t, struct stackcount *sc,
 		    const struct stackcount_opts *o);
+/* The maps the BPF program counts into, once loaded (ustacks_fd as in
+ * struct stackcount). */
+void stackcount_maps(struct stackcount *sc, int counts_fd, int stacks_fd,
+		     int ustacks_fd);
 /* Read the maps of processes new in counts now, while they still run
  * (the tool calls it every second): the binaries that name their stacks,
  * and (--build-id) the files whose build ids name the stacks of processes

@@ -165,21 +165,20 @@ static int profile_main(int argc, char **argv)
 	s.stack_storage = o.storage;
 	s.hash_storage = o.hash_storage;
 	s.build_id = so->build_id;
-	if (profile_start(&t, &s, &r) < 0)
-		goto out;
-	if (t.verbose)
-		fprintf(stderr, "sampling %d CPUs with the %s\n", r.ncpus,
-			r.software ? "software cpu-clock (no hardware cycles "
-				     "counter here)" : "hardware cycles counter");
 	so->title = "Flame Graph";
 	so->show_tgid = 1;
 	so->missed = "could not be displayed";
 	so->unit = "samples";
-	if (stackcount_init(&t, &sc, r.counts_fd, r.stacks_fd, r.ustacks_fd,
-			    so) < 0)
+	/* what takes time first: sampling starts with the duration */
+	if (stackcount_init(&t, &sc, so) < 0 || profile_start(&t, &s, &r) < 0)
 		goto out;
-	say_start(&t, &o);
 	tool_timer_init(&tm, 1, o.duration);
+	stackcount_maps(&sc, r.counts_fd, r.stacks_fd, r.ustacks_fd);
+	say_start(&t, &o);
+	if (t.verbose)
+		fprintf(stderr, "sampling %d CPUs with the %s\n", r.ncpus,
+			r.software ? "software cpu-clock (no hardware cycles "
+				     "counter here)" : "hardware cycles counter");
 	while (tool_wait(&tm, NULL) != TOOL_TICK_LAST)
 		stackcount_poll(&sc);
 	tool_detach(&t);

@@ -212,6 +212,74 @@ START_TEST(test_profile_ratio)
 }
 END_TEST
 
+/* The CPU time (ns) the thread pid has run, from /proc/PID/schedstat. */
+static double cpu_secs(pid_t pid)
+{
+	char path[64], buf[128];
+	unsigned long long ns = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	if (fgets(buf, sizeof(buf), f))
+		ns = strtoull(buf, NULL, 10);
+	fclose(f);
+	return ns / 1e9;
+}
+
+/*
+ * profile -F 499 -p PID 1 of a process burning a CPU: the samples cover
+ * the duration from when the tool says "Sampling", and no more. Each
+ * sample of a single-threaded busy process is 1/499 s of its CPU time, so
+ * the samples can be at most 499 x (its CPU time from the "Sampling" line
+ * to the tool's exit, and at most the 1 s asked), within 10 %; at least
+ * 499 x what it ran within the second, in all (its CPU time less the
+ * wall time past the second), within 25 % (a busy host shares the CPU
+ * with it unevenly). The tool once enabled sampling some 200 ms (the
+ * kernel's symbol table read) before its duration began: 20 % too many.
+ */
+START_TEST(test_profile_window)
+{
+	static char out[1 << 20];
+	char err[4096], pid[16];
+	char *const load[] = { STACKLOAD, "burn", "20", NULL };
+	const double hz = 499, secs = 1;
+	double c0, c1, t0, t1, most, least;
+	unsigned long long n;
+	struct proc l, p;
+
+	spawn(&l, load);
+	snprintf(pid, sizeof(pid), "%d", (int)l.pid);
+	usleep(200000);
+	{
+		char *const argv[] = { (char *)barebpf(), "profile", "-F",
+				       "499", "-f", "-p", pid, "1", NULL };
+
+		spawn(&p, argv);
+		read_until(p.err, err, sizeof(err), "Sampling", 20000);
+		c0 = cpu_secs(l.pid);
+		t0 = mono();
+		ck_assert_msg(strstr(err, "Sampling"), "no start: %s", err);
+		read_until(p.out, out, sizeof(out), NULL, 20000);
+		ck_assert_int_eq(wait_exit(p.pid), 0);
+		c1 = cpu_secs(l.pid);
+		t1 = mono();
+	}
+	kill(l.pid, SIGKILL);
+	wait_exit(l.pid);
+	n = folded_sum(out, "");
+	most = hz * (c1 - c0 < secs ? c1 - c0 : secs);
+	least = hz * (c1 - c0 - (t1 - t0 - secs));
+	ck_assert_msg(n <= 1.1 * most + 3, "%llu samples, more than 499 x "
+		      "%.3f s of CPU (%.3f s in %.3f s since the start)", n,
+		      most / hz, c1 - c0, t1 - t0);
+	ck_assert_msg(n >= 0.75 * least - 3, "%llu samples, under 499 x "
+		      "%.3f s of CPU in the second (%.3f s in %.3f s)", n,
+		      least / hz, c1 - c0, t1 - t0);
+}
+END_TEST
+
 /*
  * The load stripped as Fedora's find-debuginfo strips a package: no
  * .symtab, its functions only in .gnu_debugdata (MiniDebugInfo, an
@@ -420,6 +488,10 @@ START_TEST(test_bad_args)
 	/* build-id stacks at sched_switch could deadlock before 4.19.92 */
 	char *const e[] = { (char *)barebpf(), "offcputime", "--build-id",
 			    "--kern-version", "4.19.0", "1", NULL };
+	char *const f[] = { (char *)barebpf(), "offcputime", "-M", "0", "1",
+			    NULL };
+	char *const g[] = { (char *)barebpf(), "offcputime", "-m", "0", "1",
+			    NULL };
 
 	ck_assert_int_eq(run(a, out, sizeof(out), err, sizeof(err)), 1);
 	ck_assert_ptr_nonnull(strstr(err, "-U and -K"));
@@ -431,6 +503,12 @@ START_TEST(test_bad_args)
 	ck_assert_ptr_nonnull(strstr(err, "--build-id names user frames"));
 	ck_assert_int_eq(run(e, out, sizeof(out), err, sizeof(err)), 1);
 	ck_assert_msg(strstr(err, "--build-id: refused on 4.19.0"), "%s", err);
+	/* -M 0 is no maximum nowhere: refused, as bcc refuses it */
+	ck_assert_int_eq(run(f, out, sizeof(out), err, sizeof(err)), 1);
+	ck_assert_msg(strstr(err, "-M 0: the time must be above 0") &&
+		      strstr(err, "leave -M out"), "%s", err);
+	ck_assert_int_eq(run(g, out, sizeof(out), err, sizeof(err)), 1);
+	ck_assert_msg(strstr(err, "-m 0: the time must be above 0"), "%s", err);
 }
 END_TEST
 
@@ -471,6 +549,7 @@ static Suite *profile_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_profile_ratio);
+	tcase_add_test(tc, test_profile_window);
 	tcase_add_test(tc, test_profile_minidebuginfo);
 	tcase_add_test(tc, test_profile_svg_browser);
 	tcase_add_test(tc, test_offcputime_naps);
