@@ -185,67 +185,6 @@ void stackcount_poll(struct stackcount *sc)
 	}
 }
 
-/* Append raw text to out at *at; -ENOSPC if it does not fit whole. */
-static int put_raw(char *out, size_t len, size_t *at, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (*at + n + 1 > len)
-		return -ENOSPC;
-	memcpy(out + *at, s, n + 1);
-	*at += n;
-	return 0;
-}
-
-/* Append ";" (unless first), the frame escaped, then suffix. */
-static int put_frame(char *out, size_t len, size_t *at, const char *name,
-		     const char *suffix, int first)
-{
-	char buf[1024];
-
-	fold_frame(buf, sizeof(buf), name);
-	if (!first && put_raw(out, len, at, ";") < 0)
-		return -ENOSPC;
-	if (put_raw(out, len, at, buf) < 0)
-		return -ENOSPC;
-	return put_raw(out, len, at, suffix);
-}
-
-static int stack_err(int id)
-{
-	return id < 0 && id != -EFAULT;
-}
-
-int stackcount_fold(char *out, size_t len, const char *comm,
-		    int want_u, int uid, const char *const *unames, int un,
-		    int want_k, int kid, const char *const *knames, int kn,
-		    int delimited, uint64_t count)
-{
-	size_t at = 0;
-	int i, ret = 0;
-	char num[32];
-
-	if (!len)
-		return -ENOSPC;
-	*out = 0;
-	ret |= put_frame(out, len, &at, comm, "", 1);
-	if (want_u && stack_err(uid))
-		ret |= put_raw(out, len, &at, ";[Missed User Stack]");
-	else if (want_u)
-		for (i = un - 1; i >= 0; i--)
-			ret |= put_frame(out, len, &at, unames[i], "", 0);
-	if (want_k && want_u && delimited && uid >= 0 && kid >= 0)
-		ret |= put_raw(out, len, &at, ";-");
-	if (want_k && stack_err(kid))
-		ret |= put_raw(out, len, &at, ";[Missed Kernel Stack]");
-	else if (want_k)
-		for (i = kn - 1; i >= 0; i--)
-			ret |= put_frame(out, len, &at, knames[i], "_[k]", 0);
-	snprintf(num, sizeof(num), " %llu", (unsigned long long)count);
-	ret |= put_raw(out, len, &at, num);
-	return ret ? -ENOSPC : (int)at;
-}
-
 static int by_value(const void *a, const void *b)
 {
 	const struct entry *x = a, *y = b;
@@ -377,7 +316,7 @@ static void print_frames(const struct named *s, int id, const char *what)
 {
 	int i;
 
-	if (stack_err(id)) {
+	if (stackcount_stack_err(id)) {
 		printf("    [Missed %s Stack]\n", what);
 		return;
 	}
@@ -392,7 +331,7 @@ static void json_frames(const struct named *s, int id)
 {
 	int i;
 
-	if (stack_err(id)) {
+	if (stackcount_stack_err(id)) {
 		/* why, as BPF said it (-EEXIST: its bucket was taken) */
 		printf("{\"error\":%d}", id);
 		return;
@@ -490,8 +429,8 @@ static int print_all(struct tool_ctx *t, struct stackcount *sc,
 		name_stack(sc, o->kernel ? k->kstack : -1, 0, 1, ks);
 		name_stack(sc, o->user ? k->ustack : -1, k->tgid, 0, us);
 		/* as bcc counts them: each stack missed */
-		missed += o->kernel && stack_err(k->kstack);
-		missed += o->user && stack_err(k->ustack);
+		missed += o->kernel && stackcount_stack_err(k->kstack);
+		missed += o->user && stackcount_stack_err(k->ustack);
 		collided |= (o->kernel && k->kstack == -EEXIST) ||
 			    (o->user && k->ustack == -EEXIST);
 		if ((o->folded || g) &&

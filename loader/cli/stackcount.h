@@ -4,10 +4,13 @@
  * them: a hash of struct stack_key (bpf/stackkey.h) -> u64 and its stack
  * map, printed as stacks with their counts (smallest first), folded lines
  * (-f), JSON lines (-j) and a flame graph (--svg, flamegraph.h).
+ * stackcount.c reads the maps and names the frames, stackprint.c prints
+ * them.
  */
 #ifndef BAREBPF_STACKCOUNT_H
 #define BAREBPF_STACKCOUNT_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "tool.h"
@@ -93,6 +96,13 @@ void stackcount_free(struct stackcount *sc);
  */
 int stackcount_find_build_id(struct bb_usyms *us, const uint8_t *id,
 			     uint64_t foff, struct bb_usym *u);
+
+/* A stack id that stands for a stack not taken (printed "[Missed ...
+ * Stack]"): < 0, but not -EFAULT (no user space: no frames). */
+static inline int stackcount_stack_err(int id)
+{
+	return id < 0 && id != -EFAULT;
+}
 
 /*
  * bcc's folded line into out (len bytes): comm, the user frames from the
