@@ -185,14 +185,7 @@ void stackcount_poll(struct stackcount *sc)
 	}
 }
 
-static int by_value(const void *a, const void *b)
-{
-	const struct entry *x = a, *y = b;
-
-	return x->value < y->value ? -1 : x->value > y->value;
-}
-
-/* Every entry of counts, sorted by value as bcc does; -errno. */
+/* Every entry of counts; -errno. */
 static int read_counts(int fd, struct entry **ep)
 {
 	struct stack_key k, next;
@@ -216,8 +209,6 @@ static int read_counts(int fd, struct entry **ep)
 		if (bpf_map_lookup_elem(fd, &k, &e[n].value) == 0)
 			n++;
 	}
-	if (n)
-		qsort(e, n, sizeof(*e), by_value);
 	*ep = e;
 	return n;
 }
@@ -312,75 +303,6 @@ static void name_stack(struct stackcount *sc, int id, int pid, int kernel,
 	}
 }
 
-static void print_frames(const struct named *s, int id, const char *what)
-{
-	int i;
-
-	if (stackcount_stack_err(id)) {
-		printf("    [Missed %s Stack]\n", what);
-		return;
-	}
-	for (i = 0; i < s->n; i++) {
-		fputs("    ", stdout);
-		out_text(stdout, s->names[i]);
-		fputc('\n', stdout);
-	}
-}
-
-static void json_frames(const struct named *s, int id)
-{
-	int i;
-
-	if (stackcount_stack_err(id)) {
-		/* why, as BPF said it (-EEXIST: its bucket was taken) */
-		printf("{\"error\":%d}", id);
-		return;
-	}
-	fputc('[', stdout);
-	for (i = 0; i < s->n; i++) {
-		if (i)
-			fputc(',', stdout);
-		json_str(stdout, s->names[i]);
-	}
-	fputc(']', stdout);
-}
-
-/* bcc's multi-line stack, or a JSON line. */
-static void print_entry(const struct stackcount_opts *o, const struct entry *e,
-			const struct named *ks, const struct named *us)
-{
-	const struct stack_key *k = &e->key;
-	char comm[sizeof(k->comm) + 1];
-
-	memcpy(comm, k->comm, sizeof(k->comm));
-	comm[sizeof(k->comm)] = 0;
-	if (o->json) {
-		printf("{\"pid\":%u,\"tgid\":%u,\"comm\":", k->pid, k->tgid);
-		json_str(stdout, comm);
-		if (o->kernel) {
-			fputs(",\"kstack\":", stdout);
-			json_frames(ks, k->kstack);
-		}
-		if (o->user) {
-			fputs(",\"ustack\":", stdout);
-			json_frames(us, k->ustack);
-		}
-		printf(",\"%s\":%llu}\n", o->unit, (unsigned long long)e->value);
-		return;
-	}
-	if (o->kernel)
-		print_frames(ks, k->kstack, "Kernel");
-	if (o->kernel && o->user && o->delimited && k->kstack >= 0 &&
-	    k->ustack >= 0)
-		printf("    --\n");
-	if (o->user)
-		print_frames(us, k->ustack, "User");
-	printf("    %-16s ", "-");
-	out_text(stdout, comm);
-	printf(" (%u)\n        %llu\n\n", o->show_tgid ? k->tgid : k->pid,
-	       (unsigned long long)e->value);
-}
-
 /* The graph over what the file held; a failed write is said as it failed
  * (ENOSPC, EDQUOT), not as EIO, and leaves no half graph we made. */
 static int write_svg(struct tool_ctx *t, const struct fg *g,
@@ -408,9 +330,11 @@ static int write_svg(struct tool_ctx *t, const struct fg *g,
 	return 0;
 }
 
-static int print_all(struct tool_ctx *t, struct stackcount *sc,
-		     const struct stackcount_opts *o, struct entry *e, int n,
-		     struct fg *g)
+/* Each entry as printed, count apart, into l[i] (stackcount_render), and
+ * into the graph; the missed stacks said. */
+static int render_all(struct tool_ctx *t, struct stackcount *sc,
+		      const struct stackcount_opts *o, const struct entry *e,
+		      int n, struct fg *g, struct stackcount_line *l)
 {
 	struct named *ks = malloc(sizeof(*ks)), *us = malloc(sizeof(*us));
 	char *line = malloc(FOLD_MAX);
@@ -420,9 +344,11 @@ static int print_all(struct tool_ctx *t, struct stackcount *sc,
 		ret = tool_fail(t, -ENOMEM, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !ret; i++) {
 		const struct stack_key *k = &e[i].key;
 		char comm[sizeof(k->comm) + 1];
+		size_t len;
+		FILE *f;
 
 		memcpy(comm, k->comm, sizeof(k->comm));
 		comm[sizeof(k->comm)] = 0;
@@ -433,23 +359,24 @@ static int print_all(struct tool_ctx *t, struct stackcount *sc,
 		missed += o->user && stackcount_stack_err(k->ustack);
 		collided |= (o->kernel && k->kstack == -EEXIST) ||
 			    (o->user && k->ustack == -EEXIST);
-		if ((o->folded || g) &&
-		    stackcount_fold(line, FOLD_MAX, comm, o->user, k->ustack,
-				    us->names, us->n, o->kernel, k->kstack,
-				    ks->names, ks->n, o->delimited,
-				    e[i].value) < 0)
+		if (g && stackcount_fold(line, FOLD_MAX, comm, o->user,
+					 k->ustack, us->names, us->n,
+					 o->kernel, k->kstack, ks->names,
+					 ks->n, o->delimited, e[i].value) < 0)
 			snprintf(line, FOLD_MAX, "[stack too long] %llu",
 				 (unsigned long long)e[i].value);
-		if (g && fg_add_folded(g, line) < 0) {
-			ret = tool_fail(t, -ENOMEM, "out of memory");
-			goto out;
-		}
-		if (o->folded && !o->json)
-			printf("%s\n", line);
-		else if (!o->folded || o->json)
-			print_entry(o, &e[i], ks, us);
+		l[i].value = e[i].value;
+		f = open_memstream(&l[i].text, &len);
+		if (!f || (g && fg_add_folded(g, line) < 0))
+			ret = -ENOMEM;
+		if (f && (stackcount_render(f, o, k, ks->names, ks->n,
+					    us->names, us->n) < 0 ||
+			  fclose(f)))
+			ret = -ENOMEM;
 	}
-	if (missed)
+	if (ret)
+		tool_fail(t, ret, "out of memory");
+	else if (missed)
 		fprintf(stderr, "WARNING: %d stack traces %s.%s\n", missed,
 			o->missed, collided ? " Consider increasing "
 			"--stack-storage-size." : "");
@@ -457,6 +384,30 @@ out:
 	free(ks);
 	free(us);
 	free(line);
+	return ret;
+}
+
+/* Stacks that print the same print once, with the sum of their counts:
+ * the kernel keeps a stack id per distinct list of addresses, and two
+ * addresses in one function are one name. */
+static int print_all(struct tool_ctx *t, struct stackcount *sc,
+		     const struct stackcount_opts *o, const struct entry *e,
+		     int n, struct fg *g)
+{
+	struct stackcount_line *l = calloc(n ? n : 1, sizeof(*l));
+	int i, ret;
+
+	if (!l)
+		return tool_fail(t, -ENOMEM, "out of memory");
+	ret = render_all(t, sc, o, e, n, g, l);
+	if (!ret)
+		n = stackcount_merge(l, n);
+	for (i = 0; i < n; i++) {
+		if (!ret)
+			stackcount_put(stdout, o, &l[i]);
+		free(l[i].text);
+	}
+	free(l);
 	return ret;
 }
 

@@ -118,4 +118,25 @@ int stackcount_fold(char *out, size_t len, const char *comm,
 		    int want_k, int kid, const char *const *knames, int kn,
 		    int delimited, uint64_t count);
 
+/*
+ * What merges stacks that print the same (two stack ids, two addresses in
+ * one function, one name): each as printed without its count, rendered
+ * into f by stackcount_render (bcc's multi-line stack up to its comm line,
+ * the JSON object up to its count, the folded line up to its count; the
+ * frames named, innermost first); stackcount_merge makes the lines of one
+ * text one (their values summed, the others' texts freed, NULL), ordered
+ * as bcc's (smallest count first), and returns how many are left;
+ * stackcount_put prints one with its count. 0 or -ENOMEM.
+ */
+struct stackcount_line {
+	char *text;
+	uint64_t value;
+};
+int stackcount_render(FILE *f, const struct stackcount_opts *o,
+		      const struct stack_key *k, const char *const *knames,
+		      int kn, const char *const *unames, int un);
+int stackcount_merge(struct stackcount_line *l, int n);
+void stackcount_put(FILE *f, const struct stackcount_opts *o,
+		    const struct stackcount_line *l);
+
 #endif

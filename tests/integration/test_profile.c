@@ -281,6 +281,82 @@ START_TEST(test_profile_window)
 END_TEST
 
 /*
+ * The first record of out printed twice, its count apart (NULL: none):
+ * records end at sep ("\n": folded and JSON lines; "\n\n": bcc's
+ * multi-line stacks), and their count starts after the last cut within
+ * them (' ' folded, ',' JSON, '\n' a stack). The first in *dup.
+ */
+static int printed_twice(const char *out, const char *sep, char cut,
+			 char *dup, size_t len)
+{
+	const char *a, *b, *ea, *eb;
+	size_t sl = strlen(sep);
+
+	for (a = out + strspn(out, "\n"); *a; a = ea + sl) {
+		const char *ca, *cb;
+
+		ea = strstr(a, sep);
+		if (!ea)
+			break;
+		ca = a;
+		for (const char *q = a; q < ea; q++)
+			if (*q == cut)
+				ca = q;
+		for (b = ea + sl; *b; b = eb + sl) {
+			eb = strstr(b, sep);
+			if (!eb)
+				break;
+			cb = b;
+			for (const char *q = b; q < eb; q++)
+				if (*q == cut)
+					cb = q;
+			if (ca - a == cb - b && !memcmp(a, b, ca - a)) {
+				snprintf(dup, len, "%.*s", (int)(ea - a), a);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * The stacks profile prints are each printed once, in text, folded and
+ * JSON: the kernel makes a stack id of each list of addresses, and the
+ * many addresses sampled in a busy function print as one name (the tool
+ * once printed `...;spin_three;spin 734`, then `... 145`, `... 114`).
+ */
+START_TEST(test_profile_merged)
+{
+	static char out[1 << 20];
+	static const struct { const char *opt, *sep; char cut; } f[] = {
+		{ "-f", "\n", ' ' }, { "-j", "\n", ',' }, { "-d", "\n\n", '\n' },
+	};
+	char err[4096], pid[16], dup[4096];
+	char *const load[] = { STACKLOAD, "burn", "20", NULL };
+	struct proc l;
+	size_t i;
+
+	spawn(&l, load);
+	snprintf(pid, sizeof(pid), "%d", (int)l.pid);
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		char *const argv[] = { (char *)barebpf(), "profile", "-F",
+				       "499", (char *)f[i].opt, "-p", pid,
+				       "1", NULL };
+
+		ck_assert_int_eq(run(argv, out, sizeof(out), err,
+				     sizeof(err)), 0);
+		ck_assert_msg(strstr(out, "spin_three"), "%s: %s", f[i].opt,
+			      out);
+		ck_assert_msg(!printed_twice(out, f[i].sep, f[i].cut, dup,
+					     sizeof(dup)),
+			      "profile %s printed twice:\n%s", f[i].opt, dup);
+	}
+	kill(l.pid, SIGKILL);
+	wait_exit(l.pid);
+}
+END_TEST
+
+/*
  * The load stripped as Fedora's find-debuginfo strips a package: no
  * .symtab, its functions only in .gnu_debugdata (MiniDebugInfo, an
  * xz-compressed ELF with the .symtab that .dynsym lacks). profile names
@@ -550,6 +626,7 @@ static Suite *profile_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_profile_ratio);
 	tcase_add_test(tc, test_profile_window);
+	tcase_add_test(tc, test_profile_merged);
 	tcase_add_test(tc, test_profile_minidebuginfo);
 	tcase_add_test(tc, test_profile_svg_browser);
 	tcase_add_test(tc, test_offcputime_naps);
