@@ -67,7 +67,10 @@ static void usage(FILE *f)
 		"                        of two, 1 to 65536); default: scaled to\n"
 		"                        the memory\n"
 		"  BAREBPF_LDCACHE=FILE  the ld.so.cache that names libraries\n"
-		"                        (p:c:malloc), instead of /etc/ld.so.cache\n");
+		"                        (p:c:malloc), instead of /etc/ld.so.cache\n"
+		"  BAREBPF_DEBUG_ROOT=DIR  where separate debug files of stripped\n"
+		"                        binaries are looked for, instead of\n"
+		"                        /usr/lib/debug\n");
 }
 
 /*

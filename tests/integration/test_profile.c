@@ -418,6 +418,51 @@ START_TEST(test_profile_minidebuginfo)
 END_TEST
 
 /*
+ * A library stripped of its .symtab, its symbols in a separate debug file:
+ * Debian's libc6, with libc6-dbg (/usr/lib/debug/.build-id/xx/rest.debug).
+ * The frame below main, in glibc's static __libc_start_call_main, is named
+ * (it was [unknown], .dynsym alone holding no such name). SKIP where the
+ * load's libc has no such debug file, or no such function.
+ */
+START_TEST(test_profile_libc_debug)
+{
+	static char out[1 << 20];
+	char err[4096], pid[16], cmd[1024];
+	char *const load[] = { STACKLOAD, "burn", "3", NULL };
+	struct proc l, p;
+
+	snprintf(cmd, sizeof(cmd), "lib=$(ldd %s | awk '/libc\\.so/ "
+		 "{ print $3 }'); id=$(readelf -n \"$lib\" | sed -n "
+		 "'s/.*Build ID: //p'); f=/usr/lib/debug/.build-id/"
+		 "$(echo $id | cut -c1-2)/$(echo $id | cut -c3-).debug; "
+		 "nm \"$f\" 2>/dev/null | grep -q ' __libc_start_call_main$' "
+		 "&& ! nm \"$lib\" 2>/dev/null | grep -q .", STACKLOAD);
+	if (sh(cmd, out, sizeof(out)) != 0)
+		bbtest_skip("no debug file of %s's libc with "
+			    "__libc_start_call_main, or a libc not stripped "
+			    "(apt-get install libc6-dbg)", STACKLOAD);
+	spawn(&l, load);
+	snprintf(pid, sizeof(pid), "%d", (int)l.pid);
+	{
+		char *const argv[] = { (char *)barebpf(), "profile", "-F",
+				       "199", "-f", "-U", "-p", pid, "1",
+				       NULL };
+
+		spawn(&p, argv);
+		read_until(p.out, out, sizeof(out), NULL, 20000);
+		read_until(p.err, err, sizeof(err), NULL, 2000);
+		ck_assert_msg(wait_exit(p.pid) == 0, "profile failed: %s", err);
+	}
+	kill(l.pid, SIGKILL);
+	wait_exit(l.pid);
+	ck_assert_msg(folded_sum(out, ";__libc_start_call_main;main;burn;") >
+		      folded_sum(out, ";[unknown];main;burn;"),
+		      "main's caller not named from libc's debug file:\n%.2000s",
+		      out);
+}
+END_TEST
+
+/*
  * The flame graph in a real browser (headless chromium, where installed):
  * it loads without a JavaScript error, draws both functions, zooms on a
  * click, resets, and searches (tests/tools/fgbrowser.py says how).
@@ -628,6 +673,7 @@ static Suite *profile_suite(void)
 	tcase_add_test(tc, test_profile_window);
 	tcase_add_test(tc, test_profile_merged);
 	tcase_add_test(tc, test_profile_minidebuginfo);
+	tcase_add_test(tc, test_profile_libc_debug);
 	tcase_add_test(tc, test_profile_svg_browser);
 	tcase_add_test(tc, test_offcputime_naps);
 	tcase_add_test(tc, test_profile_full_map);
