@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Counts by stack, printed as bcc's profile.py and offcputime.py do
- * (stackcount.h). Kernel frames are named from /proc/kallsyms, user
+ * (stackcount.h). Kernel frames are named from /proc/kallsyms (read when
+ * printing, only the symbols of the stacks' addresses kept), user
  * frames from the binaries mapped in the process (usyms), "[unknown]"
  * where no symbol holds the address. bcc names frames without offsets.
  *
@@ -123,12 +124,8 @@ static int svg_close(struct stackcount *sc, int drop)
 int stackcount_init(struct tool_ctx *t, struct stackcount *sc,
 		    const struct stackcount_opts *o)
 {
-	struct bb_err err = { "" };
-
 	memset(sc, 0, sizeof(*sc));
 	sc->counts_fd = sc->stacks_fd = sc->ustacks_fd = -1;
-	if (o->kernel && ksyms_load(&sc->ks, "/proc/kallsyms", &err) < 0)
-		tool_error(t, "kernel frames stay unnamed: %s", err.msg);
 	if (o->user && usyms_new(&sc->us) < 0)
 		return tool_fail(t, -ENOMEM, "out of memory");
 	return o->svg ? svg_open(t, sc, o->svg) : 0;
@@ -330,6 +327,49 @@ static int write_svg(struct tool_ctx *t, const struct fg *g,
 	return 0;
 }
 
+static int by_id(const void *a, const void *b)
+{
+	const int *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+/*
+ * The kernel's symbols, read now that the stacks are printed (not at
+ * start: 100 ms and 10 MB for the whole of /proc/kallsyms), and only
+ * those of the addresses in the kernel stacks counted (ksyms_load_for).
+ */
+static int kernel_syms(struct tool_ctx *t, struct stackcount *sc,
+		       const struct entry *e, int n)
+{
+	struct bb_err err = { "" };
+	uint64_t *a = NULL, *na;
+	int *ids = malloc((n ? n : 1) * sizeof(*ids)), i, m = 0, d, ret;
+	size_t len = 0;
+
+	for (i = 0; ids && i < n; i++)
+		if (e[i].key.kstack >= 0)
+			ids[m++] = e[i].key.kstack;
+	qsort(ids, m, sizeof(*ids), by_id);
+	for (i = 0; ids && i < m; i++) {
+		if (i && ids[i] == ids[i - 1])
+			continue;
+		na = realloc(a, (len + BB_MAX_STACK) * sizeof(*a));
+		if (!na)
+			break;
+		a = na;
+		d = stack_read(sc->stacks_fd, ids[i], a + len, BB_MAX_STACK);
+		len += d > 0 ? d : 0;
+	}
+	ret = ids && i == m ? ksyms_load_for(&sc->ks, NULL, a, len, &err)
+			    : bb_fail(&err, -ENOMEM, "out of memory");
+	free(ids);
+	free(a);
+	if (ret < 0)
+		tool_error(t, "kernel frames stay unnamed: %s", err.msg);
+	return ret;
+}
+
 /* Each entry as printed, count apart, into l[i] (stackcount_render), and
  * into the graph; the missed stacks said. */
 static int render_all(struct tool_ctx *t, struct stackcount *sc,
@@ -428,6 +468,8 @@ int stackcount_print(struct tool_ctx *t, struct stackcount *sc,
 		free(e);
 		return tool_fail(t, -ENOMEM, "out of memory");
 	}
+	if (o->kernel && !sc->ks)
+		kernel_syms(t, sc, e, n);
 	ret = print_all(t, sc, o, e, n, g);
 	if (ret == 0 && g && sc->svg)
 		ret = write_svg(t, g, sc, o);
