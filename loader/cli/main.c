@@ -75,7 +75,10 @@ static void usage(FILE *f)
 		"                        where BTF places them, to check one\n"
 		"                        against the other\n"
 		"  BAREBPF_RUNQLEN_RQ=btf|tracepoint  runqlen: find the run\n"
-		"                        queues that way, not from /proc/kallsyms\n");
+		"                        queues that way, not from /proc/kallsyms\n"
+		"  BAREBPF_DEBUG_ROOT=DIR  where separate debug files of stripped\n"
+		"                        binaries are looked for, instead of\n"
+		"                        /usr/lib/debug\n");
 }
 
 /*

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Counts by stack, printed as bcc's profile.py and offcputime.py do
- * (stackcount.h). Kernel frames are named from /proc/kallsyms, user
+ * (stackcount.h). Kernel frames are named from /proc/kallsyms (read when
+ * printing, only the symbols of the stacks' addresses kept), user
  * frames from the binaries mapped in the process (usyms), "[unknown]"
  * where no symbol holds the address. bcc names frames without offsets.
  *
@@ -120,21 +121,22 @@ static int svg_close(struct stackcount *sc, int drop)
 	return ret;
 }
 
-int stackcount_init(struct tool_ctx *t, struct stackcount *sc, int counts_fd,
-		    int stacks_fd, int ustacks_fd,
+int stackcount_init(struct tool_ctx *t, struct stackcount *sc,
 		    const struct stackcount_opts *o)
 {
-	struct bb_err err = { "" };
-
 	memset(sc, 0, sizeof(*sc));
-	sc->counts_fd = counts_fd;
-	sc->stacks_fd = stacks_fd;
-	sc->ustacks_fd = ustacks_fd;
-	if (o->kernel && ksyms_load(&sc->ks, "/proc/kallsyms", &err) < 0)
-		tool_error(t, "kernel frames stay unnamed: %s", err.msg);
+	sc->counts_fd = sc->stacks_fd = sc->ustacks_fd = -1;
 	if (o->user && usyms_new(&sc->us) < 0)
 		return tool_fail(t, -ENOMEM, "out of memory");
 	return o->svg ? svg_open(t, sc, o->svg) : 0;
+}
+
+void stackcount_maps(struct stackcount *sc, int counts_fd, int stacks_fd,
+		     int ustacks_fd)
+{
+	sc->counts_fd = counts_fd;
+	sc->stacks_fd = stacks_fd;
+	sc->ustacks_fd = ustacks_fd;
 }
 
 void stackcount_free(struct stackcount *sc)
@@ -180,75 +182,7 @@ void stackcount_poll(struct stackcount *sc)
 	}
 }
 
-/* Append raw text to out at *at; -ENOSPC if it does not fit whole. */
-static int put_raw(char *out, size_t len, size_t *at, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (*at + n + 1 > len)
-		return -ENOSPC;
-	memcpy(out + *at, s, n + 1);
-	*at += n;
-	return 0;
-}
-
-/* Append ";" (unless first), the frame escaped, then suffix. */
-static int put_frame(char *out, size_t len, size_t *at, const char *name,
-		     const char *suffix, int first)
-{
-	char buf[1024];
-
-	fold_frame(buf, sizeof(buf), name);
-	if (!first && put_raw(out, len, at, ";") < 0)
-		return -ENOSPC;
-	if (put_raw(out, len, at, buf) < 0)
-		return -ENOSPC;
-	return put_raw(out, len, at, suffix);
-}
-
-static int stack_err(int id)
-{
-	return id < 0 && id != -EFAULT;
-}
-
-int stackcount_fold(char *out, size_t len, const char *comm,
-		    int want_u, int uid, const char *const *unames, int un,
-		    int want_k, int kid, const char *const *knames, int kn,
-		    int delimited, uint64_t count)
-{
-	size_t at = 0;
-	int i, ret = 0;
-	char num[32];
-
-	if (!len)
-		return -ENOSPC;
-	*out = 0;
-	ret |= put_frame(out, len, &at, comm, "", 1);
-	if (want_u && stack_err(uid))
-		ret |= put_raw(out, len, &at, ";[Missed User Stack]");
-	else if (want_u)
-		for (i = un - 1; i >= 0; i--)
-			ret |= put_frame(out, len, &at, unames[i], "", 0);
-	if (want_k && want_u && delimited && uid >= 0 && kid >= 0)
-		ret |= put_raw(out, len, &at, ";-");
-	if (want_k && stack_err(kid))
-		ret |= put_raw(out, len, &at, ";[Missed Kernel Stack]");
-	else if (want_k)
-		for (i = kn - 1; i >= 0; i--)
-			ret |= put_frame(out, len, &at, knames[i], "_[k]", 0);
-	snprintf(num, sizeof(num), " %llu", (unsigned long long)count);
-	ret |= put_raw(out, len, &at, num);
-	return ret ? -ENOSPC : (int)at;
-}
-
-static int by_value(const void *a, const void *b)
-{
-	const struct entry *x = a, *y = b;
-
-	return x->value < y->value ? -1 : x->value > y->value;
-}
-
-/* Every entry of counts, sorted by value as bcc does; -errno. */
+/* Every entry of counts; -errno. */
 static int read_counts(int fd, struct entry **ep)
 {
 	struct stack_key k, next;
@@ -272,8 +206,6 @@ static int read_counts(int fd, struct entry **ep)
 		if (bpf_map_lookup_elem(fd, &k, &e[n].value) == 0)
 			n++;
 	}
-	if (n)
-		qsort(e, n, sizeof(*e), by_value);
 	*ep = e;
 	return n;
 }
@@ -368,75 +300,6 @@ static void name_stack(struct stackcount *sc, int id, int pid, int kernel,
 	}
 }
 
-static void print_frames(const struct named *s, int id, const char *what)
-{
-	int i;
-
-	if (stack_err(id)) {
-		printf("    [Missed %s Stack]\n", what);
-		return;
-	}
-	for (i = 0; i < s->n; i++) {
-		fputs("    ", stdout);
-		out_text(stdout, s->names[i]);
-		fputc('\n', stdout);
-	}
-}
-
-static void json_frames(const struct named *s, int id)
-{
-	int i;
-
-	if (stack_err(id)) {
-		/* why, as BPF said it (-EEXIST: its bucket was taken) */
-		printf("{\"error\":%d}", id);
-		return;
-	}
-	fputc('[', stdout);
-	for (i = 0; i < s->n; i++) {
-		if (i)
-			fputc(',', stdout);
-		json_str(stdout, s->names[i]);
-	}
-	fputc(']', stdout);
-}
-
-/* bcc's multi-line stack, or a JSON line. */
-static void print_entry(const struct stackcount_opts *o, const struct entry *e,
-			const struct named *ks, const struct named *us)
-{
-	const struct stack_key *k = &e->key;
-	char comm[sizeof(k->comm) + 1];
-
-	memcpy(comm, k->comm, sizeof(k->comm));
-	comm[sizeof(k->comm)] = 0;
-	if (o->json) {
-		printf("{\"pid\":%u,\"tgid\":%u,\"comm\":", k->pid, k->tgid);
-		json_str(stdout, comm);
-		if (o->kernel) {
-			fputs(",\"kstack\":", stdout);
-			json_frames(ks, k->kstack);
-		}
-		if (o->user) {
-			fputs(",\"ustack\":", stdout);
-			json_frames(us, k->ustack);
-		}
-		printf(",\"%s\":%llu}\n", o->unit, (unsigned long long)e->value);
-		return;
-	}
-	if (o->kernel)
-		print_frames(ks, k->kstack, "Kernel");
-	if (o->kernel && o->user && o->delimited && k->kstack >= 0 &&
-	    k->ustack >= 0)
-		printf("    --\n");
-	if (o->user)
-		print_frames(us, k->ustack, "User");
-	printf("    %-16s ", "-");
-	out_text(stdout, comm);
-	printf(" (%u)\n        %llu\n\n", o->show_tgid ? k->tgid : k->pid,
-	       (unsigned long long)e->value);
-}
-
 /* The graph over what the file held; a failed write is said as it failed
  * (ENOSPC, EDQUOT), not as EIO, and leaves no half graph we made. */
 static int write_svg(struct tool_ctx *t, const struct fg *g,
@@ -464,9 +327,54 @@ static int write_svg(struct tool_ctx *t, const struct fg *g,
 	return 0;
 }
 
-static int print_all(struct tool_ctx *t, struct stackcount *sc,
-		     const struct stackcount_opts *o, struct entry *e, int n,
-		     struct fg *g)
+static int by_id(const void *a, const void *b)
+{
+	const int *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+/*
+ * The kernel's symbols, read now that the stacks are printed (not at
+ * start: 100 ms and 10 MB for the whole of /proc/kallsyms), and only
+ * those of the addresses in the kernel stacks counted (ksyms_load_for).
+ */
+static int kernel_syms(struct tool_ctx *t, struct stackcount *sc,
+		       const struct entry *e, int n)
+{
+	struct bb_err err = { "" };
+	uint64_t *a = NULL, *na;
+	int *ids = malloc((n ? n : 1) * sizeof(*ids)), i, m = 0, d, ret;
+	size_t len = 0;
+
+	for (i = 0; ids && i < n; i++)
+		if (e[i].key.kstack >= 0)
+			ids[m++] = e[i].key.kstack;
+	qsort(ids, m, sizeof(*ids), by_id);
+	for (i = 0; ids && i < m; i++) {
+		if (i && ids[i] == ids[i - 1])
+			continue;
+		na = realloc(a, (len + BB_MAX_STACK) * sizeof(*a));
+		if (!na)
+			break;
+		a = na;
+		d = stack_read(sc->stacks_fd, ids[i], a + len, BB_MAX_STACK);
+		len += d > 0 ? d : 0;
+	}
+	ret = ids && i == m ? ksyms_load_for(&sc->ks, NULL, a, len, &err)
+			    : bb_fail(&err, -ENOMEM, "out of memory");
+	free(ids);
+	free(a);
+	if (ret < 0)
+		tool_error(t, "kernel frames stay unnamed: %s", err.msg);
+	return ret;
+}
+
+/* Each entry as printed, count apart, into l[i] (stackcount_render), and
+ * into the graph; the missed stacks said. */
+static int render_all(struct tool_ctx *t, struct stackcount *sc,
+		      const struct stackcount_opts *o, const struct entry *e,
+		      int n, struct fg *g, struct stackcount_line *l)
 {
 	struct named *ks = malloc(sizeof(*ks)), *us = malloc(sizeof(*us));
 	char *line = malloc(FOLD_MAX);
@@ -476,36 +384,39 @@ static int print_all(struct tool_ctx *t, struct stackcount *sc,
 		ret = tool_fail(t, -ENOMEM, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !ret; i++) {
 		const struct stack_key *k = &e[i].key;
 		char comm[sizeof(k->comm) + 1];
+		size_t len;
+		FILE *f;
 
 		memcpy(comm, k->comm, sizeof(k->comm));
 		comm[sizeof(k->comm)] = 0;
 		name_stack(sc, o->kernel ? k->kstack : -1, 0, 1, ks);
 		name_stack(sc, o->user ? k->ustack : -1, k->tgid, 0, us);
 		/* as bcc counts them: each stack missed */
-		missed += o->kernel && stack_err(k->kstack);
-		missed += o->user && stack_err(k->ustack);
+		missed += o->kernel && stackcount_stack_err(k->kstack);
+		missed += o->user && stackcount_stack_err(k->ustack);
 		collided |= (o->kernel && k->kstack == -EEXIST) ||
 			    (o->user && k->ustack == -EEXIST);
-		if ((o->folded || g) &&
-		    stackcount_fold(line, FOLD_MAX, comm, o->user, k->ustack,
-				    us->names, us->n, o->kernel, k->kstack,
-				    ks->names, ks->n, o->delimited,
-				    e[i].value) < 0)
+		if (g && stackcount_fold(line, FOLD_MAX, comm, o->user,
+					 k->ustack, us->names, us->n,
+					 o->kernel, k->kstack, ks->names,
+					 ks->n, o->delimited, e[i].value) < 0)
 			snprintf(line, FOLD_MAX, "[stack too long] %llu",
 				 (unsigned long long)e[i].value);
-		if (g && fg_add_folded(g, line) < 0) {
-			ret = tool_fail(t, -ENOMEM, "out of memory");
-			goto out;
-		}
-		if (o->folded && !o->json)
-			printf("%s\n", line);
-		else if (!o->folded || o->json)
-			print_entry(o, &e[i], ks, us);
+		l[i].value = e[i].value;
+		f = open_memstream(&l[i].text, &len);
+		if (!f || (g && fg_add_folded(g, line) < 0))
+			ret = -ENOMEM;
+		if (f && (stackcount_render(f, o, k, ks->names, ks->n,
+					    us->names, us->n) < 0 ||
+			  fclose(f)))
+			ret = -ENOMEM;
 	}
-	if (missed)
+	if (ret)
+		tool_fail(t, ret, "out of memory");
+	else if (missed)
 		fprintf(stderr, "WARNING: %d stack traces %s.%s\n", missed,
 			o->missed, collided ? " Consider increasing "
 			"--stack-storage-size." : "");
@@ -513,6 +424,30 @@ out:
 	free(ks);
 	free(us);
 	free(line);
+	return ret;
+}
+
+/* Stacks that print the same print once, with the sum of their counts:
+ * the kernel keeps a stack id per distinct list of addresses, and two
+ * addresses in one function are one name. */
+static int print_all(struct tool_ctx *t, struct stackcount *sc,
+		     const struct stackcount_opts *o, const struct entry *e,
+		     int n, struct fg *g)
+{
+	struct stackcount_line *l = calloc(n ? n : 1, sizeof(*l));
+	int i, ret;
+
+	if (!l)
+		return tool_fail(t, -ENOMEM, "out of memory");
+	ret = render_all(t, sc, o, e, n, g, l);
+	if (!ret)
+		n = stackcount_merge(l, n);
+	for (i = 0; i < n; i++) {
+		if (!ret)
+			stackcount_put(stdout, o, &l[i]);
+		free(l[i].text);
+	}
+	free(l);
 	return ret;
 }
 
@@ -533,6 +468,8 @@ int stackcount_print(struct tool_ctx *t, struct stackcount *sc,
 		free(e);
 		return tool_fail(t, -ENOMEM, "out of memory");
 	}
+	if (o->kernel && !sc->ks)
+		kernel_syms(t, sc, e, n);
 	ret = print_all(t, sc, o, e, n, g);
 	if (ret == 0 && g && sc->svg)
 		ret = write_svg(t, g, sc, o);

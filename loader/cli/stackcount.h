@@ -4,10 +4,13 @@
  * them: a hash of struct stack_key (bpf/stackkey.h) -> u64 and its stack
  * map, printed as stacks with their counts (smallest first), folded lines
  * (-f), JSON lines (-j) and a flame graph (--svg, flamegraph.h).
+ * stackcount.c reads the maps and names the frames, stackprint.c prints
+ * them.
  */
 #ifndef BAREBPF_STACKCOUNT_H
 #define BAREBPF_STACKCOUNT_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "tool.h"
@@ -67,12 +70,15 @@ int stackcount_opts_check(struct tool_ctx *t, const struct stackcount_opts *o);
  * line ("... by user + kernel stack"). */
 const char *stackcount_which(const struct stackcount_opts *o);
 
-/* The symbol tables for what o asks; ustacks_fd as in struct stackcount;
- * --svg's file opened now, before the wait, not found bad after it. 0 or
- * -errno (said). */
-int stackcount_init(struct tool_ctx *t, struct stackcount *sc, int counts_fd,
-		    int stacks_fd, int ustacks_fd,
+/* The symbol tables for what o asks; --svg's file opened now, before the
+ * wait, not found bad after it. Before the events are attached: their
+ * samples start with the duration, not before it. 0 or -errno (said). */
+int stackcount_init(struct tool_ctx *t, struct stackcount *sc,
 		    const struct stackcount_opts *o);
+/* The maps the BPF program counts into, once loaded (ustacks_fd as in
+ * struct stackcount). */
+void stackcount_maps(struct stackcount *sc, int counts_fd, int stacks_fd,
+		     int ustacks_fd);
 /* Read the maps of processes new in counts now, while they still run
  * (the tool calls it every second): the binaries that name their stacks,
  * and (--build-id) the files whose build ids name the stacks of processes
@@ -91,6 +97,13 @@ void stackcount_free(struct stackcount *sc);
 int stackcount_find_build_id(struct bb_usyms *us, const uint8_t *id,
 			     uint64_t foff, struct bb_usym *u);
 
+/* A stack id that stands for a stack not taken (printed "[Missed ...
+ * Stack]"): < 0, but not -EFAULT (no user space: no frames). */
+static inline int stackcount_stack_err(int id)
+{
+	return id < 0 && id != -EFAULT;
+}
+
 /*
  * bcc's folded line into out (len bytes): comm, the user frames from the
  * root, "-" if delimited and both stacks are there, then the kernel frames
@@ -104,5 +117,26 @@ int stackcount_fold(char *out, size_t len, const char *comm,
 		    int want_u, int uid, const char *const *unames, int un,
 		    int want_k, int kid, const char *const *knames, int kn,
 		    int delimited, uint64_t count);
+
+/*
+ * What merges stacks that print the same (two stack ids, two addresses in
+ * one function, one name): each as printed without its count, rendered
+ * into f by stackcount_render (bcc's multi-line stack up to its comm line,
+ * the JSON object up to its count, the folded line up to its count; the
+ * frames named, innermost first); stackcount_merge makes the lines of one
+ * text one (their values summed, the others' texts freed, NULL), ordered
+ * as bcc's (smallest count first), and returns how many are left;
+ * stackcount_put prints one with its count. 0 or -ENOMEM.
+ */
+struct stackcount_line {
+	char *text;
+	uint64_t value;
+};
+int stackcount_render(FILE *f, const struct stackcount_opts *o,
+		      const struct stack_key *k, const char *const *knames,
+		      int kn, const char *const *unames, int un);
+int stackcount_merge(struct stackcount_line *l, int n);
+void stackcount_put(FILE *f, const struct stackcount_opts *o,
+		    const struct stackcount_line *l);
 
 #endif

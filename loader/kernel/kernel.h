@@ -114,6 +114,19 @@ struct bb_ksyms;
 int ksyms_load(struct bb_ksyms **ksp, const char *path, struct bb_err *err);
 /* Pure: parse text in /proc/kallsyms format. */
 int ksyms_parse(struct bb_ksyms **ksp, const char *text);
+/*
+ * Only what names these n addresses (any order, repeats allowed): for each
+ * the symbol ksyms_find would give from the whole file, kept as a table of
+ * its own, the file read in chunks, never whole (10 MB and 100 ms for a
+ * whole table of 120k symbols). ksyms_find answers these addresses as
+ * from the whole table (others: the nearest of those kept). Returns the
+ * symbols kept; -EACCES if every address is hidden (kptr_restrict).
+ * ksyms_parse_for: the same over text (pure).
+ */
+int ksyms_load_for(struct bb_ksyms **ksp, const char *path,
+		   const uint64_t *addrs, size_t n, struct bb_err *err);
+int ksyms_parse_for(struct bb_ksyms **ksp, const char *text,
+		    const uint64_t *addrs, size_t n);
 /* The symbol at or below addr (offset in *off), or NULL. */
 const struct bb_ksym *ksyms_find(const struct bb_ksyms *ks, uint64_t addr,
 				 uint64_t *off);

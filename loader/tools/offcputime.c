@@ -21,8 +21,10 @@ static const char usage[] =
 "away is added to them, in microseconds.\n"
 "User stacks are walked by frame pointers: a binary built without them\n"
 "gives short or broken user stacks. User frames are named from the\n"
-"binaries the process maps, read while it runs (once a second): a process\n"
-"that exits sooner has its user frames [unknown], unless --build-id.\n"
+"binaries the process maps, read while it runs (once a second), and their\n"
+"separate debug files (/usr/lib/debug: Debian's -dbg packages, Fedora's\n"
+"-debuginfo): a process that exits sooner has its user frames [unknown],\n"
+"unless --build-id.\n"
 "\n"
 "positional arguments:\n"
 "  duration              duration of trace, in seconds (default: until\n"
@@ -52,7 +54,7 @@ static const char usage[] =
 "                        store traces (default 1)\n"
 "  -M, --max-block-time MAX_BLOCK_TIME\n"
 "                        the amount of time in microseconds under which we\n"
-"                        store traces (default U64_MAX)\n"
+"                        store traces (default U64_MAX: no maximum)\n"
 "      --stack-storage-size N\n"
 "                        the number of unique stack traces that can be\n"
 "                        stored and displayed (default 16384)\n"
@@ -82,12 +84,18 @@ struct offcpu_opts {
 	struct stackcount_opts so; /* -U -K -d -f -j --svg */
 };
 
+/* -m, -M: microseconds above 0, as bcc's (its positive_nonzero_int): -M 0
+ * would keep nothing, and no maximum is -M left out. */
 static int parse_us(struct tool_ctx *t, const char *opt, const char *arg,
 		    unsigned long *v)
 {
 	if (parse_ulong(arg, v) < 0)
 		return tool_fail(t, -EINVAL, "%s needs microseconds, not '%s'",
 				 opt, arg);
+	if (!*v)
+		return tool_fail(t, -EINVAL, "%s 0: the time must be above 0 "
+				 "microseconds%s", opt, opt[1] == 'M' ?
+				 " (no maximum: leave -M out)" : "");
 	return 0;
 }
 
@@ -202,16 +210,17 @@ static int offcputime_main(int argc, char **argv)
 	s.max_us = o.max_us ? o.max_us : UINT64_MAX;
 	s.stack_storage = o.storage;
 	s.build_id = so->build_id;
-	if (offcpu_start(&t, &s, &counts_fd, &stacks_fd, &ustacks_fd) < 0)
-		goto out;
 	so->title = "Off-CPU Time Flame Graph";
 	so->show_tgid = 0;
 	so->missed = "lost and could not be displayed";
 	so->unit = "us";
-	if (stackcount_init(&t, &sc, counts_fd, stacks_fd, ustacks_fd, so) < 0)
+	/* what takes time first: tracing starts with the duration */
+	if (stackcount_init(&t, &sc, so) < 0 ||
+	    offcpu_start(&t, &s, &counts_fd, &stacks_fd, &ustacks_fd) < 0)
 		goto out;
-	say_start(&t, &o);
 	tool_timer_init(&tm, 1, o.duration);
+	stackcount_maps(&sc, counts_fd, stacks_fd, ustacks_fd);
+	say_start(&t, &o);
 	while (tool_wait(&tm, NULL) != TOOL_TICK_LAST)
 		stackcount_poll(&sc);
 	tool_detach(&t);

@@ -21,8 +21,10 @@ static const char usage[] =
 "User stacks are walked by frame pointers: a binary built without them\n"
 "(-fomit-frame-pointer, the default of -O2 on x86_64) gives short or\n"
 "broken user stacks. User frames are named from the binaries the process\n"
-"maps, read while it runs (once a second): a process that exits sooner\n"
-"has its user frames [unknown], unless --build-id.\n"
+"maps, read while it runs (once a second), and their separate debug\n"
+"files (/usr/lib/debug: Debian's -dbg packages, Fedora's -debuginfo): a\n"
+"process that exits sooner has its user frames [unknown], unless\n"
+"--build-id.\n"
 "\n"
 "positional arguments:\n"
 "  duration              duration of trace, in seconds (default: until\n"
@@ -165,21 +167,20 @@ static int profile_main(int argc, char **argv)
 	s.stack_storage = o.storage;
 	s.hash_storage = o.hash_storage;
 	s.build_id = so->build_id;
-	if (profile_start(&t, &s, &r) < 0)
-		goto out;
-	if (t.verbose)
-		fprintf(stderr, "sampling %d CPUs with the %s\n", r.ncpus,
-			r.software ? "software cpu-clock (no hardware cycles "
-				     "counter here)" : "hardware cycles counter");
 	so->title = "Flame Graph";
 	so->show_tgid = 1;
 	so->missed = "could not be displayed";
 	so->unit = "samples";
-	if (stackcount_init(&t, &sc, r.counts_fd, r.stacks_fd, r.ustacks_fd,
-			    so) < 0)
+	/* what takes time first: sampling starts with the duration */
+	if (stackcount_init(&t, &sc, so) < 0 || profile_start(&t, &s, &r) < 0)
 		goto out;
-	say_start(&t, &o);
 	tool_timer_init(&tm, 1, o.duration);
+	stackcount_maps(&sc, r.counts_fd, r.stacks_fd, r.ustacks_fd);
+	say_start(&t, &o);
+	if (t.verbose)
+		fprintf(stderr, "sampling %d CPUs with the %s\n", r.ncpus,
+			r.software ? "software cpu-clock (no hardware cycles "
+				     "counter here)" : "hardware cycles counter");
 	while (tool_wait(&tm, NULL) != TOOL_TICK_LAST)
 		stackcount_poll(&sc);
 	tool_detach(&t);

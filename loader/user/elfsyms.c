@@ -55,6 +55,9 @@ struct bb_elfsyms {
 	int type; /* ET_EXEC or ET_DYN */
 	uint8_t build_id[BB_BUILD_ID_MAX];
 	size_t build_id_len; /* 0: none */
+	int symtab;          /* the names came from a .symtab */
+	char debuglink[256]; /* .gnu_debuglink's file name; "": none */
+	uint32_t debuglink_crc;
 };
 
 void elfsyms_free(struct bb_elfsyms *e)
@@ -105,7 +108,7 @@ static int read_segments(struct bb_elfsyms *e, const struct es_src *s,
 
 /* The tables a file has: the first of each kind (sh_type 0: none). */
 struct es_tables {
-	Elf64_Shdr symtab, dynsym, debugdata;
+	Elf64_Shdr symtab, dynsym, debugdata, debuglink;
 };
 
 static int find_tables(const struct es_src *s, const Elf64_Ehdr *eh,
@@ -126,6 +129,9 @@ static int find_tables(const struct es_src *s, const Elf64_Ehdr *eh,
 			t->dynsym = sh;
 		if (!t->debugdata.sh_type && es_is_debugdata(s, eh, &sh))
 			t->debugdata = sh;
+		if (!t->debuglink.sh_type &&
+		    es_is_named(s, eh, &sh, ".gnu_debuglink"))
+			t->debuglink = sh;
 	}
 	return 0;
 }
@@ -283,6 +289,33 @@ static int read_minidebug(struct bb_elfsyms *e, const struct es_src *s,
 	return ret;
 }
 
+/*
+ * .gnu_debuglink: the name of the file that holds what stripping took out
+ * (NUL-terminated), padded to 4 bytes, then that file's CRC32. A name
+ * with a '/', or one that does not fit, is no link (usym.c puts it in a
+ * directory).
+ */
+static void read_debuglink(struct bb_elfsyms *e, const struct es_src *s,
+			   const Elf64_Shdr *sh)
+{
+	char buf[sizeof(e->debuglink) + 8];
+	uint64_t len = sh->sh_size < sizeof(buf) ? sh->sh_size : sizeof(buf);
+	size_t n;
+
+	if (len < 6 || es_read(s, sh->sh_offset, buf, len) < 0)
+		return;
+	n = strnlen(buf, len);
+	if (!n || n >= sizeof(e->debuglink) || memchr(buf, '/', n) ||
+	    ((n + 4) & ~3ULL) + 4 > len)
+		return;
+	memcpy(e->debuglink, buf, n + 1);
+	n = (n + 4) & ~3ULL;
+	e->debuglink_crc = (uint32_t)(uint8_t)buf[n] |
+			   (uint32_t)(uint8_t)buf[n + 1] << 8 |
+			   (uint32_t)(uint8_t)buf[n + 2] << 16 |
+			   (uint32_t)(uint8_t)buf[n + 3] << 24;
+}
+
 /* .symtab; else .dynsym and MiniDebugInfo's .symtab, together. */
 static int read_tables(struct bb_elfsyms *e, const struct es_src *s,
 		       const Elf64_Ehdr *eh)
@@ -291,8 +324,11 @@ static int read_tables(struct bb_elfsyms *e, const struct es_src *s,
 	int ret;
 
 	ret = find_tables(s, eh, &t);
+	if (ret == 0 && t.debuglink.sh_type)
+		read_debuglink(e, s, &t.debuglink);
 	if (ret == 0 && t.symtab.sh_type) {
 		ret = read_symbols(e, s, eh, &t.symtab);
+		e->symtab = 1;
 	} else if (ret == 0) {
 		if (t.dynsym.sh_type)
 			ret = read_symbols(e, s, eh, &t.dynsym);
@@ -396,6 +432,17 @@ size_t elfsyms_build_id(const struct bb_elfsyms *e, const uint8_t **id)
 {
 	*id = e->build_id;
 	return e->build_id_len;
+}
+
+int elfsyms_has_symtab(const struct bb_elfsyms *e)
+{
+	return e->symtab;
+}
+
+const char *elfsyms_debuglink(const struct bb_elfsyms *e, uint32_t *crc)
+{
+	*crc = e->debuglink_crc;
+	return e->debuglink[0] ? e->debuglink : NULL;
 }
 
 int elfsyms_vaddr(const struct bb_elfsyms *e, uint64_t foff, uint64_t *vaddr)

@@ -187,22 +187,28 @@ size_t es_build_id(const struct es_src *s, uint64_t off, uint64_t len,
 	return 0;
 }
 
-/* Is section sh named .gnu_debugdata? Read from the section names
+/* Is section sh a PROGBITS named name? Read from the section names
  * (e_shstrndx), within them. */
+int es_is_named(const struct es_src *s, const Elf64_Ehdr *eh,
+		const Elf64_Shdr *sh, const char *name)
+{
+	char buf[32];
+	size_t len = strlen(name) + 1;
+	Elf64_Shdr names;
+
+	if (sh->sh_type != SHT_PROGBITS || len > sizeof(buf) ||
+	    eh->e_shstrndx >= eh->e_shnum ||
+	    es_shdr(s, eh, eh->e_shstrndx, &names) < 0 ||
+	    names.sh_size < len || sh->sh_name > names.sh_size - len ||
+	    es_read(s, names.sh_offset + sh->sh_name, buf, len) < 0)
+		return 0;
+	return !memcmp(buf, name, len);
+}
+
 int es_is_debugdata(const struct es_src *s, const Elf64_Ehdr *eh,
 		    const Elf64_Shdr *sh)
 {
-	static const char name[] = ".gnu_debugdata";
-	char buf[sizeof(name)];
-	Elf64_Shdr names;
-
-	if (sh->sh_type != SHT_PROGBITS || eh->e_shstrndx >= eh->e_shnum ||
-	    es_shdr(s, eh, eh->e_shstrndx, &names) < 0 ||
-	    names.sh_size < sizeof(name) ||
-	    sh->sh_name > names.sh_size - sizeof(name) ||
-	    es_read(s, names.sh_offset + sh->sh_name, buf, sizeof(buf)) < 0)
-		return 0;
-	return !memcmp(buf, name, sizeof(name));
+	return es_is_named(s, eh, sh, ".gnu_debugdata");
 }
 
 /*

@@ -44,6 +44,9 @@ void es_symbol(const struct es_src *s, const void *raw, size_t i,
  * alignment align): its length, copied to id (at most max), or 0. */
 size_t es_build_id(const struct es_src *s, uint64_t off, uint64_t len,
 		   unsigned align, uint8_t *id, size_t max);
+/* Is section sh of s a PROGBITS named name (at most 31 bytes)? 1 or 0. */
+int es_is_named(const struct es_src *s, const Elf64_Ehdr *eh,
+		const Elf64_Shdr *sh, const char *name);
 /* Is section sh of s named .gnu_debugdata (MiniDebugInfo)? 1 or 0. */
 int es_is_debugdata(const struct es_src *s, const Elf64_Ehdr *eh,
 		    const Elf64_Shdr *sh);

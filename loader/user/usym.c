@@ -6,6 +6,7 @@
  * address --/proc/PID/maps--> (file, file offset)
  *         --PT_LOAD p_offset/p_vaddr--> link-time address    (elfsyms.c)
  *         --.symtab (else .dynsym)--> function + offset     (elfsyms.c)
+ *           (a file stripped of .symtab: its separate debug file's, udebug.c)
  *
  * Going through the file offset treats ET_EXEC and ET_DYN (PIE, shared
  * libraries) alike: a mapping of [start, end) at file offset `off` puts
@@ -19,6 +20,7 @@
 #include <time.h>
 #include "barebpf.h"
 #include "user.h"
+#include "udebug.h"
 
 /* ---- /proc/PID/maps ---- */
 
@@ -101,6 +103,7 @@ struct ufile {
 	char *path;                /* as /proc/PID/maps shows it */
 	const char *base;          /* its last component, for "[libc.so.6]" */
 	struct bb_elfsyms *syms;   /* NULL: not (yet) read, or unreadable */
+	struct bb_elfsyms *dbg;    /* its separate debug file's, or NULL */
 	int tried;
 	/* a file of the debug directory: the build id it was looked up by */
 	uint8_t bid[BB_BUILD_ID_MAX];
@@ -140,7 +143,7 @@ struct bb_usyms {
 	struct uproc *procs; /* the newest first */
 	int nprocs;
 	struct ufile *files;
-	const char *debug_root; /* NULL: /usr/lib/debug */
+	const char *debug_root; /* NULL: udebug_root's */
 };
 
 int usyms_new(struct bb_usyms **up)
@@ -165,6 +168,7 @@ void usyms_free(struct bb_usyms *u)
 
 		u->files = f->next;
 		elfsyms_free(f->syms);
+		elfsyms_free(f->dbg);
 		free(f->path);
 		free(f);
 	}
@@ -386,12 +390,21 @@ int usyms_add_pid(struct bb_usyms *u, int pid)
 	return maps_read(u, p);
 }
 
+/* A file stripped of its .symtab: the separate debug file's, if any. */
+static void file_debug(struct bb_usyms *u, struct ufile *f, int pid)
+{
+	if (f->syms && !elfsyms_has_symtab(f->syms))
+		f->dbg = udebug_load(f->syms, f->path, pid,
+				     udebug_root(u->debug_root));
+}
+
 /*
  * Read a file's symbols once. /proc/PID/map_files/START-END is the mapped
  * file itself, even deleted or in another mount namespace, but only while
  * the process lives; then /proc/PID/root/PATH, then PATH.
  */
-static void file_load(struct ufile *f, int pid, const struct umap *m)
+static void file_load(struct bb_usyms *u, struct ufile *f, int pid,
+		      const struct umap *m)
 {
 	char path[4200];
 
@@ -400,12 +413,21 @@ static void file_load(struct ufile *f, int pid, const struct umap *m)
 	f->tried = 1;
 	snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", pid,
 		 (unsigned long long)m->start, (unsigned long long)m->end);
-	if (elfsyms_load(&f->syms, path) == 0)
-		return;
-	snprintf(path, sizeof(path), "/proc/%d/root%s", pid, f->path);
-	if (elfsyms_load(&f->syms, path) == 0)
-		return;
-	elfsyms_load(&f->syms, f->path);
+	if (elfsyms_load(&f->syms, path) < 0) {
+		snprintf(path, sizeof(path), "/proc/%d/root%s", pid, f->path);
+		if (elfsyms_load(&f->syms, path) < 0)
+			elfsyms_load(&f->syms, f->path);
+	}
+	file_debug(u, f, pid);
+}
+
+/* The function at vaddr of f: from its debug file, else from it. */
+static const char *file_find(const struct ufile *f, uint64_t vaddr,
+			     uint64_t *off)
+{
+	const char *name = f->dbg ? elfsyms_find(f->dbg, vaddr, off) : NULL;
+
+	return name ? name : elfsyms_find(f->syms, vaddr, off);
 }
 
 static const struct umap *map_find(const struct uproc *p, uint64_t addr)
@@ -445,13 +467,13 @@ int usyms_find(struct bb_usyms *u, int pid, uint64_t addr, struct bb_usym *s)
 	if (!m)
 		return -ENOENT;
 	s->module = m->file->base;
-	file_load(m->file, pid, m);
+	file_load(u, m->file, pid, m);
 	if (!m->file->syms)
 		return 0;
 	if (elfsyms_vaddr(m->file->syms, addr - m->start + m->offset,
 			  &vaddr) < 0)
 		return 0;
-	s->name = elfsyms_find(m->file->syms, vaddr, &s->off);
+	s->name = file_find(m->file, vaddr, &s->off);
 	return 0;
 }
 
@@ -476,16 +498,12 @@ static struct ufile *debug_file(struct bb_usyms *u, const uint8_t *id,
 {
 	char path[4200];
 	struct ufile *f;
-	size_t i, n;
 
 	for (f = u->files; f; f = f->next)
 		if (f->bidlen == len && !memcmp(f->bid, id, len))
 			return f;
-	n = snprintf(path, sizeof(path), "%s/.build-id/%02x/",
-		     u->debug_root ? u->debug_root : "/usr/lib/debug", id[0]);
-	for (i = 1; i < len && n < sizeof(path) - 16; i++)
-		n += snprintf(path + n, sizeof(path) - n, "%02x", id[i]);
-	snprintf(path + n, sizeof(path) - n, ".debug");
+	udebug_bid_path(udebug_root(u->debug_root), id, len, path,
+			sizeof(path));
 	f = calloc(1, sizeof(*f));
 	if (!f || !(f->path = strdup(path))) {
 		free(f);
@@ -519,6 +537,7 @@ int usyms_find_build_id(struct bb_usyms *u, const uint8_t *id, size_t len,
 		if (!f->tried && !f->bidlen) {
 			f->tried = 1;
 			elfsyms_load(&f->syms, f->path);
+			file_debug(u, f, 0);
 		}
 		if (!f->bidlen && bid_is(f->syms, id, len))
 			break;
@@ -531,6 +550,6 @@ int usyms_find_build_id(struct bb_usyms *u, const uint8_t *id, size_t len,
 		return -ENOENT;
 	s->module = f->base;
 	if (elfsyms_vaddr(f->syms, foff, &vaddr) == 0)
-		s->name = elfsyms_find(f->syms, vaddr, &s->off);
+		s->name = file_find(f, vaddr, &s->off);
 	return 0;
 }

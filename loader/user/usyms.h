@@ -20,6 +20,12 @@ size_t elfsyms_count(const struct bb_elfsyms *e);
  * and the bytes in *id. 20 bytes (SHA-1) as a rule; at most this: */
 #define BB_BUILD_ID_MAX 32
 size_t elfsyms_build_id(const struct bb_elfsyms *e, const uint8_t **id);
+/* Whether its names came from a .symtab (not .dynsym alone, with or
+ * without MiniDebugInfo): 1 or 0. */
+int elfsyms_has_symtab(const struct bb_elfsyms *e);
+/* The file name its .gnu_debuglink gives (no directory; NULL: none), and
+ * that file's CRC32 in *crc. */
+const char *elfsyms_debuglink(const struct bb_elfsyms *e, uint32_t *crc);
 /* File offset -> link-time address, through the PT_LOAD that holds it. */
 int elfsyms_vaddr(const struct bb_elfsyms *e, uint64_t foff, uint64_t *vaddr);
 /* The function containing a link-time address (offset in *off), or NULL. */
@@ -60,6 +66,9 @@ int ldcache_find(const void *data, size_t len, const char *prefix, char *out,
  */
 int xz_decode(const void *src, size_t len, size_t max, uint8_t **out,
 	      size_t *outlen);
+/* CRC-32 as zlib's and .gnu_debuglink's: crc 0 to start, then the value
+ * so far to go on. */
+uint32_t xz_crc32_update(uint32_t crc, const void *p, size_t n);
 
 /* One line of /proc/PID/maps. */
 struct bb_maps_line {
@@ -89,14 +98,17 @@ int usyms_new(struct bb_usyms **up);
 int usyms_add_pid(struct bb_usyms *u, int pid);
 /* Pure: the start time (field 22) of a /proc/PID/stat line. */
 int usym_parse_stat_start(const char *stat, unsigned long long *start);
-/* Symbolize addr of pid (reading its maps if not done yet). */
+/* Symbolize addr of pid (reading its maps if not done yet). A file
+ * stripped of its .symtab is named from its separate debug file where
+ * there is one (by build id or .gnu_debuglink, in DEBUG_ROOT or next to
+ * it, as gdb finds them: udebug.h), else from its .dynsym. */
 int usyms_find(struct bb_usyms *u, int pid, uint64_t addr, struct bb_usym *s);
 /*
  * Symbolize a file offset in the file of a build id (what stack maps made
  * with BPF_F_USER_BUILD_ID give: no pid, no address), for a process whose
  * maps were never read: among the files read so far (any process's), else
- * DEBUG_ROOT/.build-id/xx/rest.debug (DEBUG_ROOT: /usr/lib/debug, or what
- * usyms_set_debug_root gave) if it has the same build id and its PT_LOADs
+ * DEBUG_ROOT/.build-id/xx/rest.debug (DEBUG_ROOT: what
+ * usyms_set_debug_root gave, else $BAREBPF_DEBUG_ROOT, else /usr/lib/debug) if it has the same build id and its PT_LOADs
  * still hold their bytes (a --only-keep-debug file does not: [unknown],
  * not a guess). -ENOENT: no such file; s->name NULL: no symbol there.
  */

@@ -63,6 +63,17 @@ static uint32_t xz_crc32(const uint8_t *p, size_t n)
 	return ~c;
 }
 
+uint32_t xz_crc32_update(uint32_t crc, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	uint32_t c = ~crc;
+
+	crc_init();
+	while (n--)
+		c = crc32_tab[(c ^ *b++) & 0xff] ^ c >> 8;
+	return ~c;
+}
+
 static uint64_t xz_crc64(const uint8_t *p, size_t n)
 {
 	uint64_t c = ~0ull;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The /proc/kallsyms parser (kallsyms.c) and its lookups. */
+#include <string.h>
 #include "fuzz.h"
 #include "barebpf.h"
 #include "kernel.h"
@@ -12,7 +13,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t addr, off;
 	int n;
 
+	struct bb_ksyms *part = NULL;
+	uint64_t want[9];
+
+	for (addr = 0; addr < 8; addr++)
+		want[addr] = addr << 61 | addr;
+	want[8] = ~0ULL;
 	n = ksyms_parse(&ks, text);
+	/* the symbols of some addresses only: the whole table's answers */
+	if (ksyms_parse_for(&part, text, want, 9) >= 0) {
+		for (addr = 0; n >= 0 && addr < 9; addr++) {
+			const struct bb_ksym *a = ksyms_find(ks, want[addr], NULL);
+			const struct bb_ksym *b = ksyms_find(part, want[addr],
+							     NULL);
+
+			FUZZ_ASSERT(!a == !b);
+			FUZZ_ASSERT(!a || (a->addr == b->addr &&
+					   !strcmp(a->name, b->name)));
+		}
+		ksyms_free(part);
+	}
 	free(text);
 	if (n < 0)
 		return 0;

@@ -212,6 +212,200 @@ START_TEST(test_profile_ratio)
 }
 END_TEST
 
+/* The CPU time (ns) the thread pid has run, from /proc/PID/schedstat. */
+static double cpu_secs(pid_t pid)
+{
+	char path[64], buf[128];
+	unsigned long long ns = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	if (fgets(buf, sizeof(buf), f))
+		ns = strtoull(buf, NULL, 10);
+	fclose(f);
+	return ns / 1e9;
+}
+
+/*
+ * profile -F 499 -p PID 1 of a process burning a CPU: the samples cover
+ * the duration from when the tool says "Sampling", and no more. Each
+ * sample of a single-threaded busy process is 1/499 s of its CPU time, so
+ * the samples can be at most 499 x (its CPU time from the "Sampling" line
+ * to the tool's exit, and at most the 1 s asked), within 10 %; at least
+ * 499 x what it ran within the second, in all (its CPU time less the
+ * wall time past the second), within 25 % (a busy host shares the CPU
+ * with it unevenly). The tool once enabled sampling some 200 ms (the
+ * kernel's symbol table read) before its duration began: 20 % too many.
+ */
+START_TEST(test_profile_window)
+{
+	static char out[1 << 20];
+	char err[4096], pid[16];
+	char *const load[] = { STACKLOAD, "burn", "20", NULL };
+	const double hz = 499, secs = 1;
+	double c0, c1, t0, t1, most, least;
+	unsigned long long n;
+	struct proc l, p;
+
+	spawn(&l, load);
+	snprintf(pid, sizeof(pid), "%d", (int)l.pid);
+	usleep(200000);
+	{
+		char *const argv[] = { (char *)barebpf(), "profile", "-F",
+				       "499", "-f", "-p", pid, "1", NULL };
+
+		spawn(&p, argv);
+		read_until(p.err, err, sizeof(err), "Sampling", 20000);
+		c0 = cpu_secs(l.pid);
+		t0 = mono();
+		ck_assert_msg(strstr(err, "Sampling"), "no start: %s", err);
+		read_until(p.out, out, sizeof(out), NULL, 20000);
+		ck_assert_int_eq(wait_exit(p.pid), 0);
+		c1 = cpu_secs(l.pid);
+		t1 = mono();
+	}
+	kill(l.pid, SIGKILL);
+	wait_exit(l.pid);
+	n = folded_sum(out, "");
+	most = hz * (c1 - c0 < secs ? c1 - c0 : secs);
+	least = hz * (c1 - c0 - (t1 - t0 - secs));
+	ck_assert_msg(n <= 1.1 * most + 3, "%llu samples, more than 499 x "
+		      "%.3f s of CPU (%.3f s in %.3f s since the start)", n,
+		      most / hz, c1 - c0, t1 - t0);
+	ck_assert_msg(n >= 0.75 * least - 3, "%llu samples, under 499 x "
+		      "%.3f s of CPU in the second (%.3f s in %.3f s)", n,
+		      least / hz, c1 - c0, t1 - t0);
+}
+END_TEST
+
+/*
+ * The first record of out printed twice, its count apart (NULL: none):
+ * records end at sep ("\n": folded and JSON lines; "\n\n": bcc's
+ * multi-line stacks), and their count starts after the last cut within
+ * them (' ' folded, ',' JSON, '\n' a stack). The first in *dup.
+ */
+static int printed_twice(const char *out, const char *sep, char cut,
+			 char *dup, size_t len)
+{
+	const char *a, *b, *ea, *eb;
+	size_t sl = strlen(sep);
+
+	for (a = out + strspn(out, "\n"); *a; a = ea + sl) {
+		const char *ca, *cb;
+
+		ea = strstr(a, sep);
+		if (!ea)
+			break;
+		ca = a;
+		for (const char *q = a; q < ea; q++)
+			if (*q == cut)
+				ca = q;
+		for (b = ea + sl; *b; b = eb + sl) {
+			eb = strstr(b, sep);
+			if (!eb)
+				break;
+			cb = b;
+			for (const char *q = b; q < eb; q++)
+				if (*q == cut)
+					cb = q;
+			if (ca - a == cb - b && !memcmp(a, b, ca - a)) {
+				snprintf(dup, len, "%.*s", (int)(ea - a), a);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * The stacks profile prints are each printed once, in text, folded and
+ * JSON: the kernel makes a stack id of each list of addresses, and the
+ * many addresses sampled in a busy function print as one name (the tool
+ * once printed `...;spin_three;spin 734`, then `... 145`, `... 114`).
+ */
+START_TEST(test_profile_merged)
+{
+	static char out[1 << 20];
+	static const struct { const char *opt, *sep; char cut; } f[] = {
+		{ "-f", "\n", ' ' }, { "-j", "\n", ',' }, { "-d", "\n\n", '\n' },
+	};
+	char err[4096], pid[16], dup[4096];
+	char *const load[] = { STACKLOAD, "burn", "20", NULL };
+	struct proc l;
+	size_t i;
+
+	spawn(&l, load);
+	snprintf(pid, sizeof(pid), "%d", (int)l.pid);
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		char *const argv[] = { (char *)barebpf(), "profile", "-F",
+				       "499", (char *)f[i].opt, "-p", pid,
+				       "1", NULL };
+
+		ck_assert_int_eq(run(argv, out, sizeof(out), err,
+				     sizeof(err)), 0);
+		ck_assert_msg(strstr(out, "spin_three"), "%s: %s", f[i].opt,
+			      out);
+		ck_assert_msg(!printed_twice(out, f[i].sep, f[i].cut, dup,
+					     sizeof(dup)),
+			      "profile %s printed twice:\n%s", f[i].opt, dup);
+	}
+	kill(l.pid, SIGKILL);
+	wait_exit(l.pid);
+}
+END_TEST
+
+/* A field of /proc/PID/status in KiB ("VmHWM"), or 0. */
+static unsigned long status_kib(pid_t pid, const char *field)
+{
+	char path[64], line[256];
+	unsigned long v = 0;
+	size_t fl = strlen(field);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, fl) && line[fl] == ':')
+			v = strtoul(line + fl + 1, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+/*
+ * What profile costs while it samples: its peak RSS from start to its
+ * "Sampling" line, and a second on, under 1.5 MiB (the other tools take
+ * 600 KiB): the kernel's symbols are read when the stacks are printed,
+ * and then only those of the stacks' addresses. It took 9.7 MB, the whole
+ * of /proc/kallsyms read and sorted before sampling began (and 130 ms).
+ * The kernel frames are named all the same (do_idle, with -I).
+ */
+START_TEST(test_profile_rss)
+{
+	static char out[1 << 20];
+	char err[4096];
+	char *const argv[] = { (char *)barebpf(), "profile", "-F", "99",
+			       "-I", "-K", "-f", "2", NULL };
+	unsigned long hwm;
+	struct proc p;
+
+	spawn(&p, argv);
+	read_until(p.err, err, sizeof(err), "Sampling", 20000);
+	ck_assert_msg(strstr(err, "Sampling"), "no start: %s", err);
+	usleep(1000000);
+	hwm = status_kib(p.pid, "VmHWM");
+	read_until(p.out, out, sizeof(out), NULL, 20000);
+	ck_assert_int_eq(wait_exit(p.pid), 0);
+	ck_assert_msg(hwm > 0 && hwm < 1536, "peak RSS while sampling: %lu "
+		      "KiB", hwm);
+	ck_assert_msg(strstr(out, ";do_idle_[k]"), "no idle stack named:\n"
+		      "%.2000s", out);
+}
+END_TEST
+
 /*
  * The load stripped as Fedora's find-debuginfo strips a package: no
  * .symtab, its functions only in .gnu_debugdata (MiniDebugInfo, an
@@ -270,6 +464,51 @@ START_TEST(test_profile_minidebuginfo)
 	one = folded_sum(out, ";spin_one");
 	ck_assert_msg(one > 10 && three > 30, "spin_three %llu, spin_one %llu "
 		      "samples:\n%.2000s", three, one, out);
+}
+END_TEST
+
+/*
+ * A library stripped of its .symtab, its symbols in a separate debug file:
+ * Debian's libc6, with libc6-dbg (/usr/lib/debug/.build-id/xx/rest.debug).
+ * The frame below main, in glibc's static __libc_start_call_main, is named
+ * (it was [unknown], .dynsym alone holding no such name). SKIP where the
+ * load's libc has no such debug file, or no such function.
+ */
+START_TEST(test_profile_libc_debug)
+{
+	static char out[1 << 20];
+	char err[4096], pid[16], cmd[1024];
+	char *const load[] = { STACKLOAD, "burn", "3", NULL };
+	struct proc l, p;
+
+	snprintf(cmd, sizeof(cmd), "lib=$(ldd %s | awk '/libc\\.so/ "
+		 "{ print $3 }'); id=$(readelf -n \"$lib\" | sed -n "
+		 "'s/.*Build ID: //p'); f=/usr/lib/debug/.build-id/"
+		 "$(echo $id | cut -c1-2)/$(echo $id | cut -c3-).debug; "
+		 "nm \"$f\" 2>/dev/null | grep -q ' __libc_start_call_main$' "
+		 "&& ! nm \"$lib\" 2>/dev/null | grep -q .", STACKLOAD);
+	if (sh(cmd, out, sizeof(out)) != 0)
+		bbtest_skip("no debug file of %s's libc with "
+			    "__libc_start_call_main, or a libc not stripped "
+			    "(apt-get install libc6-dbg)", STACKLOAD);
+	spawn(&l, load);
+	snprintf(pid, sizeof(pid), "%d", (int)l.pid);
+	{
+		char *const argv[] = { (char *)barebpf(), "profile", "-F",
+				       "199", "-f", "-U", "-p", pid, "1",
+				       NULL };
+
+		spawn(&p, argv);
+		read_until(p.out, out, sizeof(out), NULL, 20000);
+		read_until(p.err, err, sizeof(err), NULL, 2000);
+		ck_assert_msg(wait_exit(p.pid) == 0, "profile failed: %s", err);
+	}
+	kill(l.pid, SIGKILL);
+	wait_exit(l.pid);
+	ck_assert_msg(folded_sum(out, ";__libc_start_call_main;main;burn;") >
+		      folded_sum(out, ";[unknown];main;burn;"),
+		      "main's caller not named from libc's debug file:\n%.2000s",
+		      out);
 }
 END_TEST
 
@@ -420,6 +659,10 @@ START_TEST(test_bad_args)
 	/* build-id stacks at sched_switch could deadlock before 4.19.92 */
 	char *const e[] = { (char *)barebpf(), "offcputime", "--build-id",
 			    "--kern-version", "4.19.0", "1", NULL };
+	char *const f[] = { (char *)barebpf(), "offcputime", "-M", "0", "1",
+			    NULL };
+	char *const g[] = { (char *)barebpf(), "offcputime", "-m", "0", "1",
+			    NULL };
 
 	ck_assert_int_eq(run(a, out, sizeof(out), err, sizeof(err)), 1);
 	ck_assert_ptr_nonnull(strstr(err, "-U and -K"));
@@ -431,6 +674,12 @@ START_TEST(test_bad_args)
 	ck_assert_ptr_nonnull(strstr(err, "--build-id names user frames"));
 	ck_assert_int_eq(run(e, out, sizeof(out), err, sizeof(err)), 1);
 	ck_assert_msg(strstr(err, "--build-id: refused on 4.19.0"), "%s", err);
+	/* -M 0 is no maximum nowhere: refused, as bcc refuses it */
+	ck_assert_int_eq(run(f, out, sizeof(out), err, sizeof(err)), 1);
+	ck_assert_msg(strstr(err, "-M 0: the time must be above 0") &&
+		      strstr(err, "leave -M out"), "%s", err);
+	ck_assert_int_eq(run(g, out, sizeof(out), err, sizeof(err)), 1);
+	ck_assert_msg(strstr(err, "-m 0: the time must be above 0"), "%s", err);
 }
 END_TEST
 
@@ -471,7 +720,11 @@ static Suite *profile_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_profile_ratio);
+	tcase_add_test(tc, test_profile_window);
+	tcase_add_test(tc, test_profile_merged);
+	tcase_add_test(tc, test_profile_rss);
 	tcase_add_test(tc, test_profile_minidebuginfo);
+	tcase_add_test(tc, test_profile_libc_debug);
 	tcase_add_test(tc, test_profile_svg_browser);
 	tcase_add_test(tc, test_offcputime_naps);
 	tcase_add_test(tc, test_profile_full_map);

@@ -75,6 +75,110 @@ START_TEST(test_fold_escapes)
 }
 END_TEST
 
+/*
+ * Stacks that print the same merge, in each output (the issue's `spin;
+ * [unknown];main;... 301`, then `... 4`, `... 4`): the kernel gives a stack
+ * id per list of addresses, and addresses within one function print as
+ * one name. Keys: (pid, tgid, stack ids), all of comm "spin".
+ */
+struct mkey {
+	unsigned pid, tgid;
+	int kid, uid;
+	uint64_t value;
+};
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* The lines printed for keys (all named u and k), merged, into out. */
+static void merged(const struct stackcount_opts *o, const struct mkey *m,
+		   int n, char *out, size_t len)
+{
+	static const char *const u[] = { "spin", "main", "[unknown]" };
+	static const char *const k[] = { "asm_sysvec_apic_timer_interrupt" };
+	struct stackcount_line l[8];
+	FILE *f;
+	int i;
+
+	ck_assert_int_le(n, 8);
+	for (i = 0; i < n; i++) {
+		struct stack_key key = { 0 };
+		size_t sz;
+
+		key.pid = m[i].pid;
+		key.tgid = m[i].tgid;
+		key.kstack = m[i].kid;
+		key.ustack = m[i].uid;
+		memcpy(key.comm, "spin", 4);
+		f = open_memstream(&l[i].text, &sz);
+		ck_assert_ptr_nonnull(f);
+		ck_assert_int_eq(stackcount_render(f, o, &key, k,
+						   m[i].kid >= 0, u, 3), 0);
+		ck_assert_int_eq(fclose(f), 0);
+		l[i].value = m[i].value;
+	}
+	n = stackcount_merge(l, n);
+	f = fmemopen(out, len, "w");
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i < n; i++) {
+		stackcount_put(f, o, &l[i]);
+		free(l[i].text);
+	}
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+START_TEST(test_merge_same)
+{
+	/* threads 11 and 12 of process 10; kernel stack 1 and 2 print the
+	 * same, -EFAULT (no kernel frames: a sample in user mode) not */
+	static const struct mkey m[] = {
+		{ 11, 10, 1, 5, 4 }, { 11, 10, 2, 6, 301 },
+		{ 11, 10, 1, 7, 4 }, { 12, 10, 2, 8, 10 },
+		{ 11, 10, -EFAULT, 9, 3 }, { 11, 10, -EEXIST, 9, 1 },
+		{ 11, 10, -ENOMEM, 5, 2 },
+	};
+	struct stackcount_opts o = { .kernel = 1, .user = 1, .unit = "us" };
+	char out[4096];
+
+	o.folded = 1;
+	merged(&o, m, 7, out, sizeof(out));
+	ck_assert_str_eq(out,
+		"spin;[unknown];main;spin 3\n"
+		"spin;[unknown];main;spin;[Missed Kernel Stack] 3\n"
+		"spin;[unknown];main;spin;asm_sysvec_apic_timer_interrupt_[k] "
+		"319\n");
+	/* JSON: by thread, and an error by its number */
+	o.folded = 0;
+	o.json = 1;
+	merged(&o, m, 7, out, sizeof(out));
+	ck_assert_ptr_nonnull(strstr(out, "{\"pid\":11,\"tgid\":10,\"comm\":"
+		"\"spin\",\"kstack\":[\"asm_sysvec_apic_timer_interrupt\"],"
+		"\"ustack\":[\"spin\",\"main\",\"[unknown]\"],\"us\":309}\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\"pid\":12,"));
+	ck_assert_ptr_nonnull(strstr(out, "{\"error\":-17}"));
+	ck_assert_ptr_nonnull(strstr(out, "{\"error\":-12}"));
+	ck_assert_int_eq(count_lines(out), 5);
+	/* text: by thread (offcputime's), or by process (profile's) */
+	o.json = 0;
+	merged(&o, m, 7, out, sizeof(out));
+	ck_assert_ptr_nonnull(strstr(out, "spin (11)\n        309\n\n"));
+	ck_assert_ptr_nonnull(strstr(out, "spin (12)\n        10\n\n"));
+	o.show_tgid = 1;
+	merged(&o, m, 7, out, sizeof(out));
+	ck_assert_ptr_nonnull(strstr(out, "    asm_sysvec_apic_timer_interrupt"
+		"\n    spin\n    main\n    [unknown]\n    -                spin "
+		"(10)\n        319\n\n"));
+	ck_assert_ptr_null(strstr(out, "(11)"));
+	ck_assert_int_eq(count_lines(out), 7 + 6 + 7);
+}
+END_TEST
+
 START_TEST(test_xml_esc)
 {
 	char out[128];
@@ -224,6 +328,7 @@ static Suite *flamegraph_suite(void)
 	tcase_add_test(tc, test_fold_order);
 	tcase_add_test(tc, test_fold_missing);
 	tcase_add_test(tc, test_fold_escapes);
+	tcase_add_test(tc, test_merge_same);
 	tcase_add_test(tc, test_xml_esc);
 	tcase_add_test(tc, test_svg_structure);
 	tcase_add_test(tc, test_svg_layout);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "barebpf.h"
 #include "bbtest.h"
@@ -200,6 +201,96 @@ START_TEST(test_load_proc)
 }
 END_TEST
 
+/* Every address of addrs named by part as by whole (names and offsets). */
+static void same_answers(const struct bb_ksyms *whole,
+			 const struct bb_ksyms *part, const uint64_t *addrs,
+			 size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t o1 = 0, o2 = 0;
+		const struct bb_ksym *a = ksyms_find(whole, addrs[i], &o1);
+		const struct bb_ksym *b = ksyms_find(part, addrs[i], &o2);
+
+		ck_assert_msg(!a == !b, "%#llx: %s / %s",
+			      (unsigned long long)addrs[i], a ? a->name : "-",
+			      b ? b->name : "-");
+		if (a) {
+			ck_assert_str_eq(a->name, b->name);
+			ck_assert_uint_eq(o1, o2);
+		}
+	}
+}
+
+/*
+ * The symbols of some addresses only (what a stack printer needs): the
+ * same answers as the whole table for those addresses (aliases: the first
+ * text symbol; below every symbol: none; above: the last), in a table of
+ * only those symbols.
+ */
+START_TEST(test_parse_for)
+{
+	static const uint64_t addrs[] = {
+		0xffffffff81100010, 0xffffffff81000000, 0xffffffff81000004,
+		0xfffffffff0000000, 0xffffffffc0a01008, 0xffffffff81100400,
+		0xffffffff81100010, 0x1000, 0xffffffff82000001,
+		0xffffffffc0a00fff, 0xffffffff81300000,
+	};
+	const size_t n = sizeof(addrs) / sizeof(addrs[0]);
+	struct bb_ksyms *whole = NULL, *part = NULL;
+
+	ck_assert_int_ge(ksyms_parse(&whole, sample), 0);
+	/* 7 symbols name the 10 distinct addresses (one below all) */
+	ck_assert_int_eq(ksyms_parse_for(&part, sample, addrs, n), 7);
+	same_answers(whole, part, addrs, n);
+	ck_assert_int_eq(ksyms_has(part, "startup_64"), 0);
+	ck_assert_int_eq(ksyms_has(part, "_stext"), 1);
+	ck_assert_int_eq(ksyms_has(part, "jiffies"), 1);
+	ksyms_free(part);
+	ck_assert_int_eq(ksyms_parse_for(&part, sample, addrs, 0), 0);
+	ck_assert_ptr_null(ksyms_find(part, addrs[0], NULL));
+	ksyms_free(part);
+	ck_assert_int_eq(ksyms_parse_for(&part,
+					 "0000000000000000 T a\n"
+					 "0000000000000000 T b\n", addrs, n),
+			 -EACCES);
+	ksyms_free(whole);
+}
+END_TEST
+
+/* The same from the real /proc/kallsyms, streamed: 20000 addresses in
+ * and around its symbols, the answers of the whole table. */
+START_TEST(test_load_for_proc)
+{
+	struct bb_ksyms *whole = NULL, *part = NULL;
+	struct bb_err err = { "" };
+	static uint64_t addrs[20000];
+	size_t i;
+	int n;
+
+	n = ksyms_load(&whole, NULL, &err);
+	if (n == -EACCES)
+		bbtest_skip("%s", err.msg);
+	ck_assert_msg(n > 1000, "%d: %s", n, err.msg);
+	srand(32);
+	for (i = 0; i < 20000; i++) {
+		const struct bb_ksym *s = ksyms_find(whole,
+			0xffffffff80000000ULL + (uint64_t)rand() * 64, NULL);
+
+		addrs[i] = (s ? s->addr : 0) + (uint64_t)(rand() % 300);
+	}
+	n = ksyms_load_for(&part, NULL, addrs, 20000, &err);
+	ck_assert_msg(n > 0 && n <= 20000, "%d: %s", n, err.msg);
+	same_answers(whole, part, addrs, 20000);
+	ksyms_free(part);
+	ksyms_free(whole);
+	ck_assert_int_eq(ksyms_load_for(&part, "/nonexistent/kallsyms", addrs,
+					1, &err), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "/nonexistent/kallsyms"));
+}
+END_TEST
+
 static Suite *kallsyms_suite(void)
 {
 	Suite *s = suite_create("kallsyms");
@@ -215,6 +306,8 @@ static Suite *kallsyms_suite(void)
 	tcase_add_test(tc, test_empty);
 	tcase_add_test(tc, test_load_errors);
 	tcase_add_test(tc, test_load_proc);
+	tcase_add_test(tc, test_parse_for);
+	tcase_add_test(tc, test_load_for_proc);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -715,7 +715,28 @@ static const char mdi_script[] =
 	"  xz --format=xz --check=$c -c mini >mini.$c.xz\n"
 	"  cp bare mdi-$c\n"
 	"  objcopy --add-section .gnu_debugdata=mini.$c.xz mdi-$c\n"
-	"done\n";
+	"done\n"
+	/* split as Debian's -dbg packages: the program stripped of its
+	 * .symtab, the rest in a debug file found by .gnu_debuglink (next
+	 * to it, in .debug/, in ROOT/DIR) or by build id (ROOT/.build-id) */
+	"cc -O1 -Wl,--build-id=none -o nobid p.c\n"
+	"objcopy --only-keep-debug nobid nobid.debug\n"
+	"dosplit() { mkdir -p \"$2\" \"$(dirname \"$3\")\"; cp $1 \"$2/prog\"\n"
+	"  strip --strip-debug --strip-unneeded \"$2/prog\"\n"
+	"  cp $4 \"$3\"\n"
+	"  [ -z \"$5\" ] || objcopy --add-gnu-debuglink=\"$3\" \"$2/prog\"; }\n"
+	"dosplit full split/next split/next/prog.debug debug link\n"
+	"dosplit full split/sub split/sub/.debug/prog.debug debug link\n"
+	"dosplit full split/rootdir splitroot$(pwd -P)/split/rootdir/"
+	"prog.debug "
+	"debug link\n"
+	"id=$(readelf -n full | sed -n 's/.*Build ID: //p')\n"
+	"dosplit full split/byid bidroot/.build-id/$(echo $id | cut -c1-2)/"
+	"$(echo $id | cut -c3-).debug debug\n"
+	"dosplit nobid split/crc split/crc/prog.debug nobid.debug link\n"
+	"dosplit nobid split/badcrc split/badcrc/prog.debug nobid.debug link\n"
+	"echo >>split/badcrc/prog.debug\n"
+	"dosplit full split/otherid split/otherid/prog.debug md5 link\n";
 
 static char mdi_dir[4096];
 
@@ -1061,6 +1082,115 @@ START_TEST(test_find_build_id)
 }
 END_TEST
 
+/* The file offset of vaddr in the program file (its PT_LOAD). */
+static uint64_t va_foff(const char *file, uint64_t va)
+{
+	uint64_t foff = 0;
+	GElf_Phdr ph;
+	size_t i, n;
+	Elf *e;
+	int fd = open(mdi_path(file), O_RDONLY);
+
+	ck_assert_int_ge(fd, 0);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	ck_assert_int_eq(elf_getphdrnum(e, &n), 0);
+	for (i = 0; i < n; i++)
+		if (gelf_getphdr(e, i, &ph) && ph.p_type == PT_LOAD &&
+		    va >= ph.p_vaddr && va - ph.p_vaddr < ph.p_filesz)
+			foff = va - ph.p_vaddr + ph.p_offset;
+	elf_end(e);
+	close(fd);
+	ck_assert_uint_ne(foff, 0);
+	return foff;
+}
+
+/* mdi_local + 1 in the file mapped into this process, named by usyms
+ * (with the debug root set by usyms_set_debug_root, or not: NULL). */
+static const char *split_name(struct bb_usyms *u, const char *file,
+			      uint64_t va, char *name, size_t len)
+{
+	uint64_t foff = va_foff(file, va), page = foff & ~4095ULL;
+	struct bb_usym s;
+	unsigned char *map;
+	int fd = open(mdi_path(file), O_RDONLY);
+
+	ck_assert_int_ge(fd, 0);
+	map = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, page);
+	ck_assert_ptr_ne(map, MAP_FAILED);
+	close(fd);
+	ck_assert_int_eq(usyms_find(u, getpid(), (uint64_t)(uintptr_t)map +
+				    (foff - page) + 1, &s), 0);
+	ck_assert_str_eq(s.module, "prog");
+	snprintf(name, len, "%s+%llu", s.name ? s.name : "[unknown]",
+		 (unsigned long long)s.off);
+	munmap(map, 4096);
+	return name;
+}
+
+/*
+ * A program stripped of its .symtab as Debian packages are (strip
+ * --strip-debug --strip-unneeded), its static function named from the
+ * separate debug file (objcopy --only-keep-debug) wherever gdb looks:
+ * by .gnu_debuglink next to it, in its .debug/, in DEBUG_ROOT/DIR/; by
+ * build id in DEBUG_ROOT/.build-id/xx/rest.debug (the root from
+ * BAREBPF_DEBUG_ROOT, or usyms_set_debug_root); without build ids, by
+ * the link's CRC32. Not from a debug file of another build (another
+ * build id, a CRC that differs): [unknown], not a wrong name.
+ */
+START_TEST(test_split_debug)
+{
+	static const struct { const char *file; int named; } c[] = {
+		{ "split/next/prog", 1 }, { "split/sub/prog", 1 },
+		{ "split/rootdir/prog", 1 }, { "split/byid/prog", 1 },
+		{ "split/crc/prog", 1 }, { "split/badcrc/prog", 0 },
+		{ "split/otherid/prog", 0 },
+	};
+	char root[4200], name[256];
+	struct bb_usyms *u;
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		const char *src = strstr(c[i].file, "crc") ? "nobid" : "full";
+		uint64_t va = file_addr(src, "mdi_local");
+		int env = i % 2;
+
+		/* the build id's root apart: the links are found by link */
+		snprintf(root, sizeof(root), "%s/%s", mdi_dir,
+			 strstr(c[i].file, "byid") ? "bidroot" : "splitroot");
+
+		/* stripped: .dynsym alone does not name it */
+		{
+			struct bb_elfsyms *es;
+			uint64_t off;
+
+			ck_assert_int_eq(elfsyms_load(&es, mdi_path(c[i].file)),
+					 0);
+			ck_assert_int_eq(elfsyms_has_symtab(es), 0);
+			ck_assert_ptr_null(elfsyms_find(es, va + 1, &off));
+			elfsyms_free(es);
+		}
+		ck_assert_int_eq(usyms_new(&u), 0);
+		if (env)
+			ck_assert_int_eq(setenv("BAREBPF_DEBUG_ROOT", root, 1),
+					 0);
+		else
+			usyms_set_debug_root(u, root);
+		ck_assert_str_eq(split_name(u, c[i].file, va, name,
+					    sizeof(name)),
+				 c[i].named ? "mdi_local+1" : "[unknown]+0");
+		usyms_free(u);
+		unsetenv("BAREBPF_DEBUG_ROOT");
+	}
+	/* the build id's directory, without the root: not found */
+	ck_assert_int_eq(usyms_new(&u), 0);
+	usyms_set_debug_root(u, "/nonexistent");
+	ck_assert_str_eq(split_name(u, "split/byid/prog",
+				    file_addr("full", "mdi_local"), name,
+				    sizeof(name)), "[unknown]+0");
+	usyms_free(u);
+}
+END_TEST
+
 /*
  * A build id shorter than 20 bytes (ld --build-id=md5: 16) as a build-id
  * stack map gives it, padded with zeros to 20: stackcount names the frame
@@ -1345,6 +1475,7 @@ static Suite *usym_suite(void)
 	tcase_add_test(md, test_build_id);
 	tcase_add_test(md, test_find_build_id);
 	tcase_add_test(md, test_padded_build_id);
+	tcase_add_test(md, test_split_debug);
 	suite_add_tcase(s, md);
 	return s;
 }
