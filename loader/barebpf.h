@@ -130,6 +130,9 @@ int bb_read_small(const char *path, char *buf, size_t len);
 /* Sum over CPUs of a u64 in a per-CPU array at key into *sum: 0 or
  * -errno (then *sum is 0 and means nothing). */
 int bpf_map_sum_percpu_u64(int fd, uint32_t key, uint64_t *sum);
+/* For keys 0..n-1 of such a map of totals that only grow: d[k] what key k
+ * gained since prev[k], which becomes its sum (d[k] 0 for a key not read). */
+void bpf_map_percpu_deltas(int fd, uint32_t n, uint64_t *prev, uint64_t *d);
 /* The u64 at byte off (a multiple of 8, below 256) of the program's
  * bpf_prog_info; -EOPNOTSUPP where this kernel's info is shorter. */
 int bpf_prog_info_u64(int prog_fd, uint32_t off, uint64_t *v);

@@ -424,6 +424,20 @@ int bpf_map_sum_percpu_u64(int fd, uint32_t key, uint64_t *sum)
 	return ret;
 }
 
+void bpf_map_percpu_deltas(int fd, uint32_t n, uint64_t *prev, uint64_t *d)
+{
+	uint64_t now;
+	uint32_t k;
+
+	for (k = 0; k < n; k++) {
+		d[k] = 0;
+		if (bpf_map_sum_percpu_u64(fd, k, &now) == 0) {
+			d[k] = now - prev[k];
+			prev[k] = now;
+		}
+	}
+}
+
 int bpf_prog_info_u64(int prog_fd, uint32_t off, uint64_t *v)
 {
 	uint64_t info[32] = { 0 }; /* the first 256 bytes of bpf_prog_info */

@@ -51,7 +51,25 @@ int tool_wait(struct tool_timer *tm, struct bb_perfbuf *pb)
 	return TOOL_TICK_NONE;
 }
 
+void tool_every(double interval, double duration, unsigned long count,
+		int flags, void (*fn)(void *ctx), void *ctx)
+{
+	struct tool_timer tm;
+	unsigned long done = 0;
+	int tick;
 
+	tool_timer_init(&tm, interval, duration);
+	for (;;) {
+		tick = tool_wait(&tm, NULL);
+		if (tick == TOOL_TICK_NONE)
+			continue;
+		if (tick == TOOL_TICK_LAST && !(flags & TOOL_EVERY_PARTIAL))
+			return;
+		fn(ctx);
+		if (tick == TOOL_TICK_LAST || (count && ++done >= count))
+			return;
+	}
+}
 
 double tool_next_tick(double next, double interval, double now)
 {

@@ -61,3 +61,15 @@ void tool_stream_report(struct tool_ctx *t, const struct tool_stream *s,
 			   "mismatched build?)",
 			   (unsigned long long)s->short_records);
 }
+
+void tool_stream_run(struct tool_ctx *t, struct tool_stream *s,
+		     struct bb_perfbuf *pb, double duration)
+{
+	struct tool_timer tm;
+
+	tool_timer_init(&tm, 0, duration);
+	while (tool_wait(&tm, pb) != TOOL_TICK_LAST)
+		;
+	tool_stream_finish(t, s, pb, NULL, NULL);
+	tool_stream_report(t, s, NULL, NULL);
+}

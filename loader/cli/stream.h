@@ -44,5 +44,12 @@ void tool_stream_finish(struct tool_ctx *t, struct tool_stream *s,
  */
 void tool_stream_report(struct tool_ctx *t, const struct tool_stream *s,
 			const char *more, const char *warn);
+/*
+ * The whole run of the simplest streaming tools (killsnoop, opensnoop,
+ * drsnoop): deliver pb's records until the duration (0: none) ends or a
+ * signal comes, then finish and report as above, with no more and no warn.
+ */
+void tool_stream_run(struct tool_ctx *t, struct tool_stream *s,
+		     struct bb_perfbuf *pb, double duration);
 
 #endif

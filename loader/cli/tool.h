@@ -260,6 +260,15 @@ int tool_wait(struct tool_timer *tm, struct bb_perfbuf *pb);
 /* The first tick next + k * interval (k >= 1) after now, in one step:
  * never a loop that a late wake-up or a tiny interval keeps turning. */
 double tool_next_tick(double next, double interval, double now);
+/*
+ * The loop of the interval tools: fn(ctx) at the end of each interval and,
+ * with TOOL_EVERY_PARTIAL, once more for the interval a signal or the
+ * duration cut short (bcc's hardirqs, softirqs and cachestat print it;
+ * vfsstat does not); stops after count calls (0: no limit).
+ */
+enum { TOOL_EVERY_PARTIAL = 1 };
+void tool_every(double interval, double duration, unsigned long count,
+		int flags, void (*fn)(void *ctx), void *ctx);
 
 /*
  * The options every tool takes, one table and one handler: -h/--help,

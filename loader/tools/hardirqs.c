@@ -130,15 +130,27 @@ static void print_summary(const struct nh_irq_opts *o, struct mapdelta *md,
 	free(r);
 }
 
+struct hardirqs_loop {
+	const struct nh_irq_opts *o;
+	struct mapdelta *md;
+	struct nones *nones;
+};
+
+static void every_interval(void *ctx)
+{
+	struct hardirqs_loop *l = ctx;
+
+	print_summary(l->o, l->md, l->nones);
+}
+
 static int hardirqs_main(int argc, char **argv)
 {
 	struct nh_irq_opts o = { 0 };
 	struct mapdelta md;
 	struct nones nones = { .len = 0 };
 	struct tool_ctx t;
-	struct tool_timer tm;
-	unsigned long printed = 0;
-	int ret = 1, tick;
+	struct hardirqs_loop l = { &o, &md, &nones };
+	int ret = 1;
 
 	tool_init(&t, "hardirqs");
 	if (nh_irq_parse_args(&t, &help, &o, argc, argv))
@@ -152,15 +164,8 @@ static int hardirqs_main(int argc, char **argv)
 	tool_tracing(&t, o.json ? stderr : stdout, "Tracing hard irq %s... "
 		     "Hit Ctrl-C to end.\n", o.counts ? "events" :
 		     "event time");
-	tool_timer_init(&tm, o.interval, o.duration);
-	do {
-		tick = tool_wait(&tm, NULL);
-		if (tick == TOOL_TICK_NONE)
-			continue;
-		print_summary(&o, &md, &nones);
-		if (o.count && ++printed >= o.count)
-			break;
-	} while (tick != TOOL_TICK_LAST);
+	tool_every(o.interval, o.duration, o.count, TOOL_EVERY_PARTIAL,
+		   every_interval, &l);
 	mapdelta_free(&md);
 	if (t.verbose)
 		none_report(&t, &nones);

@@ -116,20 +116,20 @@ static void meminfo(uint64_t *buffers, uint64_t *cached)
 	free(text);
 }
 
-static void print_interval(const struct cachestat_opts *o, int fd,
-			   uint64_t *prev)
-{
-	uint64_t d[CACHESTAT_NSTATS], now, buffers, cached;
-	struct cachestat_row r;
-	uint32_t k;
+struct cachestat_loop {
+	const struct cachestat_opts *o;
+	int fd;
+	uint64_t prev[CACHESTAT_NSTATS];
+};
 
-	for (k = 0; k < CACHESTAT_NSTATS; k++) {
-		d[k] = 0;
-		if (bpf_map_sum_percpu_u64(fd, k, &now) == 0) {
-			d[k] = now - prev[k];
-			prev[k] = now;
-		}
-	}
+static void print_interval(void *ctx)
+{
+	struct cachestat_loop *l = ctx;
+	const struct cachestat_opts *o = l->o;
+	uint64_t d[CACHESTAT_NSTATS], buffers, cached;
+	struct cachestat_row r;
+
+	bpf_map_percpu_deltas(l->fd, CACHESTAT_NSTATS, l->prev, d);
 	cachestat_compute(d, &r);
 	meminfo(&buffers, &cached);
 	cachestat_print(stdout, &r, buffers, cached, now_hms(), o->timestamp,
@@ -159,25 +159,15 @@ static int parse_args(struct tool_ctx *t, struct cachestat_opts *o, int argc,
 
 static int output_loop(const struct cachestat_opts *o, int fd)
 {
-	uint64_t prev[CACHESTAT_NSTATS] = { 0 };
-	unsigned long printed = 0;
-	struct tool_timer tm;
-	uint32_t k;
-	int tick;
+	struct cachestat_loop l = { .o = o, .fd = fd };
+	uint64_t d[CACHESTAT_NSTATS];
 
 	/* the calls made while attaching are not the first interval's */
-	for (k = 0; k < CACHESTAT_NSTATS; k++)
-		bpf_map_sum_percpu_u64(fd, k, &prev[k]);
-	tool_timer_init(&tm, o->interval, o->duration);
-	for (;;) {
-		tick = tool_wait(&tm, NULL);
-		if (tick == TOOL_TICK_NONE)
-			continue;
-		/* bcc prints the interval cut short by Ctrl-C */
-		print_interval(o, fd, prev);
-		if (tick == TOOL_TICK_LAST || (o->count && ++printed >= o->count))
-			return 0;
-	}
+	bpf_map_percpu_deltas(fd, CACHESTAT_NSTATS, l.prev, d);
+	/* bcc prints the interval cut short by Ctrl-C */
+	tool_every(o->interval, o->duration, o->count, TOOL_EVERY_PARTIAL,
+		   print_interval, &l);
+	return 0;
 }
 
 static int cachestat_main(int argc, char **argv)

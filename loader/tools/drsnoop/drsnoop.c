@@ -260,7 +260,6 @@ static int drsnoop_main(int argc, char **argv)
 		"tracked: more than 10240 tasks were in reclaim at once" } };
 	struct drsnoop_settings s = { 0 };
 	struct bb_perfbuf *pb = NULL;
-	struct tool_timer tm;
 	struct tool_ctx t;
 	char tp[160];
 	const char *tfs;
@@ -293,11 +292,7 @@ static int drsnoop_main(int argc, char **argv)
 	if (!o.json)
 		drsnoop_print_header(stdout, columns(&o));
 	fflush(stdout);
-	tool_timer_init(&tm, 0, o.duration);
-	while (tool_wait(&tm, pb) != TOOL_TICK_LAST)
-		;
-	tool_stream_finish(&t, &r.s, pb, NULL, NULL);
-	tool_stream_report(&t, &r.s, NULL, NULL);
+	tool_stream_run(&t, &r.s, pb, o.duration);
 	ret = 0;
 out:
 	perfbuf_close(pb);

@@ -174,7 +174,6 @@ static int killsnoop_main(int argc, char **argv)
 		"tracked: more than 4096 were in progress at once" } };
 	struct killsnoop_settings s = { 0 };
 	struct bb_perfbuf *pb = NULL;
-	struct tool_timer tm;
 	struct tool_ctx t;
 	static const char *const sys[] = { "kill" };
 	char fn[1][64] = { "" };
@@ -204,11 +203,7 @@ static int killsnoop_main(int argc, char **argv)
 	if (!o.json)
 		killsnoop_print_header(stdout);
 	fflush(stdout);
-	tool_timer_init(&tm, 0, o.duration);
-	while (tool_wait(&tm, pb) != TOOL_TICK_LAST)
-		;
-	tool_stream_finish(&t, &r.s, pb, NULL, NULL);
-	tool_stream_report(&t, &r.s, NULL, NULL);
+	tool_stream_run(&t, &r.s, pb, o.duration);
 	ret = 0;
 out:
 	perfbuf_close(pb);

@@ -288,7 +288,6 @@ static int opensnoop_main(int argc, char **argv)
 		"tracked: more than 10240 were in progress at once" } };
 	struct bb_perfbuf *pb = NULL;
 	struct tool_ctx t;
-	struct tool_timer tm;
 	char fn[3][64], ex[3][64];
 	struct opensnoop_settings s = { 0 };
 	int ret = 1, tps, i;
@@ -327,11 +326,7 @@ static int opensnoop_main(int argc, char **argv)
 	if (!o.json)
 		opensnoop_print_header(stdout, columns(&o));
 	fflush(stdout);
-	tool_timer_init(&tm, 0, o.duration);
-	while (tool_wait(&tm, pb) != TOOL_TICK_LAST)
-		;
-	tool_stream_finish(&t, &r.s, pb, NULL, NULL);
-	tool_stream_report(&t, &r.s, NULL, NULL);
+	tool_stream_run(&t, &r.s, pb, o.duration);
 	ret = 0;
 out:
 	perfbuf_close(pb);

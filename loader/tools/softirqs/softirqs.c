@@ -102,14 +102,25 @@ static void print_summary(const struct nh_irq_opts *o, struct mapdelta *md)
 	free(r);
 }
 
+struct softirqs_loop {
+	const struct nh_irq_opts *o;
+	struct mapdelta *md;
+};
+
+static void every_interval(void *ctx)
+{
+	struct softirqs_loop *l = ctx;
+
+	print_summary(l->o, l->md);
+}
+
 static int softirqs_main(int argc, char **argv)
 {
 	struct nh_irq_opts o = { 0 };
 	struct mapdelta md;
 	struct tool_ctx t;
-	struct tool_timer tm;
-	unsigned long printed = 0;
-	int ret = 1, tick;
+	struct softirqs_loop l = { &o, &md };
+	int ret = 1;
 
 	tool_init(&t, "softirqs");
 	if (nh_irq_parse_args(&t, &help, &o, argc, argv))
@@ -123,15 +134,8 @@ static int softirqs_main(int argc, char **argv)
 	tool_tracing(&t, o.json ? stderr : stdout, "Tracing soft irq %s... "
 		     "Hit Ctrl-C to end.\n", o.counts ? "events" :
 		     "event time");
-	tool_timer_init(&tm, o.interval, o.duration);
-	do {
-		tick = tool_wait(&tm, NULL);
-		if (tick == TOOL_TICK_NONE)
-			continue;
-		print_summary(&o, &md);
-		if (o.count && ++printed >= o.count)
-			break;
-	} while (tick != TOOL_TICK_LAST);
+	tool_every(o.interval, o.duration, o.count, TOOL_EVERY_PARTIAL,
+		   every_interval, &l);
 	mapdelta_free(&md);
 	ret = 0;
 out:

@@ -120,30 +120,29 @@ static int parse_args(struct tool_ctx *t, struct vfsstat_opts *o, int argc,
 
 /* Totals only grow (nothing is cleared, so nothing a CPU adds between a
  * read and a clear is lost): shown is what they gained since prev. */
-static void print_rates(const struct vfsstat_opts *o, int fd, uint64_t *prev)
-{
-	uint64_t d[VFS_NSTATS], now;
-	uint32_t k;
+struct vfsstat_loop {
+	const struct vfsstat_opts *o;
+	int fd;
+	uint64_t prev[VFS_NSTATS];
+};
 
-	for (k = 0; k < VFS_NSTATS; k++) {
-		d[k] = 0;
-		if (bpf_map_sum_percpu_u64(fd, k, &now) == 0) {
-			d[k] = now - prev[k];
-			prev[k] = now;
-		}
-	}
-	vfsstat_print(stdout, d, o->interval, now_hms(), o->json);
+static void print_rates(void *ctx)
+{
+	struct vfsstat_loop *l = ctx;
+	uint64_t d[VFS_NSTATS];
+
+	bpf_map_percpu_deltas(l->fd, VFS_NSTATS, l->prev, d);
+	vfsstat_print(stdout, d, l->o->interval, now_hms(), l->o->json);
 }
 
 static int vfsstat_main(int argc, char **argv)
 {
 	struct vfsstat_opts o = { 0 };
 	struct tool_ctx t;
-	struct tool_timer tm;
-	uint64_t prev[VFS_NSTATS] = { 0 };
-	unsigned long printed = 0;
+	struct vfsstat_loop l = { .o = &o };
+	uint64_t d[VFS_NSTATS];
 	char head[128];
-	int ret = 1, k, fd;
+	int ret = 1;
 
 	tool_init(&t, "vfsstat");
 	if (parse_args(&t, &o, argc, argv))
@@ -151,10 +150,9 @@ static int vfsstat_main(int argc, char **argv)
 	tool_signals();
 	if (tool_need_kprobes(&t) < 0 || vfsstat_start(&t) < 0)
 		goto out;
-	fd = vfsstat_stats_fd(&t);
+	l.fd = vfsstat_stats_fd(&t);
 	/* the counts made while attaching are not the first interval's */
-	for (k = 0; k < VFS_NSTATS; k++)
-		bpf_map_sum_percpu_u64(fd, k, &prev[k]);
+	bpf_map_percpu_deltas(l.fd, VFS_NSTATS, l.prev, d);
 	if (o.json) {
 		tool_tracing(&t, stderr, "Tracing VFS calls... Hit Ctrl-C to "
 			     "end.\n");
@@ -168,19 +166,8 @@ static int vfsstat_main(int argc, char **argv)
 		}
 		tool_tracing(&t, stdout, "%s", head);
 	}
-	tool_timer_init(&tm, o.interval, o.duration);
-	for (;;) {
-		int tick = tool_wait(&tm, NULL);
-
-		/* bcc prints no partial interval at Ctrl-C */
-		if (tick == TOOL_TICK_LAST)
-			break;
-		if (tick == TOOL_TICK_NONE)
-			continue;
-		print_rates(&o, fd, prev);
-		if (o.count && ++printed >= o.count)
-			break;
-	}
+	/* bcc prints no partial interval at Ctrl-C */
+	tool_every(o.interval, o.duration, o.count, 0, print_rates, &l);
 	ret = 0;
 out:
 	tool_cleanup(&t);
