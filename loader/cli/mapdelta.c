@@ -74,3 +74,33 @@ void mapdelta_free(struct mapdelta *d)
 	d->prev = NULL;
 	d->nprev = 0;
 }
+
+int map_read_rows(int fd, size_t ksize, size_t voff, size_t stride,
+		  void **out)
+{
+	unsigned char *r = NULL, *nr, *row;
+	unsigned char key[MAPDELTA_KEY], next[MAPDELTA_KEY];
+	void *pk = NULL;
+	int n = 0;
+
+	*out = NULL;
+	if (ksize > MAPDELTA_KEY)
+		return -EINVAL;
+	while (bpf_map_get_next_key(fd, pk, next) == 0) {
+		nr = realloc(r, ((size_t)n + 1) * stride);
+		if (!nr) {
+			free(r);
+			return -ENOMEM;
+		}
+		r = nr;
+		row = r + (size_t)n * stride;
+		memset(row, 0, stride);
+		memcpy(key, next, ksize);
+		pk = key;
+		memcpy(row, key, ksize);
+		if (bpf_map_lookup_elem(fd, key, row + voff) == 0)
+			n++;
+	}
+	*out = r;
+	return n;
+}

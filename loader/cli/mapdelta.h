@@ -31,5 +31,13 @@ void mapdelta_init(struct mapdelta *d, int fd, size_t ksize, size_t max);
  */
 int mapdelta_read(struct mapdelta *d, struct mapdelta_row **rows);
 void mapdelta_free(struct mapdelta *d);
+/*
+ * Every key of the map fd and its value, in *out (freed by the caller):
+ * rows of `stride` bytes, the key (ksize bytes) at their start and the
+ * value at voff, as a struct { key; val; } lays them out. Returns how
+ * many, or -ENOMEM. (biotop, bitesize: they sort and subtract their own.)
+ */
+int map_read_rows(int fd, size_t ksize, size_t voff, size_t stride,
+		  void **out);
 
 #endif

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <stddef.h>
 #include "tool.h"
+#include "mapdelta.h"
 #include "outrec.h"
 #include "mods.h"
 #include "biotop_out.h"
@@ -194,25 +196,12 @@ void biotop_print_row(FILE *f, const struct biotop_row *r, const char *disk,
 /* Every key and its totals, sorted by key; -ENOMEM. */
 static int read_totals(int fd, struct biotop_row **out)
 {
-	struct biotop_key key, next, *pk = NULL;
-	struct biotop_row *r = NULL, *nr;
-	int n = 0;
+	int n = map_read_rows(fd, sizeof((*out)->key),
+			      offsetof(struct biotop_row, val),
+			      sizeof(**out), (void **)out);
 
-	while (bpf_map_get_next_key(fd, pk, &next) == 0) {
-		nr = realloc(r, (n + 1) * sizeof(*r));
-		if (!nr) {
-			free(r);
-			return -ENOMEM;
-		}
-		r = nr;
-		r[n].key = next;
-		key = next;
-		pk = &key;
-		if (bpf_map_lookup_elem(fd, &next, &r[n].val) == 0)
-			n++;
-	}
-	biotop_sort_keys(r, n);
-	*out = r;
+	if (n > 0)
+		biotop_sort_keys(*out, n);
 	return n;
 }
 

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 #include "tool.h"
+#include "mapdelta.h"
 #include "mods.h"
 #include "bitesize_out.h"
 
@@ -144,25 +146,12 @@ void bitesize_print(FILE *f, const struct bitesize_hist *h, int n,
 /* Every key and its total, sorted; -ENOMEM. */
 static int read_totals(int fd, struct bitesize_kv **out)
 {
-	struct bitesize_key key, next, *pk = NULL;
-	struct bitesize_kv *kv = NULL, *nkv;
-	int n = 0;
+	int n = map_read_rows(fd, sizeof((*out)->key),
+			      offsetof(struct bitesize_kv, val),
+			      sizeof(**out), (void **)out);
 
-	while (bpf_map_get_next_key(fd, pk, &next) == 0) {
-		nkv = realloc(kv, (n + 1) * sizeof(*kv));
-		if (!nkv) {
-			free(kv);
-			return -ENOMEM;
-		}
-		kv = nkv;
-		kv[n].key = next;
-		key = next;
-		pk = &key;
-		if (bpf_map_lookup_elem(fd, &next, &kv[n].val) == 0)
-			n++;
-	}
-	bitesize_sort(kv, n);
-	*out = kv;
+	if (n > 0)
+		bitesize_sort(*out, n);
 	return n;
 }
 
