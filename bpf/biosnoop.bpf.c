@@ -25,7 +25,8 @@
  * Since 5.12 blk_partition_remap() makes the sector absolute but leaves
  * the bio's device (and so block_getrq's dev) on the partition, while
  * block_rq_* report the whole disk: part_disk (filled by the tool from
- * /sys/class/block) maps a partition to its disk.
+ * /sys/class/block) maps a partition to its disk. The submitter is
+ * recorded by bpf/blkwho.h, which bitesize and biotop share.
  *
  * Constants: tpoff_<event>_<field> (offsets), tp_direct (dev, sector and
  * nr_sector are where biosnoop.h says: read from ctx), filter_dev (0: all
@@ -33,13 +34,13 @@
  */
 #include "bb_helpers.h"
 #include "biosnoop.h"
+/* who made each request: the maps who and part_disk, the programs
+ * who_getrq and who_frontmerge, blkwho_filtered */
+#include "blkwho.h"
 
 /* start: as biolatency.bpf.c's (why 4,096, and preallocated) */
 BB_MAP(start, BPF_MAP_TYPE_HASH, sizeof(struct biosnoop_rq),
        sizeof(struct biosnoop_stage), 4096);
-BB_MAP(bioinfo, BPF_MAP_TYPE_LRU_HASH, sizeof(struct biosnoop_rq),
-       sizeof(struct biosnoop_who), 4096);
-BB_MAP(part_disk, BPF_MAP_TYPE_HASH, sizeof(u32), sizeof(u32), 4096);
 BB_MAP(stats, BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(u32), sizeof(u64),
        BIOSNOOP_NSTATS);
 /* one slot per possible CPU: perfbuf_open fails plainly beyond that */
@@ -53,66 +54,6 @@ static __always_inline void count(u32 key)
 		*v += 1; /* per-CPU: no other writer */
 }
 
-static __always_inline int filtered(u32 dev)
-{
-	u32 filter = BB_CONST(filter_dev);
-
-	return filter && dev != filter;
-}
-
-/* the whole disk a bio's dev belongs to (see part_disk above) */
-static __always_inline u32 whole_disk(u32 dev)
-{
-	u32 *disk = bpf_map_lookup_elem(&part_disk, &dev);
-
-	return disk ? *disk : dev;
-}
-
-SEC("tracepoint/block/block_getrq")
-int rq_getrq(void *ctx)
-{
-	struct biosnoop_rq rq = {};
-	struct biosnoop_who who = {};
-
-	BB_TP_FIELD(rq.dev, ctx, tp_direct, BIOSNOOP_TP_DEV, tpoff_getrq_dev);
-	BB_TP_FIELD(rq.sector, ctx, tp_direct, BIOSNOOP_TP_SECTOR,
-		    tpoff_getrq_sector);
-	rq.dev = whole_disk(rq.dev);
-	if (filtered(rq.dev))
-		return 0;
-	who.pid = bpf_get_current_pid_tgid() >> 32;
-	bpf_get_current_comm(&who.comm, sizeof(who.comm));
-	bpf_map_update_elem(&bioinfo, &rq, &who, BPF_ANY);
-	return 0;
-}
-
-/* The request that started at sector + nr_sector now starts at sector. */
-SEC("tracepoint/block/block_bio_frontmerge")
-int bio_frontmerge(void *ctx)
-{
-	struct biosnoop_rq old = {}, rq = {};
-	struct biosnoop_who who, *whop;
-	u32 nr = 0;
-
-	BB_TP_FIELD(rq.dev, ctx, tp_direct, BIOSNOOP_TP_DEV, tpoff_frontmerge_dev);
-	BB_TP_FIELD(rq.sector, ctx, tp_direct, BIOSNOOP_TP_SECTOR,
-		    tpoff_frontmerge_sector);
-	BB_TP_FIELD(nr, ctx, tp_direct, BIOSNOOP_TP_NR_SECTOR,
-		    tpoff_frontmerge_nr_sector);
-	rq.dev = whole_disk(rq.dev);
-	if (filtered(rq.dev))
-		return 0;
-	old.dev = rq.dev;
-	old.sector = rq.sector + nr;
-	whop = bpf_map_lookup_elem(&bioinfo, &old);
-	if (!whop)
-		return 0;
-	__builtin_memcpy(&who, whop, sizeof(who));
-	bpf_map_delete_elem(&bioinfo, &old);
-	bpf_map_update_elem(&bioinfo, &rq, &who, BPF_ANY);
-	return 0;
-}
-
 /* -Q only: a new request entered the scheduler (or the dispatch list) */
 SEC("tracepoint/block/block_rq_insert")
 int rq_insert(void *ctx)
@@ -123,7 +64,7 @@ int rq_insert(void *ctx)
 	BB_TP_FIELD(rq.dev, ctx, tp_direct, BIOSNOOP_TP_DEV, tpoff_insert_dev);
 	BB_TP_FIELD(rq.sector, ctx, tp_direct, BIOSNOOP_TP_SECTOR,
 		    tpoff_insert_sector);
-	if (filtered(rq.dev))
+	if (blkwho_filtered(rq.dev))
 		return 0;
 	st.insert = bpf_ktime_get_ns();
 	bpf_map_update_elem(&start, &rq, &st, BPF_ANY);
@@ -139,7 +80,7 @@ int rq_issue(void *ctx)
 	BB_TP_FIELD(rq.dev, ctx, tp_direct, BIOSNOOP_TP_DEV, tpoff_issue_dev);
 	BB_TP_FIELD(rq.sector, ctx, tp_direct, BIOSNOOP_TP_SECTOR,
 		    tpoff_issue_sector);
-	if (filtered(rq.dev))
+	if (blkwho_filtered(rq.dev))
 		return 0;
 	st.issue = bpf_ktime_get_ns();
 	/* inserted before (-Q), or issued again after a requeue */
@@ -159,7 +100,7 @@ int rq_complete(void *ctx)
 	struct biosnoop_rq rq = {};
 	struct biosnoop_event ev = {};
 	struct biosnoop_stage *stp;
-	struct biosnoop_who *who;
+	struct blkwho *wp;
 
 	BB_TP_FIELD(rq.dev, ctx, tp_direct, BIOSNOOP_TP_DEV, tpoff_complete_dev);
 	BB_TP_FIELD(rq.sector, ctx, tp_direct, BIOSNOOP_TP_SECTOR,
@@ -182,12 +123,12 @@ int rq_complete(void *ctx)
 		    tpoff_complete_nr_sector);
 	/* 4.15 has rwbs[8], 6.x rwbs[10]: the first 8 hold any real value */
 	BB_TP_READ(ev.rwbs, ctx, tpoff_complete_rwbs);
-	who = bpf_map_lookup_elem(&bioinfo, &rq);
-	if (who) {
-		ev.pid = who->pid;
-		__builtin_memcpy(ev.comm, who->comm, sizeof(ev.comm));
+	wp = bpf_map_lookup_elem(&who, &rq);
+	if (wp) {
+		ev.pid = wp->pid;
+		__builtin_memcpy(ev.comm, wp->comm, sizeof(ev.comm));
 		ev.flags |= BIOSNOOP_F_WHO;
-		bpf_map_delete_elem(&bioinfo, &rq);
+		bpf_map_delete_elem(&who, &rq);
 	}
 	count(BIOSNOOP_EMITTED);
 	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &ev,

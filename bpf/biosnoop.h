@@ -3,7 +3,7 @@
 #ifndef BAREBPF_BIOSNOOP_H
 #define BAREBPF_BIOSNOOP_H
 
-/* start, bioinfo: one request (or the bio that began it), by disk and
+/* start (and blkwho.h's who): one request (or the bio that began it), by disk and
  * sector, as biolatency keys them */
 struct biosnoop_rq {
 	unsigned int dev; /* kernel dev_t: major << 20 | minor */
@@ -22,13 +22,6 @@ struct biosnoop_rq {
 struct biosnoop_stage {
 	unsigned long long insert;
 	unsigned long long issue;
-};
-
-/* bioinfo: who made the request, at block_getrq */
-struct biosnoop_who {
-	unsigned int pid; /* thread group id, as bcc shows it */
-	unsigned int pad;
-	char comm[16];
 };
 
 /* the perf event array record: one completed request */

@@ -16,13 +16,6 @@ static const struct mod_tp_off insert_offs[] = {
 	{ "block_rq_insert", "sector", BIOSNOOP_C_tpoff_insert_sector, SECTOR },
 };
 static const struct mod_tp_off offs[] = {
-	{ "block_getrq", "dev", BIOSNOOP_C_tpoff_getrq_dev, DEV },
-	{ "block_getrq", "sector", BIOSNOOP_C_tpoff_getrq_sector, SECTOR },
-	{ "block_bio_frontmerge", "dev", BIOSNOOP_C_tpoff_frontmerge_dev, DEV },
-	{ "block_bio_frontmerge", "sector",
-	  BIOSNOOP_C_tpoff_frontmerge_sector, SECTOR },
-	{ "block_bio_frontmerge", "nr_sector",
-	  BIOSNOOP_C_tpoff_frontmerge_nr_sector, NR_SECTOR },
 	{ "block_rq_issue", "dev", BIOSNOOP_C_tpoff_issue_dev, DEV },
 	{ "block_rq_issue", "sector", BIOSNOOP_C_tpoff_issue_sector, SECTOR },
 	{ "block_rq_complete", "dev", BIOSNOOP_C_tpoff_complete_dev, DEV },
@@ -33,6 +26,12 @@ static const struct mod_tp_off offs[] = {
 	{ "block_rq_complete", "rwbs", BIOSNOOP_C_tpoff_complete_rwbs },
 };
 
+static const struct blkwho_ids who_ids = {
+	BIOSNOOP_C_tpoff_getrq_dev, BIOSNOOP_C_tpoff_getrq_sector,
+	BIOSNOOP_C_tpoff_frontmerge_dev, BIOSNOOP_C_tpoff_frontmerge_sector,
+	BIOSNOOP_C_tpoff_frontmerge_nr_sector,
+};
+
 static int configure(struct tool_ctx *t, const struct biosnoop_settings *s)
 {
 	struct bb_map *start;
@@ -40,9 +39,10 @@ static int configure(struct tool_ctx *t, const struct biosnoop_settings *s)
 	int ret = mod_tp_fields(t, &biosnoop_skel, "block", offs,
 				sizeof(offs) / sizeof(offs[0]), 1, &direct);
 
-	if (ret < 0 || (ret = mod_tp_fields(t, &biosnoop_skel, "block",
-					    insert_offs, 2, s->queued,
-					    &direct)) < 0)
+	if (ret < 0 ||
+	    (ret = blkwho_offsets(t, &biosnoop_skel, &who_ids, &direct)) < 0 ||
+	    (ret = mod_tp_fields(t, &biosnoop_skel, "block", insert_offs, 2,
+				 s->queued, &direct)) < 0)
 		return ret;
 	/* an update and a delete per request: from a free list (obj.h) */
 	ret = biosnoop_map(t->obj, BIOSNOOP_M_start, &start);
@@ -58,26 +58,6 @@ static int configure(struct tool_ctx *t, const struct biosnoop_settings *s)
 	return MOD_CONSTS_SET(t, set);
 }
 
-/* part_disk: partition -> disk, for block_getrq on 5.12+ */
-static void fill_part_disk(struct tool_ctx *t, const struct blkdisks *disks)
-{
-	int fd = biosnoop_map_fd(t->obj, BIOSNOOP_M_part_disk), i, ret;
-
-	for (i = 0; i < disks->n; i++) {
-		const struct blkdisk *d = &disks->v[i];
-
-		if (d->disk == d->kdev)
-			continue;
-		ret = fd < 0 ? fd : bpf_map_update_elem(fd, &d->kdev, &d->disk,
-							BPF_ANY);
-		if (ret < 0) {
-			tool_error(t, "warning: partition %s will show '?' as "
-				   "its submitter: %s", d->name, strerror(-ret));
-			return;
-		}
-	}
-}
-
 int biosnoop_start(struct tool_ctx *t, const struct biosnoop_settings *s,
 		   struct bb_perfbuf **pb)
 {
@@ -88,8 +68,8 @@ int biosnoop_start(struct tool_ctx *t, const struct biosnoop_settings *s,
 	struct bb_probe p[] = {
 		{ BIOSNOOP_P_rq_complete, NULL, 0, NULL, "start who", 0, 0 },
 		{ BIOSNOOP_P_rq_issue, NULL, 0, "start", NULL, 0, 0 },
-		{ BIOSNOOP_P_bio_frontmerge, NULL, 0, "who", "who", 0, 0 },
-		{ BIOSNOOP_P_rq_getrq, NULL, 0, "who", NULL, 0, 0 },
+		{ BIOSNOOP_P_who_frontmerge, NULL, 0, "who", "who", 0, 0 },
+		{ BIOSNOOP_P_who_getrq, NULL, 0, "who", NULL, 0, 0 },
 		{ BIOSNOOP_P_rq_insert, NULL, 0, "start", NULL, 0, 0 },
 	};
 	int ret = tool_open(t, &biosnoop_skel, EMBEDDED_ARGS(biosnoop));
@@ -97,7 +77,8 @@ int biosnoop_start(struct tool_ctx *t, const struct biosnoop_settings *s,
 	if (ret < 0 || (ret = configure(t, s)) < 0 ||
 	    (ret = tool_load(t)) < 0)
 		return ret;
-	fill_part_disk(t, s->disks);
+	blkwho_fill_part_disk(t, biosnoop_map_fd(t->obj, BIOSNOOP_M_part_disk),
+			      s->disks);
 	ret = tool_ring(t, biosnoop_map_fd(t->obj, BIOSNOOP_M_events),
 			s->pages, s->on_event, s->ctx, pb);
 	return ret < 0 ? ret : tool_attach_probes(t, p, s->queued ? 5 : 4);

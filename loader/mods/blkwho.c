@@ -33,9 +33,8 @@ void blkwho_fill_part_disk(struct tool_ctx *t, int fd,
 		ret = fd < 0 ? fd : bpf_map_update_elem(fd, &d->kdev, &d->disk,
 							BPF_ANY);
 		if (ret < 0) {
-			tool_error(t, "warning: the I/O of partition %s will "
-				   "count under the task that issued it, not "
-				   "its submitter: %s", d->name,
+			tool_error(t, "warning: partition %s: its requests' "
+				   "submitter will not be known: %s", d->name,
 				   strerror(-ret));
 			return;
 		}

@@ -87,8 +87,8 @@ START_TEST(test_biosnoop_closers_first)
 	complete = at(err, "rq_complete");
 	issue = at(err, "rq_issue");
 	insert = at(err, "rq_insert");
-	merge = at(err, "bio_frontmerge");
-	getrq = at(err, "rq_getrq");
+	merge = at(err, "who_frontmerge");
+	getrq = at(err, "who_getrq");
 	ck_assert_msg(complete >= 0 && issue >= 0 && insert >= 0 &&
 		      merge >= 0 && getrq >= 0, "not every probe in: %s", err);
 	ck_assert_msg(complete < issue && complete < insert && issue < getrq &&

@@ -197,8 +197,8 @@ START_TEST(test_biosnoop_start_cost)
 		      tp_at(ev[i], "nr_sector", BIOSNOOP_TP_NR_SECTOR, 4));
 	pr = at ? probe_read_imm() : 0;
 	if (at && pr) {
-		ck_assert_int_eq(calls_of(&t, "rq_getrq", pr), 0);
-		ck_assert_int_eq(calls_of(&t, "bio_frontmerge", pr), 0);
+		ck_assert_int_eq(calls_of(&t, "who_getrq", pr), 0);
+		ck_assert_int_eq(calls_of(&t, "who_frontmerge", pr), 0);
 		ck_assert_int_eq(calls_of(&t, "rq_issue", pr), 0);
 		/* rwbs: at 32 or 34 as kernels go, a call */
 		ck_assert_int_eq(calls_of(&t, "rq_complete", pr), 1);
