@@ -8,38 +8,21 @@
 . /vmtest/lib.sh
 need_tracefs
 command -v taskset >/dev/null || skip "no taskset in this busybox"
-mkfifo $W/fifo
-taskset -c 0 sh -c 'while read x; do :; done' <$W/fifo &
-RD=$!
-exec 3>$W/fifo
-state() { sed 's/.*) //' /proc/$1/stat | cut -c1; }
-asleep() {
-	local i=0
-	while [ "$(state $1)" != S ]; do
-		[ $i -ge 100 ] && fail "process $1 never sleeps"
-		usleep 20000; i=$((i + 1))
-	done
-}
-ctxt() { awk '/ctxt_switches/ { s += $2 } END { print s + 0 }' /proc/$1/status; }
-hsum() {
-	awk -v s="$2" 'BEGIN { on = s == "" } $0 == s { on = 1; next }
-		on && $2 == "->" && $4 == ":" { t += $5; seen = 1; next }
-		seen && on { exit } END { print t + 0 }' "$1"
-}
+sched_reader
 for how in -L -O; do
-	asleep $RD
+	sched_asleep $RD
 	if [ $how = -O ]; then start_tool barebpf cpudist -O -p $RD
 	else start_tool barebpf cpudist -L; fi
 	wait_tracing 60
-	asleep $RD; a=$(ctxt $RD)
+	sched_asleep $RD; a=$(sched_ctxt $RD)
 	i=0
 	while [ $i -lt 20 ]; do echo x >&3; usleep 20000; i=$((i + 1)); done
-	asleep $RD; b=$(ctxt $RD)
+	sched_asleep $RD; b=$(sched_ctxt $RD)
 	stop_tool INT
 	[ $RC = 0 ] || fail "cpudist $how: exit $RC after SIGINT"
 	grep -q 'usecs               : count     distribution' $W/out || fail "no bcc histogram header"
-	if [ $how = -O ]; then n=$(hsum $W/out); want=$((b - a - 1))
-	else n=$(hsum $W/out "tid = $RD"); want=$((b - a)); fi
+	if [ $how = -O ]; then n=$(hist_sum $W/out); want=$((b - a - 1))
+	else n=$(hist_sum $W/out "tid = $RD"); want=$((b - a)); fi
 	diag "cpudist $how: $n counted, $((b - a)) switches"
 	[ $((b - a)) -ge 10 ] || fail "only $((b - a)) switches of the reader for 20 lines"
 	[ "$n" = $want ] || fail "cpudist $how counted $n for $RD, expected $want ($((b - a)) switches)"

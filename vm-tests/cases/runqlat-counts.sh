@@ -9,38 +9,20 @@
 . /vmtest/lib.sh
 need_tracefs
 command -v taskset >/dev/null || skip "no taskset in this busybox"
-mkfifo $W/fifo
-taskset -c 0 sh -c 'while read x; do :; done' <$W/fifo &
-RD=$!
-exec 3>$W/fifo
-state() { sed 's/.*) //' /proc/$1/stat | cut -c1; }
-asleep() {
-	local i=0
-	while [ "$(state $1)" != S ]; do
-		[ $i -ge 100 ] && fail "process $1 never sleeps"
-		usleep 20000; i=$((i + 1))
-	done
-}
-ctxt() { awk '/ctxt_switches/ { s += $2 } END { print s + 0 }' /proc/$1/status; }
-# sum of the counts of the histogram after the line $2 (or the first)
-hsum() {
-	awk -v s="$2" 'BEGIN { on = s == "" } $0 == s { on = 1; next }
-		on && $2 == "->" && $4 == ":" { t += $5; seen = 1; next }
-		seen && on { exit } END { print t + 0 }' "$1"
-}
+sched_reader
 for how in -L -p; do
-	asleep $RD
+	sched_asleep $RD
 	if [ $how = -p ]; then start_tool barebpf runqlat -p $RD
 	else start_tool barebpf runqlat -L; fi
 	wait_tracing 60
-	asleep $RD; a=$(ctxt $RD)
+	sched_asleep $RD; a=$(sched_ctxt $RD)
 	i=0
 	while [ $i -lt 20 ]; do echo x >&3; usleep 20000; i=$((i + 1)); done
-	asleep $RD; b=$(ctxt $RD)
+	sched_asleep $RD; b=$(sched_ctxt $RD)
 	stop_tool INT
 	[ $RC = 0 ] || fail "runqlat $how: exit $RC after SIGINT"
 	grep -q 'usecs               : count     distribution' $W/out || fail "no bcc histogram header"
-	if [ $how = -p ]; then n=$(hsum $W/out); else n=$(hsum $W/out "tid = $RD"); fi
+	if [ $how = -p ]; then n=$(hist_sum $W/out); else n=$(hist_sum $W/out "tid = $RD"); fi
 	diag "runqlat $how: $n waits, $((b - a)) switches"
 	[ $((b - a)) -ge 10 ] || fail "only $((b - a)) switches of the reader for 20 lines"
 	[ "$n" = $((b - a)) ] || fail "runqlat $how counted $n waits of $RD, the kernel $((b - a)) switches"

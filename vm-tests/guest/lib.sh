@@ -442,3 +442,28 @@ bench_report() {
 			"$(awk -v l=$l '$1 == l { printf "%s ", $3 }' $W/ratios)" $((m / 10)) $((m % 10)))"
 	done
 }
+# The scheduler cases' reader (runqlat-counts, cpudist-slices):
+# sched_reader starts a shell on CPU 0 that reads lines from a fifo (RD,
+# the fifo open for writing on fd 3); sched_asleep PID waits until it
+# sleeps; sched_ctxt PID is its context switches (voluntary +
+# involuntary); hist_sum FILE [LINE] sums the counts of the histogram
+# after LINE (or the first) in FILE.
+sched_reader() {
+	mkfifo $W/fifo
+	taskset -c 0 sh -c 'while read x; do :; done' <$W/fifo &
+	RD=$!
+	exec 3>$W/fifo
+}
+sched_asleep() {
+	local i=0
+	while [ "$(sed 's/.*) //' /proc/$1/stat | cut -c1)" != S ]; do
+		[ $i -ge 100 ] && fail "process $1 never sleeps"
+		usleep 20000; i=$((i + 1))
+	done
+}
+sched_ctxt() { awk '/ctxt_switches/ { s += $2 } END { print s + 0 }' /proc/$1/status; }
+hist_sum() {
+	awk -v s="$2" 'BEGIN { on = s == "" } $0 == s { on = 1; next }
+		on && $2 == "->" && $4 == ":" { t += $5; seen = 1; next }
+		seen && on { exit } END { print t + 0 }' "$1"
+}
