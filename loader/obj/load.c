@@ -370,7 +370,15 @@ int obj_load(struct bb_obj *obj, uint32_t kern_version, struct bb_err *err)
 				      prog_load_hint(obj, p, fd));
 			goto err_close_fds;
 		}
+		ret = tailframe_check(obj, p, &fd, err);
 		p->fd = fd;
+		if (ret < 0)
+			goto err_close_fds;
+		if (ret)
+			obj_note(obj, "program %s: its stack frame padded to "
+				 "512 bytes: it tail-calls, and without a JIT "
+				 "this kernel (6.9+) runs the programs it calls "
+				 "in its frame", p->name);
 	}
 	ret = obj_fill_inits(obj, err);
 	if (ret < 0)

@@ -235,4 +235,16 @@ const char *obj_maps_layout(const struct bb_obj *obj);
 const struct bb_btf *obj_btf(const struct bb_obj *obj);
 void obj_close(struct bb_obj *obj); /* closes fds, frees; NULL is fine */
 
+/*
+ * The interpreter's tail-call frame (tailframe.c: 6.9+ runs a tail-called
+ * program in its caller's frame, sized by the caller's depth): whether
+ * instructions call bpf_tail_call; how deep below r10 they reach; a copy
+ * (*out, freed by the caller) with a store at r10 - 512 first, which
+ * gives the program, and its callees, the whole 512-byte frame.
+ */
+int tailframe_calls_tail(const struct bpf_insn *in, size_t n);
+int tailframe_depth(const struct bpf_insn *in, size_t n);
+int tailframe_pad(const struct bpf_insn *in, size_t n,
+		  struct bpf_insn **out);
+
 #endif

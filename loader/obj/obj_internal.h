@@ -313,4 +313,13 @@ int obj_inline_data(struct bb_obj *obj, struct obj_prog_rec *prog,
  */
 int obj_relocate(struct bb_obj *obj, struct bb_err *err);
 
+/*
+ * tailframe.c: a program that tail-calls, which a 6.9+ kernel interprets,
+ * loaded again (*fd replaced) with its frame padded to 512 bytes, or
+ * refused with why; 1 if padded, 0 where nothing needs doing (its pure
+ * parts: obj.h).
+ */
+int tailframe_check(struct bb_obj *obj, struct bb_prog *p, int *fd,
+		    struct bb_err *err);
+
 #endif

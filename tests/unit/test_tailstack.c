@@ -13,56 +13,6 @@
 #include "bbtest.h"
 #include "obj.h"
 
-/* How deep below r10 a program reaches: direct r10 accesses, and
- * registers set to r10 plus a constant (how clang passes a stack
- * address to a helper). */
-static int depth_of(const struct bb_prog *p)
-{
-	int off[11] = { 0 }, fp[11] = { 0 }, max = 0;
-	size_t i;
-
-	fp[10] = 1;
-	for (i = 0; i < p->insn_cnt; i++) {
-		const struct bpf_insn *in = &p->insns[i];
-		int cls = BPF_CLASS(in->code), d = in->dst_reg, s = in->src_reg;
-		int base = -1;
-
-		if (in->code == BPF_LD_IMM64_CODE) {
-			if (d < 11)
-				fp[d] = 0;
-			i++;
-			continue;
-		}
-		if (cls == BPF_ALU64 && BPF_OP(in->code) == BPF_MOV &&
-		    BPF_SRC(in->code) == BPF_X && d < 11 && s < 11) {
-			fp[d] = fp[s];
-			off[d] = off[s];
-			continue;
-		}
-		if (cls == BPF_ALU64 && BPF_OP(in->code) == BPF_ADD &&
-		    BPF_SRC(in->code) == BPF_K && d < 11 && fp[d]) {
-			off[d] += in->imm;
-			if (-off[d] > max)
-				max = -off[d];
-			continue;
-		}
-		if (cls == BPF_ST || cls == BPF_STX)
-			base = d;
-		else if (cls == BPF_LDX)
-			base = s;
-		if (base >= 0 && base < 11 && fp[base] &&
-		    -(off[base] + in->off) > max)
-			max = -(off[base] + in->off);
-		/* anything else that writes dst ends what we knew of it */
-		if ((cls == BPF_ALU64 || cls == BPF_ALU || cls == BPF_LDX) &&
-		    d < 11 && d != 10)
-			fp[d] = 0;
-		if (in->code == BPF_CALL_CODE)
-			fp[0] = fp[1] = fp[2] = fp[3] = fp[4] = fp[5] = 0;
-	}
-	return max;
-}
-
 static struct bb_obj *open_built(const char *name, unsigned char **buf)
 {
 	char path[256];
@@ -91,8 +41,8 @@ static void check_pair(struct bb_obj *obj, const char *caller,
 	int da, db;
 
 	ck_assert_msg(a && b, "no program %s or %s", caller, callee);
-	da = depth_of(a);
-	db = depth_of(b);
+	da = tailframe_depth(a->insns, a->insn_cnt);
+	db = tailframe_depth(b->insns, b->insn_cnt);
 	ck_assert_msg((da + 31) / 32 * 32 >= db,
 		      "%s (%d bytes of stack: a %d-byte frame in the "
 		      "interpreter) tail-calls %s, which reaches %d bytes down",
@@ -106,7 +56,8 @@ START_TEST(test_breakdown_slots)
 	char e[16], r[16];
 	int n;
 
-	ck_assert_int_ge(depth_of(obj_prog(obj, "bd_entry")), 256);
+	ck_assert_int_ge(tailframe_depth(obj_prog(obj, "bd_entry")->insns,
+					 obj_prog(obj, "bd_entry")->insn_cnt), 256);
 	for (n = 0; n < 8; n++) {
 		snprintf(e, sizeof(e), "bd_e%d", n);
 		snprintf(r, sizeof(r), "bd_r%d", n);
@@ -140,6 +91,39 @@ START_TEST(test_execsnoop_chain)
 }
 END_TEST
 
+/* The guard of loader/obj/tailframe.c: what it finds and what it makes. */
+START_TEST(test_pad)
+{
+	struct bpf_insn prog[4] = { { 0 } }, *padded = NULL;
+
+	prog[0].code = BPF_ALU64 | BPF_MOV | BPF_X; /* r2 = r10 */
+	prog[0].dst_reg = 2;
+	prog[0].src_reg = 10;
+	prog[1].code = BPF_ALU64 | BPF_ADD | BPF_K; /* r2 += -40 */
+	prog[1].dst_reg = 2;
+	prog[1].imm = -40;
+	prog[2].code = BPF_CALL_CODE;
+	prog[2].imm = 1; /* map_lookup_elem */
+	prog[3].code = BPF_JMP | BPF_EXIT;
+	ck_assert_int_eq(tailframe_calls_tail(prog, 4), 0);
+	ck_assert_int_eq(tailframe_depth(prog, 4), 40);
+	prog[2].imm = 12; /* tail_call */
+	ck_assert_int_eq(tailframe_calls_tail(prog, 4), 1);
+	prog[2].src_reg = 1; /* a bpf-to-bpf call with imm 12: not one */
+	ck_assert_int_eq(tailframe_calls_tail(prog, 4), 0);
+	prog[2].src_reg = 0;
+	ck_assert_int_eq(tailframe_pad(prog, 4, &padded), 0);
+	ck_assert_int_eq(padded[0].code, BPF_ST | BPF_MEM | BPF_DW);
+	ck_assert_int_eq(padded[0].dst_reg, 10);
+	ck_assert_int_eq(padded[0].off, -512);
+	ck_assert_int_eq(padded[0].imm, 0);
+	ck_assert_mem_eq(padded + 1, prog, sizeof(prog));
+	ck_assert_int_eq(tailframe_depth(padded, 5), 512);
+	ck_assert_int_eq(tailframe_calls_tail(padded, 5), 1);
+	free(padded);
+}
+END_TEST
+
 static Suite *tailstack_suite(void)
 {
 	Suite *s = suite_create("tailstack");
@@ -147,6 +131,7 @@ static Suite *tailstack_suite(void)
 
 	tcase_add_test(tc, test_breakdown_slots);
 	tcase_add_test(tc, test_execsnoop_chain);
+	tcase_add_test(tc, test_pad);
 	suite_add_tcase(s, tc);
 	return s;
 }
