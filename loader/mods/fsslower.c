@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 #include "fsslower_mod.h"
 #include "kfuncs.h"
 #include "fsslower.skel.h"
@@ -128,7 +127,7 @@ static int fields(struct tool_ctx *t, struct fss_disc_ctx *d,
 }
 
 static int configure(struct tool_ctx *t, const struct fsslower_settings *s,
-		     const uint32_t *off, uint64_t fop, int discover)
+		     const uint32_t *off, uint64_t fop)
 {
 	struct bb_obj *o = t->obj;
 	const int set[] = {
@@ -143,8 +142,8 @@ static int configure(struct tool_ctx *t, const struct fsslower_settings *s,
 		fsslower_set(o, FSSLOWER_C_off_dentry_name, off[FSS_F_NAME]),
 		fsslower_set(o, FSSLOWER_C_off_file_fop, off[FSS_F_FOP]),
 		fsslower_set(o, FSSLOWER_C_fop_addr, fop),
-		fsslower_set(o, FSSLOWER_C_discover, discover),
-		fsslower_set(o, FSSLOWER_C_disc_pid, discover ? getpid() : 0),
+		fsslower_set(o, FSSLOWER_C_discover, 0),
+		fsslower_set(o, FSSLOWER_C_disc_pid, 0),
 	};
 	return MOD_CONSTS_SET(t, set);
 }
@@ -177,7 +176,7 @@ int fsslower_start(struct tool_ctx *t, const struct fsslower_settings *s,
 	if ((ret = fields(t, &d, off)) < 0)
 		return ret;
 	ret = tool_open(t, &fsslower_skel, EMBEDDED_ARGS(fsslower));
-	if (ret < 0 || (ret = configure(t, s, off, d.fop_addr, 0)) < 0 ||
+	if (ret < 0 || (ret = configure(t, s, off, d.fop_addr)) < 0 ||
 	    (ret = tool_load(t)) < 0)
 		return ret;
 	if (s->dist)
@@ -198,33 +197,4 @@ int fsslower_hist_fd(struct tool_ctx *t)
 int fsslower_stats_fd(struct tool_ctx *t)
 {
 	return fsslower_map_fd(t->obj, FSSLOWER_M_stats);
-}
-
-/* the discovery's object, loaded with discover = 1 (fsslower_disc.c) */
-int fsslower_disc_start(struct tool_ctx *t, const struct fss_disc_ctx *d)
-{
-	struct bb_probe pr[] = {
-		{ FSSLOWER_P_read_entry, d->read_fn, 0, NULL, NULL, 0, 0 },
-		{ FSSLOWER_P_open_entry, d->open_fn, 0, NULL, NULL, 0, 0 },
-	};
-	const struct fsslower_settings s = { d->fs, 0, 0, 0, 1, NULL, NULL };
-	const uint32_t off[FSS_NFIELDS] = { 0 };
-	struct bb_obj *o;
-	int ret = tool_open(t, &fsslower_skel, EMBEDDED_ARGS(fsslower));
-
-	if (ret < 0 || (ret = configure(t, &s, off, 0, 1)) < 0)
-		return ret;
-	o = t->obj;
-	obj_set_noload(o, FSSLOWER_P_write_entry);
-	obj_set_noload(o, FSSLOWER_P_fsync_entry);
-	obj_set_noload(o, FSSLOWER_P_op_return);
-	if ((ret = tool_load(t)) < 0)
-		return ret;
-	tool_ring_unread(t, fsslower_map_fd(t->obj, FSSLOWER_M_events));
-	return tool_attach_probes(t, pr, 2);
-}
-
-int fsslower_disc_fd(struct tool_ctx *t, int cfg)
-{
-	return fsslower_map_fd(t->obj, cfg ? FSSLOWER_M_cfg : FSSLOWER_M_disc);
 }

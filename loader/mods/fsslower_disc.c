@@ -24,7 +24,10 @@
 #include <string.h>
 #include <unistd.h>
 #include "fsslower_mod.h"
+#include "fsslower.skel.h"
 #include "../../bpf/fsslower.h"
+
+EMBEDDED_OBJ(fsslower);
 
 #define PTR (int)sizeof(long)
 #define NAME_WIN 128
@@ -54,6 +57,45 @@ int fss_find_word(const unsigned char *win, size_t len, int size, int step,
 		n++;
 	}
 	return n;
+}
+
+/* The object with discover = 1 in t, its read and open entries attached
+ * on d's functions. */
+static int disc_start(struct tool_ctx *t, const struct fss_disc_ctx *d)
+{
+	struct bb_probe pr[] = {
+		{ FSSLOWER_P_read_entry, d->read_fn, 0, NULL, NULL, 0, 0 },
+		{ FSSLOWER_P_open_entry, d->open_fn, 0, NULL, NULL, 0, 0 },
+	};
+	struct bb_obj *o;
+	int ret = tool_open(t, &fsslower_skel, EMBEDDED_ARGS(fsslower));
+
+	if (ret < 0)
+		return ret;
+	o = t->obj;
+	const int set[] = {
+		fsslower_set(o, FSSLOWER_C_filter_pid, 0),
+		fsslower_set(o, FSSLOWER_C_min_ns, 0),
+		fsslower_set(o, FSSLOWER_C_dist, 0),
+		fsslower_set(o, FSSLOWER_C_unit_div, 1),
+		fsslower_set(o, FSSLOWER_C_off_kiocb_filp, 0),
+		fsslower_set(o, FSSLOWER_C_off_kiocb_pos, 0),
+		fsslower_set(o, FSSLOWER_C_off_file_dentry, 0),
+		fsslower_set(o, FSSLOWER_C_off_dentry_name, 0),
+		fsslower_set(o, FSSLOWER_C_off_file_fop, 0),
+		fsslower_set(o, FSSLOWER_C_fop_addr, 0),
+		fsslower_set(o, FSSLOWER_C_discover, 1),
+		fsslower_set(o, FSSLOWER_C_disc_pid, getpid()),
+	};
+	if ((ret = MOD_CONSTS_SET(t, set)) < 0)
+		return ret;
+	obj_set_noload(o, FSSLOWER_P_write_entry);
+	obj_set_noload(o, FSSLOWER_P_fsync_entry);
+	obj_set_noload(o, FSSLOWER_P_op_return);
+	if ((ret = tool_load(t)) < 0)
+		return ret;
+	tool_ring_unread(t, fsslower_map_fd(o, FSSLOWER_M_events));
+	return tool_attach_probes(t, pr, 2);
 }
 
 struct probe_files {
@@ -270,13 +312,13 @@ static int run(struct fss_disc_ctx *d)
 	tool_init(&td, d->t->name);
 	td.verbose = d->t->verbose;
 	td.kver_override = d->t->kver_override;
-	ret = fsslower_disc_start(&td, d);
+	ret = disc_start(&td, d);
 	if (ret < 0) {
 		bb_fail(&d->err, ret, "the discovery's probes failed (above)");
 		goto out;
 	}
-	r.cfg_fd = fsslower_disc_fd(&td, 1);
-	r.disc_fd = fsslower_disc_fd(&td, 0);
+	r.cfg_fd = fsslower_map_fd(td.obj, FSSLOWER_M_cfg);
+	r.disc_fd = fsslower_map_fd(td.obj, FSSLOWER_M_disc);
 	ret = find_name(d, &r, &pf, &file);
 	if (ret == 0)
 		ret = find_kiocb(d, &r, &pf);

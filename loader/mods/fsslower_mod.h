@@ -26,11 +26,6 @@ struct fss_disc_ctx {
 int fss_discover(void *ctx, const char *path, struct bb_field *out,
 		 struct bb_err *err);
 
-/* fsslower.c: the object in discovery mode in t, its read and open
- * entries attached on d's functions; its maps cfg (cfg 1) and disc. */
-int fsslower_disc_start(struct tool_ctx *t, const struct fss_disc_ctx *d);
-int fsslower_disc_fd(struct tool_ctx *t, int cfg);
-
 /* Pure: the offsets (aligned to step) of the n-byte words of win
  * (len bytes) equal to v, into out (at most max); how many there are. */
 int fss_find_word(const unsigned char *win, size_t len, int size, int step,
