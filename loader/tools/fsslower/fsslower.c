@@ -77,7 +77,7 @@ struct fss_run {
 };
 
 enum { F_TIME, F_COMM, F_JCOMM, F_PID, F_JPID, F_JTID, F_T, F_JT,
-       F_BYTES, F_JBYTES, F_OFF, F_JOFF, F_LAT, F_JLAT, F_FILE, F_JFILE,
+       F_BYTES, F_JBYTES, F_OFF, F_JOFF, F_LAT, F_JLAT, F_JFILE, F_FILE,
        F_N };
 /* bcc: "%-8s %-14.14s %-7s %1s %-7s %-8d %7.2f %s" */
 static const struct out_field fields[F_N] = {
@@ -95,7 +95,7 @@ static const struct out_field fields[F_N] = {
 	[F_JOFF] = { NULL, "offset", OUT_UINT, 0, 0, 0, 0, 0, NULL },
 	[F_LAT] = { "LAT(ms)", NULL, OUT_DBL, 7, 2, 0, 0, 0, NULL },
 	[F_JLAT] = { NULL, "lat_ms", OUT_DBL, 0, 0, 3, 0, 0, NULL },
-	[F_FILE] = { "FILENAME", NULL, OUT_STR, 0, 0, 0, 0, 0, NULL },
+	[F_FILE] = { "FILENAME", NULL, OUT_STR, 0, 0, 0, 1, 0, NULL },
 	[F_JFILE] = { NULL, "file", OUT_STR, 0, 0, 0, 0, 0, NULL },
 };
 
