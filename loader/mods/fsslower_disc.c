@@ -237,23 +237,43 @@ static int try_read(struct disc_run *r, int fd, uint64_t pos,
 	return out->ptr ? 0 : -ENODATA;
 }
 
+/* The first offset where a holds va and b holds vb (size bytes): 1, or 0
+ * if there is none. */
+static int first_both(const struct fss_disc *a, const struct fss_disc *b,
+		      int size, uint64_t va, uint64_t vb, uint32_t *off)
+{
+	uint32_t oa[16], ob[16];
+	int na = fss_find_word(a->win, FSS_WIN, size, PTR, va, oa, 16);
+	int nb = fss_find_word(b->win, FSS_WIN, size, PTR, vb, ob, 16);
+	int i, k;
+
+	for (i = 0; i < na && i < 16; i++)
+		for (k = 0; k < nb && k < 16; k++)
+			if (oa[i] == ob[k]) {
+				*off = oa[i];
+				return 1;
+			}
+	return 0;
+}
+
 /* kiocb.ki_filp and kiocb.ki_pos */
 static int find_kiocb(struct fss_disc_ctx *d, struct disc_run *r,
 		      const struct probe_files *pf)
 {
 	struct fss_disc f, k1, k2;
-	uint32_t filp[2], pos[2];
-	int fd = open(pf->path[0], O_RDONLY | O_CLOEXEC), ret, nf, np;
+	uint32_t filp = 0, pos = 0;
+	int fd, ret, nf, np;
 
+	/* the struct file of fd: its open, seen by the entry */
+	ret = bpf_map_update_elem(r->cfg_fd, &(uint32_t){ 0 },
+				  &(struct fss_disc_cfg){ ++r->seq, 0, 0 },
+				  BPF_ANY) ? -EIO : 0;
+	fd = open(pf->path[0], O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return bb_fail(&d->err, -errno, "cannot open %s", pf->path[0]);
-	/* the open just made, seen with harmless candidates */
-	ret = try_open(r, pf->path[0], 0, 0, &f);
-	close(fd);
-	fd = open(pf->path[0], O_RDONLY | O_CLOEXEC);
 	if (ret == 0)
 		ret = bpf_map_lookup_elem(r->disc_fd, &(uint32_t){ 0 }, &f) ?
-		      -EIO : 0;
+		      -EIO : f.seq == r->seq ? 0 : -ENODATA;
 	if (ret == 0 && (ret = try_read(r, fd, pos_a, &k1)) == 0)
 		ret = try_read(r, fd, pos_b, &k2);
 	close(fd);
@@ -261,21 +281,19 @@ static int find_kiocb(struct fss_disc_ctx *d, struct disc_run *r,
 		return bb_fail(&d->err, ret, "discovery: a read of %s was not "
 			       "seen at %s (%s)", pf->path[0], d->read_fn,
 			       strerror(-ret));
-	nf = fss_find_word(k1.win, FSS_WIN, PTR, PTR, f.ptr, filp, 2);
-	np = fss_find_word(k1.win, FSS_WIN, 8, PTR, pos_a, pos, 2);
-	if (nf != 1 || np != 1 ||
-	    fss_find_word(k2.win, FSS_WIN, 8, PTR, pos_b, pos + 1, 1) != 1 ||
-	    pos[1] != pos[0] ||
-	    fss_find_word(k2.win, FSS_WIN, PTR, PTR, f.ptr, filp + 1, 1) != 1)
-		return bb_fail(&d->err, -ESRCH, "discovery: no one place of "
-			       "the kiocb %s saw held the struct file (%d "
-			       "places) and the offset read (%d): kiocb.ki_"
-			       "filp and kiocb.ki_pos not found; give this "
-			       "kernel's BTF with --btf FILE", d->read_fn, nf,
-			       np);
-	d->f[FSS_F_FILP].offset = filp[0];
+	/* the window runs past the kiocb (the caller's stack frame, where
+	 * the file and the position have copies): its field is the first */
+	nf = first_both(&k1, &k2, PTR, f.ptr, f.ptr, &filp);
+	np = first_both(&k1, &k2, 8, pos_a, pos_b, &pos);
+	if (nf < 1 || np < 1)
+		return bb_fail(&d->err, -ESRCH, "discovery: the kiocb %s saw "
+			       "held %s: kiocb.ki_filp and kiocb.ki_pos not "
+			       "found; give this kernel's BTF with --btf FILE",
+			       d->read_fn, nf < 1 ? "not the struct file the "
+			       "open saw" : "not the offset read");
+	d->f[FSS_F_FILP].offset = filp;
 	d->f[FSS_F_FILP].size = PTR;
-	d->f[FSS_F_POS].offset = pos[0];
+	d->f[FSS_F_POS].offset = pos;
 	d->f[FSS_F_POS].size = 8;
 	return 0;
 }

@@ -74,7 +74,7 @@ static int parse_args(struct tool_ctx *t, struct fsd_opts *o, int argc,
 		.duration = &o->duration, .pid = &o->pid };
 	int c, fixed = o->fs != NULL;
 
-	while ((c = tool_getopt(t, argc, argv, fixed ? "hTmp:jv" :
+	while ((c = tool_getopt(t, argc, argv, fixed ? "ht:Tmp:jv" :
 				"ht:Tmp:jv", longopts, &v)) > 0) {
 		if (c == 'T')
 			o->notimestamp = 1;

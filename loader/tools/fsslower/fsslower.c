@@ -169,7 +169,7 @@ static int parse_args(struct tool_ctx *t, struct fss_opts *o, int argc,
 	int c, fixed = o->fs != NULL;
 
 	o->min_ms = 10;
-	while ((c = tool_getopt(t, argc, argv, fixed ? "hp:d:jv" :
+	while ((c = tool_getopt(t, argc, argv, fixed ? "ht:p:d:jv" :
 				"ht:p:d:jv", longopts, &v)) > 0) {
 		if (c == 'd' && opt_seconds(t, "-d", optarg, &o->duration))
 			return -EINVAL;
