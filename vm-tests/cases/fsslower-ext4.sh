@@ -7,7 +7,11 @@
 # same from its text output (bcc's header, the hostile name escaped);
 # BAREBPF_FIELDS=discover finds the offsets BTF gives (where the kernel
 # has BTF); -t xfs where the kernel has no xfs is a refusal that names
-# it; nothing is left in kprobe_events after any exit.
+# it; nothing is left in kprobe_events after any exit. Where there is no
+# slow disk to make it on (4.9: null_blk has no memory_backed; FS_SLOW=0),
+# on a loop device, with min_ms 0: the same operations listed right, and
+# none on fast-c's name is then checked only as far as the reads of a
+# tmpfs file (generic_file_read_iter too, on 4.9) are not listed.
 . /vmtest/lib.sh
 need_tracefs
 slow_ext4 40
@@ -20,9 +24,13 @@ dd if=/dev/zero of=$M/fast-c bs=4k count=4 2>/dev/null
 sync
 echo 3 >/proc/sys/vm/drop_caches
 cat $M/fast-c >/dev/null
+MIN=10
+[ $FS_SLOW = 1 ] || MIN=0
+echo tmpfs-data >$W/tmpfs-file
 run_ops() {
-	start_tool barebpf ext4slower $1 10
+	start_tool barebpf ext4slower $1 $MIN
 	wait_tracing 120
+	cat $W/tmpfs-file >/dev/null
 	dd if=$M/fast-c of=/dev/null bs=4k count=1 skip=1 2>/dev/null
 	dd if=$M/slow-a of=/dev/null bs=16k count=1 skip=2 2>/dev/null
 	dd if=/dev/zero of=$M/slow-b bs=4k count=3 seek=5 conv=notrunc,fsync 2>/dev/null
@@ -40,10 +48,13 @@ grep -q '"type":"S","bytes":0,"offset":0,.*"file":"slow-b"' $W/out ||
 	fail "no fsync of slow-b"
 grep -q '"type":"S",.*"file":"h\\u001b\[31m\\nx\\u00ffy"' $W/out ||
 	fail "no fsync of the hostile name, escaped"
-grep -q 'fast-c' $W/out && fail "an operation on fast-c (cached) is listed"
-[ $(wc -l <$W/out) -le 8 ] || fail "more lines than the slow operations: $(wc -l <$W/out)"
+grep -q tmpfs-file $W/out && fail "a read of a tmpfs file is listed"
+if [ $FS_SLOW = 1 ]; then
+	grep -q 'fast-c' $W/out && fail "an operation on fast-c (cached) is listed"
+	[ $(wc -l <$W/out) -le 8 ] || fail "more lines than the slow operations: $(wc -l <$W/out)"
+fi
 grep -q "$(printf '\033')" $W/out && fail "a raw ESC in the output"
-grep -q 'Tracing ext4 operations slower than 10 ms' $W/err || fail "no Tracing line on stderr with -j"
+grep -q 'Tracing ext4 operations' $W/err || fail "no Tracing line on stderr with -j"
 # the text: bcc's header, the same lines
 sync
 echo 3 >/proc/sys/vm/drop_caches
@@ -55,7 +66,7 @@ head -n 2 $W/out | grep -q '^TIME     COMM           PID     T BYTES   OFF_KB   
 awk '$4 == "R" && $5 == 16384 && $6 == 32 && $8 == "slow-a"' $W/out | grep -q . || fail "text: no read of slow-a"
 awk '$4 == "S" && $8 == "slow-b"' $W/out | grep -q . || fail "text: no fsync of slow-b"
 grep -q 'h\\x1b\[31m\\nx\\xffy$' $W/out || fail "text: the hostile name not escaped"
-grep -q 'fast-c' $W/out && fail "text: an operation on fast-c"
+[ $FS_SLOW = 1 ] && grep -q 'fast-c' $W/out && fail "text: an operation on fast-c"
 # the discovery against BTF
 if [ -e /sys/kernel/btf/vmlinux ]; then
 	barebpf ext4slower -v -d 0.2 >/dev/null 2>$W/btf.err || fail "ext4slower -v: $(tail -n 2 $W/btf.err)"
