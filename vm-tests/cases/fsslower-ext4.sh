@@ -79,6 +79,25 @@ if [ -e /sys/kernel/btf/vmlinux ]; then
 	ls -a $M | grep -q barebpf-fsdisc && fail "the discovery's files are left"
 	no_probes_left "the discovery"
 fi
+# hostile: stdout closed (refused at start), piped into head (SIGPIPE at
+# the first record after it is gone), two SIGINTs at once (one clean
+# exit); nothing left after any
+barebpf ext4slower 0 >&- 2>$W/closed.err && fail "exit 0 with stdout closed"
+grep -q 'standard output is closed' $W/closed.err || fail "stdout closed, not said: $(cat $W/closed.err)"
+no_probes_left "a closed stdout"
+( sleep 3; i=0; while [ $i -lt 20 ]; do cat $M/fast-c >/dev/null; sleep 0.2; i=$((i + 1)); done ) &
+t0=$(date +%s)
+barebpf ext4slower -d 30 0 2>/dev/null | head -n 1 >/dev/null
+t1=$(date +%s)
+wait
+[ $((t1 - t0)) -lt 20 ] || fail "ext4slower 0 | head -n 1 ran $((t1 - t0)) s"
+no_probes_left "SIGPIPE"
+start_tool barebpf ext4slower 0
+wait_tracing 120
+kill -INT $TOOL_PID; kill -INT $TOOL_PID
+wait_exit 30 "two SIGINTs"
+[ $RC = 0 ] || fail "exit $RC after two SIGINTs"
+no_probes_left "two SIGINTs"
 # a file system the kernel lacks
 if ! grep -qw xfs_file_open /proc/kallsyms; then
 	barebpf fsslower -t xfs >$W/xfs.out 2>$W/xfs.err && fail "-t xfs: exit 0 without xfs"
