@@ -97,6 +97,36 @@ START_TEST(test_bad_arguments)
 }
 END_TEST
 
+/* The multi-call names: the links make installs (build/ext4slower, ...)
+ * are the tool for that file system only. */
+START_TEST(test_links)
+{
+	static const char *const names[] = { "ext4slower", "xfsslower",
+		"btrfsslower", "nfsslower", "f2fsslower", "ext4dist",
+		"xfsdist", "btrfsdist" };
+	const char *slash = strrchr(barebpf(), '/');
+	char link[4096], out[4096], err[4096], says[64];
+	char *argv[] = { link, "-t", "ext4", NULL };
+	size_t i;
+	int rc;
+
+	ck_assert_ptr_nonnull(slash);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(link, sizeof(link), "%.*s/%s",
+			 (int)(slash - barebpf()), barebpf(), names[i]);
+		ck_assert_msg(access(link, X_OK) == 0, "no link %s", link);
+		rc = run(argv, out, sizeof(out), err, sizeof(err));
+		snprintf(says, sizeof(says), "%s traces %.*s only", names[i],
+			 strstr(names[i], "slower") ?
+			 (int)(strstr(names[i], "slower") - names[i]) :
+			 (int)strlen(names[i]) - 4, names[i]);
+		/* ext4's own take -t ext4 as theirs: refused all the same */
+		ck_assert_msg(rc == 1 && strstr(err, says), "%s -t ext4: exit "
+			      "%d: %s%s", names[i], rc, out, err);
+	}
+}
+END_TEST
+
 static Suite *fsslower_suite(void)
 {
 	Suite *s = suite_create("fsslower");
@@ -105,6 +135,7 @@ static Suite *fsslower_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_needs_kprobes);
 	tcase_add_test(tc, test_bad_arguments);
+	tcase_add_test(tc, test_links);
 	suite_add_tcase(s, tc);
 	return s;
 }
