@@ -129,7 +129,7 @@ kernel_field() { awk -v l="$1" -v f="$2" '$1 == l { print $f }' <<<"$KERNEL_TABL
 # suite tests the tools themselves, on the main kernels. Emulating another
 # architecture costs 2-4 times the time per case, and the whole CI stays
 # under 60 minutes (README.md: the boots' wall times).
-ARCH_CASES='^(uprobe|run-tailframe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|funccount-syscalls|biolatency-text|biosnoop-text|breakdown-freeze|execsnoop-text|features-text|freeze-storm|freeze-text|funccount-kprobe|funclatency-text|opensnoop-text|qenter-frozen|run-syscalls|slowbio-freeze|trace-args-entry|trace-args-open|trace-kprobe|trace-tracepoint|vfsstat-text|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread)$'
+ARCH_CASES='^(uprobe|run-tailframe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|funccount-syscalls|biolatency-text|biosnoop-text|breakdown-freeze|execsnoop-text|features-text|freeze-storm|freeze-text|funccount-kprobe|funclatency-text|opensnoop-text|qenter-frozen|run-syscalls|slowbio-freeze|trace-args-entry|trace-args-open|trace-kprobe|trace-tracepoint|vfsstat-text|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread|fsslower-ext4|fsdist-ext4)$'
 # riscv64 6.12 takes no kprobe on a function's ftrace patch site: kprobes
 # move past it, kretprobes cannot (the tools that need one say so), so it
 # runs the selection's cases without kretprobes.
@@ -149,7 +149,7 @@ RISCV7_CASES=$ARCH_CASES
 # program runs in the interpreter), its syscalls have no pt_regs wrappers
 # (sys_*, the arguments in the registers), and like 4.19 on x86_64 it
 # enters the queue before block_bio_queue (qenter-frozen).
-ARM419_CASES='^(uprobe|profile-folded|biosnoop-text|biolatency-text|breakdown-freeze|execsnoop-text|exporter-latency|features-text|freeze-storm|funccount-kprobe|funccount-syscalls|funclatency-text|opensnoop-text|qenter-frozen|run-object|run-syscalls|slowbio-freeze|trace-args-entry|trace-kprobe|trace-tracepoint|vfsstat-text|hygiene-sigint|runqlen-spin)$'
+ARM419_CASES='^(uprobe|profile-folded|biosnoop-text|biolatency-text|breakdown-freeze|execsnoop-text|exporter-latency|features-text|freeze-storm|funccount-kprobe|funccount-syscalls|funclatency-text|opensnoop-text|qenter-frozen|run-object|run-syscalls|slowbio-freeze|trace-args-entry|trace-kprobe|trace-tracepoint|vfsstat-text|hygiene-sigint|runqlen-spin|fsslower-ext4|fsdist-ext4)$'
 # The cases of the scheduler and system tools (issue 30) and of the file
 # system, page cache and memory tools (issue 31) run on the kernels those
 # issues name (4.9, 4.14, 4.15, 5.10, 6.12 or 6.1, 7.x, one arm64, armv7),
@@ -158,14 +158,14 @@ ARM419_CASES='^(uprobe|profile-folded|biosnoop-text|biolatency-text|breakdown-fr
 # checked against each kernel's own BTF where it has one). The whole CI
 # stays under 75 minutes (README.md).
 SCHED_CASES='runqlat-counts|cpudist-slices|killsnoop-signals|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg'
-FS_CASES='bitesize-text|biotop-text|cachestat-reread|drsnoop-memcg'
+FS_CASES='bitesize-text|biotop-text|cachestat-reread|drsnoop-memcg|fsslower-ext4|fsdist-ext4'
 CASE_SETS="
 nosched   !^($SCHED_CASES)$
 nofs      !^($FS_CASES)$
 nonew     !^($SCHED_CASES|$FS_CASES)$
-old     ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread)$
-old419  ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-frozen|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread)$
-oldest  ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|qenter-reads|qenter-split|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|hygiene-sigint|old-refuses|detach-background|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread|trace-args-entry|trace-args-open|trace-args-read|trace-args-syscall|trace-args-sysfs|trace-kprobe|trace-tracepoint)$
+old     ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread|fsslower-ext4|fsdist-ext4)$
+old419  ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-frozen|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread|fsslower-ext4|fsdist-ext4)$
+oldest  ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|qenter-reads|qenter-split|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|hygiene-sigint|old-refuses|detach-background|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread|fsslower-ext4|fsdist-ext4|trace-args-entry|trace-args-open|trace-args-read|trace-args-syscall|trace-args-sysfs|trace-kprobe|trace-tracepoint)$
 arch      $ARCH_CASES
 arm419    $ARM419_CASES
 riscv612  $RISCV612_CASES

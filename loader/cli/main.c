@@ -22,7 +22,9 @@
 	X(opensnoop) X(funccount) X(vfsstat) X(breakdown) X(profile)          \
 	X(offcputime) X(runqlen) X(runqlat) X(cpudist) X(killsnoop)     \
 	X(syscount) X(hardirqs) X(softirqs) X(oomkill)     \
-	X(bitesize) X(biotop) X(drsnoop) X(cachestat)
+	X(bitesize) X(biotop) X(drsnoop) X(cachestat) X(fsslower)          \
+	X(ext4slower) X(xfsslower) X(btrfsslower) X(nfsslower) X(f2fsslower)  \
+	X(fsdist) X(ext4dist) X(xfsdist) X(btrfsdist)
 
 #define DECLARE(name) extern const struct tool tool_##name __attribute__((weak));
 #define ENTRY(name) &tool_##name,

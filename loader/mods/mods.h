@@ -156,6 +156,41 @@ int cachestat_start(struct tool_ctx *t, char **avail, int n, char *what,
 		    size_t len);
 int cachestat_stats_fd(struct tool_ctx *t);
 
+/* ---- fsslower.c: a file system's reads, writes, opens, fsyncs ---- */
+/* A file system's functions (NULL-terminated read chain: its own, then
+ * the generic one with an f_op check against fops). */
+struct fss_fs {
+	const char *fs;
+	const char *read[3];
+	const char *write, *open, *fsync, *fops;
+};
+/* The functions chosen, by FSS_READ..FSS_FSYNC (bpf/fsslower.h). */
+struct fss_pick {
+	const char *fn[4];
+	int generic;            /* reads through generic_file_read_iter */
+};
+/* ext4, xfs, btrfs, nfs, f2fs; NULL: not one barebpf knows. */
+const struct fss_fs *fsslower_fs(const char *name);
+/* Pure: the functions of fs in avail (sorted); -ENOENT with why. */
+int fsslower_pick(const struct fss_fs *fs, char *const *avail, int n,
+		  struct fss_pick *p, char *why, size_t len);
+struct fsslower_settings {
+	const char *fs;
+	uint32_t pid;           /* 0: every process */
+	uint64_t min_ns;        /* records of operations this slow or more */
+	int dist;               /* histograms (fsdist), not records */
+	uint64_t unit_div;      /* ns per histogram unit */
+	perfbuf_sample_fn on_event; /* records: struct fss_event */
+	void *ctx;
+};
+/* Find the fields (BTF, --btf, or discovered), open, configure, load
+ * fsslower.bpf.c, open its ring into *pb (not dist), attach on p. */
+int fsslower_start(struct tool_ctx *t, const struct fsslower_settings *s,
+		   const struct fss_pick *p, struct bb_perfbuf **pb);
+/* hist: FSS_NOPS * FSS_SLOTS u64 (op * FSS_SLOTS + slot) */
+int fsslower_hist_fd(struct tool_ctx *t);
+int fsslower_stats_fd(struct tool_ctx *t);
+
 /* ---- drsnoop.c: direct reclaim stalls (vmscan tracepoints) ---- */
 struct drsnoop_settings {
 	uint32_t pid, tid;      /* 0: all */

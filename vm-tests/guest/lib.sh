@@ -8,6 +8,7 @@ W=/tmp/$CASE
 rm -rf $W; mkdir -p $W
 TOOL_PID=
 SLOW_D=
+FS_M=
 
 # Stop a tool this case left running before leaving; remove nullb1 if
 # the case made it (slow_disk).
@@ -17,6 +18,7 @@ cleanup() {
 		wait $TOOL_PID 2>/dev/null
 	fi
 	TOOL_PID=
+	[ -n "$FS_M" ] && { umount $FS_M 2>/dev/null; FS_M=; }
 	[ -n "$SLOW_D" ] && [ -d "$SLOW_D" ] && slow_disk_off
 }
 pass() { cleanup; echo "PASS $CASE ($R)"; exit 0; }
@@ -381,6 +383,39 @@ slow_disk() {
 	[ -b /dev/nullb1 ] || fail "no /dev/nullb1"
 }
 slow_disk_off() { echo 0 >$SLOW_D/power; rmdir $SLOW_D; SLOW_D=; }
+# slow_ext4 MS: an ext4 file system (busybox's mke2fs makes ext2, which
+# the ext4 driver mounts: its files are ext4's) on nullb1, a memory-backed
+# null_blk of 64 MiB whose requests take MS ms, mounted at FS_M (removed
+# by cleanup); FS_SLOW=1. Where null_blk has no configfs or memory_backed
+# (before 4.14), on a loop device over a file in the guest's memory
+# instead, with FS_SLOW=0: nothing there is slow. Skips without ext4.
+slow_ext4() {
+	local i
+	SLOW_C=/sys/kernel/config
+	grep -q ext4 /proc/filesystems || skip "no ext4 in /proc/filesystems"
+	mkdir -p /mnt/fsx
+	FS_SLOW=1
+	grep -q configfs /proc/filesystems && { mount | grep -q " $SLOW_C " || mount -t configfs none $SLOW_C 2>/dev/null; }
+	if [ ! -d $SLOW_C/nullb ]; then
+		FS_SLOW=0
+		dd if=/dev/zero of=$W/ext4.img bs=1M count=32 2>/dev/null
+		mke2fs -q -F -b 4096 $W/ext4.img >$W/mkfs.out 2>&1 || fail "mke2fs on a file: $(cat $W/mkfs.out)"
+		mount -t ext4 -o loop $W/ext4.img /mnt/fsx 2>$W/mount.err || fail "mount -t ext4 -o loop: $(cat $W/mount.err)"
+		FS_M=/mnt/fsx
+		return 0
+	fi
+	SLOW_D=$SLOW_C/nullb/nullb1
+	mkdir $SLOW_D || fail "cannot make $SLOW_D"
+	[ -e $SLOW_D/memory_backed ] || { rmdir $SLOW_D; SLOW_D=; skip "null_blk has no memory_backed"; }
+	echo 2 >$SLOW_D/queue_mode && echo 2 >$SLOW_D/irqmode && echo 1 >$SLOW_D/memory_backed &&
+		echo 64 >$SLOW_D/size && echo $(($1 * 1000000)) >$SLOW_D/completion_nsec && echo 1 >$SLOW_D/power ||
+		fail "cannot set up a memory-backed nullb1 of $1 ms"
+	i=0; while [ ! -b /dev/nullb1 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -b /dev/nullb1 ] || fail "no /dev/nullb1"
+	mke2fs -q -b 4096 /dev/nullb1 >$W/mkfs.out 2>&1 || fail "mke2fs on nullb1: $(cat $W/mkfs.out)"
+	mount -t ext4 /dev/nullb1 /mnt/fsx 2>$W/mount.err || fail "mount -t ext4 nullb1: $(cat $W/mount.err)"
+	FS_M=/mnt/fsx
+}
 
 # Benchmarks (bench/): IOPS of direct 4 KiB reads of nullb1, a null_blk
 # disk made through configfs that completes at once, without a tool and
