@@ -6,6 +6,7 @@
 . /vmtest/lib.sh
 need_tracefs
 lo_up
+mkdir -p /run # the discovery's cache is in /run, as on any system
 start_tool barebpf tcpconnect -v -L -U
 wait_tracing 60
 tcp_pair 127.0.0.1 5561 3; C1=$CPID
@@ -31,8 +32,9 @@ fi
 n=$(awk '$3 == "nc"' $W/out | wc -l)
 [ $n = $((2 + ${V6:-0})) ] || fail "$n connects by nc, expected $((2 + ${V6:-0}))"
 wait
-# -P: that port only; -j
-start_tool barebpf tcpconnect -P 5562 -j
+# -P: that port only; -j. The discovery's offsets (no BTF) from the
+# boot's cache this time.
+start_tool barebpf tcpconnect -P 5562 -j -v
 wait_tracing 60
 tcp_pair 127.0.0.1 5561 1
 tcp_pair 127.0.0.1 5562 1; C2=$CPID
@@ -42,6 +44,20 @@ stop_tool INT
 n=$(grep -c '"dport":' $W/out)
 [ $n = 1 ] || fail "-P 5562 -j: $n records, expected 1"
 grep -q "\"pid\":$C2,.*\"dport\":5562" $W/out || fail "-P 5562: not the connection of $C2 to 5562"
+if [ ! -e /sys/kernel/btf/vmlinux ]; then
+	grep -q 'skc_dport at offset .*discovered earlier this' $W/err ||
+		fail "the second run did not take the offsets from the cache"
+fi
+wait
+# -c: per flow, at the end: 3 connects to 5564, 1 to 5565
+start_tool barebpf tcpconnect -c
+wait_tracing 60
+for p in 5564 5564 5564 5565; do tcp_pair 127.0.0.1 $p 0.3; wait $LPID $CPID; done
+stop_tool INT
+[ $RC = 0 ] || fail "tcpconnect -c: exit $RC after SIGINT"
+grep -qE '^LADDR +RADDR +RPORT +CONNECTS *$' $W/out || fail "-c: no bcc header line"
+grep -qE '^127\.0\.0\.1 +127\.0\.0\.1 +5564 +3 *$' $W/out || fail "-c: no flow to 5564 with 3 connects"
+grep -qE '^127\.0\.0\.1 +127\.0\.0\.1 +5565 +1 *$' $W/out || fail "-c: no flow to 5565 with 1 connect"
 wait
 [ -z "$(our_probes)" ] || fail "probes left in kprobe_events"
 pass

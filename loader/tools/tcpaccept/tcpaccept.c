@@ -32,7 +32,7 @@ static const char usage[] =
 "addresses are read from the kernel's struct sock, where the kernel's BTF\n"
 "(/sys/kernel/btf/vmlinux) or a BTF file given with --btf places its fields;\n"
 "on a kernel without either, they are discovered at start by loopback\n"
-"connections with known addresses (about 50 ms, once per boot: kept in\n"
+"connections with known addresses (about 0.1 s, once per boot: kept in\n"
 "/run/barebpf/fieldoff). -v says where each offset came from.\n"
 "\n"
 "options:\n"
