@@ -32,5 +32,17 @@ fi
 n=$(awk '$2 == "nc"' $W/out | wc -l)
 [ $n = $((2 + ${V6:-0})) ] || fail "$n accepts by nc, expected $((2 + ${V6:-0}))"
 wait
+# | head -n 4: the Tracing line, the header and two accepts, then the
+# tool ends at its next write (SIGPIPE), its probe removed
+( barebpf tcpaccept -v -P 5574 | head -n 4 >$W/head ) 2>$W/head.err &
+HP=$!
+i=0
+while ! grep -q attached $W/head.err 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+for k in 1 2 3 4; do tcp_pair 127.0.0.1 5574 0.2; wait $LPID $CPID; done
+i=0
+while [ -d /proc/$HP ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ -d /proc/$HP ] && fail "tcpaccept | head -n 4: still running 10 s after"
+[ $(grep -c ' 5574$' $W/head) = 2 ] || { cat $W/head $W/head.err; fail "| head -n 4: not 2 accepts"; }
+wait
 [ -z "$(our_probes)" ] || fail "probes left in kprobe_events"
 pass
