@@ -489,7 +489,7 @@ struct bb_fieldoff;
  * (sockoff_solve.h); fieldoff_find caches each per boot. 0 or -errno.
  */
 int sockoff_register(struct bb_fieldoff *fo);
-/* 1 if this kernel has IPv6 (socket(AF_INET6) works), else 0. */
+/* 1 if this kernel has IPv6 (an AF_INET6 socket binds to ::1), else 0. */
 int sockoff_have_ipv6(void);
 
 /* ---- tcpconn.c: tcpconnect and tcpaccept (kprobes, struct sock) ---- */

@@ -40,12 +40,15 @@ static struct {
 
 int sockoff_have_ipv6(void)
 {
-	int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_in6 a = { .sin6_family = AF_INET6 };
+	int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0), ok;
 
 	if (fd < 0)
 		return 0;
+	a.sin6_addr.s6_addr[15] = 1; /* ::1: not there if IPv6 is disabled */
+	ok = bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
 	close(fd);
-	return 1;
+	return ok;
 }
 
 union sa {

@@ -180,8 +180,8 @@ void sockoff_solve(const struct sockoff_conn *c, int n, int v6,
 		f = order[i];
 		if (!v6 && (f == SOCKOFF_V6D || f == SOCKOFF_V6S)) {
 			r->ret[f] = -EOPNOTSUPP;
-			snprintf(r->why[f], sizeof(r->why[f]), "this kernel "
-				 "has no IPv6 (socket(AF_INET6) fails)");
+			snprintf(r->why[f], sizeof(r->why[f]), "no IPv6 here "
+				 "(no AF_INET6 socket binds to ::1)");
 			continue;
 		}
 		ret = sockoff_match(c, n, f, 0, SOCKOFF_WINDOW, taken, &off,

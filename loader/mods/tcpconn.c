@@ -65,8 +65,8 @@ static int find_offsets(struct tool_ctx *t, struct offs *o)
 				sockoff_paths[i], f.offset, f.size, f.how);
 	}
 	if (!ret && t->verbose && !o->v6)
-		fprintf(stderr, "no IPv6 on this kernel (socket(AF_INET6) "
-			"fails): IPv4 only\n");
+		fprintf(stderr, "no IPv6 here (no AF_INET6 socket binds to "
+			"::1): IPv4 only\n");
 	fieldoff_close(&fo);
 	return ret;
 }
@@ -137,8 +137,8 @@ int tcpconn_start(struct tool_ctx *t, const struct tcpconn_settings *s,
 	    (ret = find_offsets(t, &o)) < 0)
 		return ret;
 	if (s->ip == 6 && !o.v6)
-		return tool_fail(t, -EAFNOSUPPORT, "-6: this kernel has no "
-				 "IPv6 (socket(AF_INET6) fails)");
+		return tool_fail(t, -EAFNOSUPPORT, "-6: no IPv6 here (no "
+				 "AF_INET6 socket binds to ::1)");
 	if (s->accept)
 		ret = tool_open(t, sk, EMBEDDED_ARGS(tcpaccept));
 	else
