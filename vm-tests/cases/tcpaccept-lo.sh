@@ -8,10 +8,10 @@ need_tracefs
 lo_up
 start_tool barebpf tcpaccept -v
 wait_tracing 60
-tcp_pair 127.0.0.1 5571 3; L1=$LPID
-tcp_pair 127.0.0.1 5572 3; L2=$LPID
+tcp_pair 127.0.0.1 5571 2; L1=$LPID
+tcp_pair 127.0.0.1 5572 2; L2=$LPID
 V6=
-if have_ipv6; then tcp_pair ::1 5573 3; L3=$LPID; V6=1; fi
+if have_ipv6; then tcp_pair ::1 5573 2; L3=$LPID; V6=1; fi
 sleep 0.5
 A=127.0.0.1; IP=4
 if [ -n "$V6" ]; then A=::ffff:127.0.0.1; IP=6; fi

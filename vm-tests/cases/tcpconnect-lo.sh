@@ -9,10 +9,10 @@ lo_up
 mkdir -p /run # the discovery's cache is in /run, as on any system
 start_tool barebpf tcpconnect -v -L -U
 wait_tracing 60
-tcp_pair 127.0.0.1 5561 3; C1=$CPID
-tcp_pair 127.0.0.1 5562 3; C2=$CPID
+tcp_pair 127.0.0.1 5561 2; C1=$CPID
+tcp_pair 127.0.0.1 5562 2; C2=$CPID
 V6=
-if have_ipv6; then tcp_pair ::1 5563 3; C3=$CPID; V6=1; fi
+if have_ipv6; then tcp_pair ::1 5563 2; C3=$CPID; V6=1; fi
 sleep 0.5
 P1=$(tcp_peer_port tcp 5561); P2=$(tcp_peer_port tcp 5562)
 [ -n "$V6" ] && P3=$(tcp_peer_port tcp6 5563)
