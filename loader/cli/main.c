@@ -24,7 +24,8 @@
 	X(syscount) X(hardirqs) X(softirqs) X(oomkill)     \
 	X(bitesize) X(biotop) X(drsnoop) X(cachestat) X(fsslower)          \
 	X(ext4slower) X(xfsslower) X(btrfsslower) X(nfsslower) X(f2fsslower)  \
-	X(fsdist) X(ext4dist) X(xfsdist) X(btrfsdist)
+	X(fsdist) X(ext4dist) X(xfsdist) X(btrfsdist) \
+	X(tcpconnect) X(tcpaccept)
 
 #define DECLARE(name) extern const struct tool tool_##name __attribute__((weak));
 #define ENTRY(name) &tool_##name,

@@ -48,7 +48,7 @@ struct bb_field {
 typedef int (*bb_field_discover_fn)(void *ctx, const char *path,
 				    struct bb_field *out, struct bb_err *err);
 
-#define BB_FIELDOFF_DISC_MAX 8
+#define BB_FIELDOFF_DISC_MAX 16
 #define BB_KERNEL_BTF "/sys/kernel/btf/vmlinux"
 #define BB_FIELDOFF_CACHE "/run/barebpf/fieldoff"
 

@@ -502,3 +502,31 @@ hist_sum() {
 		on && $2 == "->" && $4 == ":" { t += $5; seen = 1; next }
 		seen && on { exit } END { print t + 0 }' "$1"
 }
+
+# The loopback interface up (the guest's init leaves it down).
+lo_up() {
+	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null ||
+		fail "cannot bring lo up"
+}
+# Has the kernel IPv6 (and ::1 on lo)?
+have_ipv6() { [ -e /proc/net/if_inet6 ] && grep -q '^0*1 ' /proc/net/if_inet6; }
+# tcp_peer_port FILE RPORT: the local port of the connection in
+# /proc/net/FILE (tcp, tcp6) established to remote port RPORT, as the
+# kernel lists it (the truth a tool's ports are checked against).
+tcp_peer_port() {
+	local h
+	h=$(printf '%04X' $2)
+	h=$(awk -v h=":$h" '$4 == "01" && substr($3, length($3) - 4) == h { split($2, a, ":"); print a[2]; exit }' /proc/net/$1)
+	[ -n "$h" ] && printf '%d' 0x$h
+}
+# A TCP connection over lo that stays open SECS seconds: a busybox nc
+# listener on PORT (LPID, its pid) and a client to ADDR (CPID), both
+# holding it open with a sleep on their stdin.
+# tcp_pair ADDR PORT SECS
+tcp_pair() {
+	sleep $3 | nc -l -p $2 >/dev/null 2>&1 &
+	LPID=$!
+	sleep 0.3
+	sleep $3 | nc $1 $2 >/dev/null 2>&1 &
+	CPID=$!
+}
