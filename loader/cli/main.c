@@ -21,7 +21,7 @@
 	X(qenter) X(slowbio) X(biosnoop) X(exporter) X(execsnoop)              \
 	X(opensnoop) X(funccount) X(vfsstat) X(breakdown) X(profile)          \
 	X(offcputime) X(runqlen) X(runqlat) X(cpudist) X(killsnoop)     \
-	X(syscount) X(hardirqs) X(softirqs) X(oomkill)     \
+	X(syscount) X(hardirqs) X(softirqs) X(oomkill) X(exitsnoop) \
 	X(bitesize) X(biotop) X(drsnoop) X(cachestat)
 
 #define DECLARE(name) extern const struct tool tool_##name __attribute__((weak));
