@@ -427,10 +427,13 @@ struct runqlat_settings {
 	uint32_t filter_tgid;   /* 0: every process */
 	int by;                 /* RUNQLAT_BY_*: what each histogram is */
 	int ms;                 /* milliseconds, not microseconds */
+	int keep_sum;           /* every wait's ns into sums (the exporter) */
 };
 /* Open, configure, load and attach runqlat.bpf.c in t. */
 int runqlat_start(struct tool_ctx *t, const struct runqlat_settings *s);
 int runqlat_hist_fd(struct tool_ctx *t);
+/* sums: an array of one u64, the waits' ns (keep_sum) */
+int runqlat_sums_fd(struct tool_ctx *t);
 
 /* ---- cpudist.c: time on (or off) CPU per slice (sched_switch) ---- */
 struct cpudist_settings {
