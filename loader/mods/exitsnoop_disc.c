@@ -149,7 +149,10 @@ static int snap_fits(const struct exitsnoop_snap *s, int field, int off,
 	case EXITSNOOP_F_TGID:
 		return snap_word(s, off, 4) == s->tgid;
 	case EXITSNOOP_F_REAL_PARENT:
-		return !s->parent ? -1 : snap_word(s, off, psize) == s->parent;
+		/* a 32-bit kernel's bpf_get_current_task() is sign-extended
+		 * (0xc... addresses are negative longs): its low half */
+		return !s->parent ? -1 : snap_word(s, off, psize) ==
+			(psize == 4 ? (uint32_t)s->parent : s->parent);
 	default: { /* start_time */
 		uint64_t v = snap_word(s, off, 8);
 

@@ -156,9 +156,10 @@ START_TEST(test_match_finds_each_field)
 	ck_assert_int_eq(exitsnoop_match(s, 3, EXITSNOOP_F_START_TIME, 8,
 					 offs, 4), 2);
 	ck_assert_int_eq(offs[0], 400);
-	/* a 32-bit kernel's pointers: 4 bytes, here at 504 */
+	/* a 32-bit kernel's pointers: 4 bytes, here at 504; its
+	 * bpf_get_current_task() sign-extends them */
 	for (int i = 0; i < 3; i++) {
-		s[i].parent = 0xc1001000u;
+		s[i].parent = 0xffffffffc1001000ull;
 		put32(&s[i], 504, 0xc1001000u);
 	}
 	ck_assert_int_eq(exitsnoop_match(s, 3, EXITSNOOP_F_REAL_PARENT, 4,
