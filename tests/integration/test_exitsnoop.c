@@ -4,9 +4,11 @@
  * of children of this test (exit 0, 3 and 255, killed by SIGKILL and by
  * SIGSEGV with core dumps off, one named with ESC and a newline) is
  * reported once with its pid, this test as its parent and bcc's exit
- * text; -x keeps the failed ones; with BAREBPF_FIELDS=discover the
+ * text; -x keeps the failed ones; -p a process: its exit, with
+ * --per-thread its threads' too; with BAREBPF_FIELDS=discover the
  * fields are found where the kernel's BTF places them.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,6 +208,77 @@ START_TEST(test_discovery_agrees_with_btf)
 }
 END_TEST
 
+static void *thread_exit(void *arg)
+{
+	(void)arg;
+	return NULL;
+}
+
+/* -p CHILD [--per-thread]: its two threads' exits and its own, or its own */
+static void threads(int per_thread, char *out, size_t len, pid_t *child)
+{
+	char me[16], err[4096];
+	char *argv[] = { (char *)barebpf(), "exitsnoop", "-j", "-p", me,
+			 per_thread ? "--per-thread" : NULL, NULL };
+	struct proc pr;
+	size_t n = 0, e = 0;
+	int go[2];
+	char c = 0;
+
+	ck_assert_int_eq(pipe(go), 0);
+	*child = fork();
+	ck_assert_int_ge(*child, 0);
+	if (!*child) {
+		pthread_t t[2];
+
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		pthread_create(&t[0], NULL, thread_exit, NULL);
+		pthread_create(&t[1], NULL, thread_exit, NULL);
+		pthread_join(t[0], NULL);
+		pthread_join(t[1], NULL);
+		_exit(5);
+	}
+	close(go[0]);
+	snprintf(me, sizeof(me), "%d", (int)*child);
+	spawn(&pr, argv);
+	read_more(pr.err, err, sizeof(err), &e, "Tracing", 30000);
+	ck_assert_msg(strstr(err, "Tracing"), "exitsnoop did not start: %s",
+		      err);
+	ck_assert_int_eq(write(go[1], &c, 1), 1);
+	close(go[1]);
+	ck_assert_int_eq(wait_exit(*child), 5);
+	usleep(300000);
+	kill(pr.pid, SIGINT);
+	read_more(pr.out, out, len, &n, NULL, 20000);
+	read_more(pr.err, err, sizeof(err), &e, NULL, 5000);
+	ck_assert_int_eq(wait_exit(pr.pid), 0);
+	close(pr.out);
+	close(pr.err);
+}
+
+START_TEST(test_pid_and_threads)
+{
+	static char out[65536];
+	char want[128];
+	pid_t child;
+
+	threads(1, out, sizeof(out), &child);
+	snprintf(want, sizeof(want), "\"pid\":%d,", (int)child);
+	ck_assert_msg(count(out, want) == 3 && count(out, "\n") == 3,
+		      "not 3 exits of %d's threads: %s", (int)child, out);
+	snprintf(want, sizeof(want), "\"tid\":%d,", (int)child);
+	ck_assert_msg(count(out, want) == 1 &&
+		      count(out, "\"exit_code\":5,") == 1, "%s", out);
+	threads(0, out, sizeof(out), &child);
+	snprintf(want, sizeof(want), "\"pid\":%d,\"ppid\":%d,\"tid\":%d,",
+		 (int)child, (int)getpid(), (int)child);
+	ck_assert_msg(count(out, "\n") == 1 && count(out, want) == 1 &&
+		      count(out, "\"exit_code\":5,") == 1, "%s", out);
+}
+END_TEST
+
 START_TEST(test_bad_arguments)
 {
 	char out[8192], err[4096];
@@ -233,6 +306,7 @@ static Suite *exitsnoop_suite(void)
 	tcase_add_test(tc, test_each_exit_json);
 	tcase_add_test(tc, test_failed_text);
 	tcase_add_test(tc, test_discovery_agrees_with_btf);
+	tcase_add_test(tc, test_pid_and_threads);
 	tcase_add_test(tc, test_bad_arguments);
 	suite_add_tcase(s, tc);
 	return s;
