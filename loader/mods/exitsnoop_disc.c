@@ -23,6 +23,7 @@
  * A field not found is a refusal that names it, never a guess.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -57,17 +58,22 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-static int thread_fn(void *arg)
+/* a thread that says its tid to P (fd 3) and exits, the process going on */
+static void *thread_fn(void *arg)
 {
+	int tid = (int)syscall(SYS_gettid);
+
 	(void)arg;
-	syscall(SYS_exit, 0); /* this thread only */
-	return 0;
+	if (write(3, &tid, sizeof(tid)) != sizeof(tid))
+		return NULL;
+	return NULL;
 }
 
 static void child(int i)
 {
-	static char stack[16384] __attribute__((aligned(16)));
 	sigset_t all;
+	pthread_t th;
+	int tid;
 
 	usleep(20000);
 	if (i == 0)
@@ -79,13 +85,16 @@ static void child(int i)
 		kill(getpid(), SIGUSR2);
 		_exit(1);
 	}
-	/* the thread's tid goes to P through its pipe (fd 3) */
-	int tid = clone(thread_fn, stack + sizeof(stack), CLONE_VM | CLONE_FS |
-			CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
-			CLONE_SYSVSEM, NULL);
-	if (write(3, &tid, sizeof(tid)) != sizeof(tid))
-		_exit(1);
-	usleep(30000); /* the thread exits meanwhile */
+	/* the thread says its tid to P; -errno if there is none */
+	tid = pthread_create(&th, NULL, thread_fn, NULL);
+	if (tid) {
+		tid = -tid;
+		if (write(3, &tid, sizeof(tid)) != sizeof(tid))
+			_exit(1);
+	} else {
+		pthread_join(th, NULL);
+	}
+	usleep(30000); /* its exit reaches the tracepoint (after join) */
 	_exit(0x33);
 }
 
@@ -249,7 +258,11 @@ static int experiment(struct exitsnoop_disc *d, struct tool_ctx *td,
 	for (i = 0; i <= NCHILD; i++) {
 		struct exitsnoop_snap *s = &d->snaps[i + 1];
 
-		if (r.pid[i] <= 0 ||
+		if (r.pid[i] < 0)
+			return bb_fail(err, r.pid[i], "discovery: the test "
+				       "thread did not start: %s",
+				       strerror(-r.pid[i]));
+		if (r.pid[i] == 0 ||
 		    read_snap(cfd, wfd, r.pid[i], s) < 0)
 			return bb_fail(err, -ENOENT, "discovery: no snapshot "
 				       "of the test process %d at its exit",
