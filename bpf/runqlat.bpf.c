@@ -22,7 +22,8 @@
  *
  * Constants: tpoff_wakeup_pid, tpoff_wakeup_new_pid, tpoff_prev_pid,
  * tpoff_next_pid, tpoff_free_pid; filter_tgid (0: all), deferred, by
- * (RUNQLAT_BY_*), unit_div (1000: usecs, 1000000: msecs).
+ * (RUNQLAT_BY_*), unit_div (1000: usecs, 1000000: msecs), keep_sum (add
+ * each wait's ns to `sums`).
  */
 #include "bb_helpers.h"
 #include "runqlat.h"
@@ -37,6 +38,8 @@ BB_MAP(start, BPF_MAP_TYPE_LRU_HASH, sizeof(u32), sizeof(u64),
 BB_MAP(pending, BPF_MAP_TYPE_HASH, sizeof(u32), sizeof(u64), 1);
 BB_MAP(hist, BPF_MAP_TYPE_HASH, sizeof(struct runqlat_key), sizeof(u64),
        RUNQLAT_KEYS);
+/* keep_sum: every wait added up, ns (the exporter's histogram _sum) */
+BB_MAP(sums, BPF_MAP_TYPE_ARRAY, sizeof(u32), sizeof(u64), 1);
 BB_DROPS_MAP();
 
 static __always_inline void enqueue(u32 pid, u64 ts)
@@ -49,6 +52,13 @@ static __always_inline void count(u64 delta, u32 id)
 {
 	struct runqlat_key key = {};
 
+	if (BB_CONST(keep_sum)) {
+		u32 zero = 0;
+		u64 *sum = bpf_map_lookup_elem(&sums, &zero);
+
+		if (sum)
+			__sync_fetch_and_add(sum, delta);
+	}
 	delta /= BB_CONST(unit_div);
 	key.slot = bb_log2l(delta);
 	if (key.slot >= RUNQLAT_SLOTS)

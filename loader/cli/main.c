@@ -21,7 +21,7 @@
 	X(qenter) X(slowbio) X(biosnoop) X(exporter) X(execsnoop)              \
 	X(opensnoop) X(funccount) X(vfsstat) X(breakdown) X(profile)          \
 	X(offcputime) X(runqlen) X(runqlat) X(cpudist) X(killsnoop)     \
-	X(syscount) X(hardirqs) X(softirqs) X(oomkill)     \
+	X(syscount) X(hardirqs) X(softirqs) X(oomkill) X(exitsnoop) \
 	X(bitesize) X(biotop) X(drsnoop) X(cachestat) X(fsslower)          \
 	X(ext4slower) X(xfsslower) X(btrfsslower) X(nfsslower) X(f2fsslower)  \
 	X(fsdist) X(ext4dist) X(xfsdist) X(btrfsdist) \

@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include "tool.h"
 #include "blkdisk.h"
+#include "fieldoff.h"
+#include "../../bpf/exitsnoop.h"
 
 /* A constant set to the offset of a tracepoint field. */
 struct mod_tp_off {
@@ -293,6 +295,56 @@ int funclatency_user_progs(struct tool_ctx *t, struct bb_prog **entry,
 			   struct bb_prog **ret);
 int funclatency_stats_fd(struct tool_ctx *t);
 
+/* ---- exitsnoop.c: one line per process exit (sched_process_exit) ---- */
+struct exitsnoop_settings {
+	uint32_t pid;           /* -p: this tgid only; 0: any */
+	int per_thread;         /* --per-thread: every thread's exit */
+	int failed;             /* -x: non-zero exit codes only */
+	perfbuf_sample_fn on_event;
+	void *ctx;
+};
+/* What the tool learns from exitsnoop_start: where the fields came from. */
+struct exitsnoop_info {
+	int have_start;         /* task_struct.start_time found: AGE known */
+	char start_why[sizeof(((struct bb_err *)0)->msg)];    /* else why not */
+};
+/* Find the task_struct fields (BTF, --btf, else discovered), open,
+ * configure, load exitsnoop.bpf.c, open its ring into *pb, attach. */
+int exitsnoop_start(struct tool_ctx *t, const struct exitsnoop_settings *s,
+		    struct bb_perfbuf **pb, struct exitsnoop_info *info);
+int exitsnoop_stats_fd(struct tool_ctx *t);
+
+/* exitsnoop_disc.c: the discovery of the fields without BTF (the
+ * experiment: see there). The snapshot of one exiting task: */
+enum { EXITSNOOP_F_EXIT_CODE, EXITSNOOP_F_TGID, EXITSNOOP_F_REAL_PARENT,
+       EXITSNOOP_F_START_TIME, EXITSNOOP_NF };
+struct exitsnoop_snap {
+	unsigned char bytes[EXITSNOOP_WINDOW]; /* its first bytes */
+	uint64_t task;            /* its address */
+	uint32_t tgid;
+	int32_t code;             /* its known exit_code; -1: unknown */
+	uint64_t parent;          /* its real_parent's address; 0: unknown */
+	uint64_t fork_lo, fork_hi; /* its fork's window, monotonic ns; 0 */
+};
+/* Pure: the offsets (up to max into offs; the count returned) where every
+ * snapshot that knows `field` (EXITSNOOP_F_*) holds it, two at least;
+ * psize: the kernel's pointer size. */
+int exitsnoop_match(const struct exitsnoop_snap *s, int n, int field,
+		    int psize, int *offs, int max);
+struct exitsnoop_disc {
+	struct tool_ctx *t;
+	int done, run_ret;        /* the experiment runs once for all */
+	struct bb_err run_err;
+	struct exitsnoop_snap snaps[6];
+	int nsnaps;
+	int ret[EXITSNOOP_NF];
+	char why[EXITSNOOP_NF][200];
+	struct bb_field field[EXITSNOOP_NF];
+};
+/* A bb_field_discover_fn (ctx: a struct exitsnoop_disc, zeroed but t). */
+int exitsnoop_discover(void *ctx, const char *path, struct bb_field *out,
+		       struct bb_err *err);
+
 /* ---- killsnoop.c: one line per kill() ---- */
 struct killsnoop_settings {
 	int tps;                /* syscall tracepoints, else kprobes */
@@ -410,10 +462,13 @@ struct runqlat_settings {
 	uint32_t filter_tgid;   /* 0: every process */
 	int by;                 /* RUNQLAT_BY_*: what each histogram is */
 	int ms;                 /* milliseconds, not microseconds */
+	int keep_sum;           /* every wait's ns into sums (the exporter) */
 };
 /* Open, configure, load and attach runqlat.bpf.c in t. */
 int runqlat_start(struct tool_ctx *t, const struct runqlat_settings *s);
 int runqlat_hist_fd(struct tool_ctx *t);
+/* sums: an array of one u64, the waits' ns (keep_sum) */
+int runqlat_sums_fd(struct tool_ctx *t);
 
 /* ---- cpudist.c: time on (or off) CPU per slice (sched_switch) ---- */
 struct cpudist_settings {

@@ -41,6 +41,7 @@ static int configure(struct tool_ctx *t, const struct runqlat_settings *s)
 		runqlat_set(o, RUNQLAT_C_deferred, deferred),
 		runqlat_set(o, RUNQLAT_C_by, s->by),
 		runqlat_set(o, RUNQLAT_C_unit_div, s->ms ? 1000000 : 1000),
+		runqlat_set(o, RUNQLAT_C_keep_sum, s->keep_sum),
 	};
 	return MOD_CONSTS_SET(t, set);
 }
@@ -65,4 +66,9 @@ int runqlat_start(struct tool_ctx *t, const struct runqlat_settings *s)
 int runqlat_hist_fd(struct tool_ctx *t)
 {
 	return runqlat_map_fd(t->obj, RUNQLAT_M_hist);
+}
+
+int runqlat_sums_fd(struct tool_ctx *t)
+{
+	return runqlat_map_fd(t->obj, RUNQLAT_M_sums);
 }

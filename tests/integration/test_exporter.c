@@ -579,12 +579,12 @@ START_TEST(test_kprobe_collectors_left_out)
 	for (p = err; (p = strstr(p, said)); p++)
 		n++;
 	ck_assert_msg(n == 1, "said %d times: %s", n, err);
-	ck_assert_msg(strstr(out, "Exporting block-layer metrics (biolatency)"),
+	ck_assert_msg(strstr(out, "Exporting metrics (biolatency)"),
 		      "%s", out);
 	ck_assert_int_eq(run(none, out, sizeof(out), err, sizeof(err)), 0);
 	ck_assert_msg(!strstr(err, "left out") && !strstr(err, "kprobe"),
 		      "--no-kprobes: %s", err);
-	ck_assert_msg(strstr(out, "Exporting block-layer metrics (biolatency)"),
+	ck_assert_msg(strstr(out, "Exporting metrics (biolatency)"),
 		      "%s", out);
 }
 END_TEST

@@ -21,6 +21,9 @@ static const char *const tools[][2] = {
 	/* a shell's own kill -0 checks, 20 of them */
 	{ "killsnoop", "killsnoop & for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 "
 		       "14 15 16 17 18 19 20; do sleep 0.1; kill -0 1; done" },
+	/* each sleep's exit */
+	{ "exitsnoop", "exitsnoop & for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 "
+		       "14 15 16 17 18 19 20; do sleep 0.1; done" },
 };
 #define NTOOLS (sizeof(tools) / sizeof(tools[0]))
 

@@ -226,7 +226,7 @@ static int kprobes_ready(struct exporter *e)
 		return -1;
 	}
 	for (i = 0; i < e->nc; i++)
-		if (e->c[i].k->kprobes)
+		if (e->c[i].k->kprobes && (e->o.collectors & (1u << i)))
 			snprintf(names + strlen(names),
 				 sizeof(names) - strlen(names), "%s%s",
 				 *names ? ", " : "", e->c[i].k->name);
@@ -243,7 +243,8 @@ static int start_collectors(struct exporter *e)
 	for (i = 0; i < e->nc && !bb_stop; i++) {
 		struct collector *c = &e->c[i];
 
-		if (c->k->kprobes && e->o.no_kprobes)
+		if ((c->k->kprobes && e->o.no_kprobes) ||
+		    !(e->o.collectors & (1u << i)))
 			continue;
 		if (c->k->kprobes && kp == -2)
 			kp = kprobes_ready(e);
@@ -388,7 +389,7 @@ static int exporter_main(int argc, char **argv)
 		snprintf(where + strlen(where), sizeof(where) - strlen(where),
 			 "%s%s/%s", *where ? " and " : "", e.o.textfile,
 			 EXP_TEXTFILE);
-	printf("Exporting block-layer metrics (");
+	printf("Exporting metrics (");
 	for (i = 0, n = 0; i < e.nc; i++)
 		if (cs[i].on)
 			printf("%s%s", n++ ? ", " : "", cs[i].k->name);

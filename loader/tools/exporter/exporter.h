@@ -25,12 +25,14 @@
 #define EXP_SLOWBIO_MAXACTIVE 1024 /* slowbio's: waiters of a frozen queue */
 #define EXP_SLOW_US 10000          /* slowbio's default threshold */
 #define EXP_RING_DRAIN_MS 250
+#define EXP_IRQ_NAMES 256          /* hardirqs' label values at most */
 
 struct exp_opts {
 	const char *listen, *textfile;
 	double interval, duration;
 	unsigned long slow_us;
 	int no_kprobes;
+	unsigned collectors;    /* --collectors: bit i for exp_collectors[i] */
 	struct httpd_allow allow[EXP_MAX_ALLOW]; /* --allow; none: anyone */
 	int nallow;
 };
@@ -70,9 +72,24 @@ struct exporter {
 	int wrote_textfile, textfile_err;
 };
 
-/* The collectors, in the order they start (tracepoints first). */
-#define EXP_NCOLLECTORS 4
+/* The collectors, in the order they start (tracepoints first): the
+ * first EXP_NDEFAULT run unless --collectors says otherwise. */
+#define EXP_NCOLLECTORS 7
+#define EXP_NDEFAULT 4
 extern const struct collector_kind exp_collectors[EXP_NCOLLECTORS];
+
+/* exporter_sched.c: runqlat, hardirqs, pagecache (start, render, stop) */
+int exp_runqlat_start(struct exporter *e, struct collector *c);
+void exp_runqlat_render(struct exporter *e, struct collector *c, FILE *f);
+int exp_hardirqs_start(struct exporter *e, struct collector *c);
+void exp_hardirqs_render(struct exporter *e, struct collector *c, FILE *f);
+void exp_hardirqs_stop(struct collector *c);
+int exp_pagecache_start(struct exporter *e, struct collector *c);
+void exp_pagecache_render(struct exporter *e, struct collector *c, FILE *f);
+void exp_free_priv(struct collector *c);
+/* Pure: the handler names of a /proc/interrupts text (each once, up to
+ * max, cut to HARDIRQS_NAME - 1 bytes as the tracepoint's); how many. */
+int exp_irq_names(const char *text, char (*names)[32], int max);
 
 /* exporter_opts.c: the options into e->o, checked (0 or -errno, said);
  * a warning when listening beyond loopback without --allow; a URL to the

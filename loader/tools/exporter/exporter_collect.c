@@ -449,4 +449,10 @@ const struct collector_kind exp_collectors[EXP_NCOLLECTORS] = {
 	{ "qenter", 1, qenter_collect, qenter_render, stop_nothing },
 	{ "freeze", 1, freeze_collect, freeze_render, freeze_stop },
 	{ "slowbio", 1, slowbio_collect, slowbio_render, stop_nothing },
+	/* with --collectors (exporter_sched.c) */
+	{ "runqlat", 0, exp_runqlat_start, exp_runqlat_render, exp_free_priv },
+	{ "hardirqs", 0, exp_hardirqs_start, exp_hardirqs_render,
+	  exp_hardirqs_stop },
+	{ "pagecache", 1, exp_pagecache_start, exp_pagecache_render,
+	  exp_free_priv },
 };

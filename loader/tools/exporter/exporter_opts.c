@@ -16,10 +16,11 @@ static const char usage[] =
 "usage: barebpf exporter [-h] [--listen ADDR:PORT] [--allow ADDR[/PREFIX]]\n"
 "                        [--textfile DIR]\n"
 "                        [--interval SECONDS] [--slow-us US] [--no-kprobes]\n"
-"                        [--duration SECONDS] [-v]\n"
+"                        [--collectors LIST] [--duration SECONDS] [-v]\n"
 "\n"
-"Export block-layer latency, queue freezes and the waits they cause as\n"
-"Prometheus metrics: over HTTP (GET /metrics) and/or as a file for\n"
+"Export block-layer latency, queue freezes and the waits they cause (and\n"
+"with --collectors run-queue latency, hard-IRQ time and page-cache counts)\n"
+"as Prometheus metrics: over HTTP (GET /metrics) and/or as a file for\n"
 "node_exporter's textfile collector. The probes stay attached; every\n"
 "interval the maps are read (never cleared: counters grow for the whole\n"
 "run) and the metrics are rendered anew, every disk and operation from\n"
@@ -58,6 +59,20 @@ static const char usage[] =
 "                        at most 86400)\n"
 "      --slow-us US      slow bio submission threshold (default 10000)\n"
 "      --no-kprobes      tracepoint collectors only\n"
+"  -c, --collectors LIST  the collectors to run, by name, comma-separated, or\n"
+"                        all (default: biolatency,qenter,freeze,slowbio):\n"
+"                        biolatency qenter freeze slowbio (above), and\n"
+"                        runqlat   barebpf_runqueue_latency_seconds\n"
+"                                  histogram, every CPU; tracepoints\n"
+"                        hardirqs  barebpf_hardirq_seconds_total (irq)\n"
+"                                  counter: the names of /proc/interrupts\n"
+"                                  from the start, new ones as they come,\n"
+"                                  256 at most (then irq=\"_other\");\n"
+"                                  tracepoints\n"
+"                        pagecache barebpf_pagecache_accesses_total,\n"
+"                                  _misses_total, _dirtied_total: bcc's\n"
+"                                  cachestat counts (hits = accesses -\n"
+"                                  misses); kprobes\n"
 "      --duration SECONDS  exit after this many seconds\n"
 "      --kern-version V  override the detected kernel version (a.b.c)\n"
 "  -v, --verbose         say what was detected and attached\n"
@@ -70,7 +85,9 @@ static const char usage[] =
 "  barebpf exporter --textfile /var/lib/prometheus/node-exporter\n"
 "                                      # for node_exporter's textfile\n"
 "                                      # collector, no HTTP\n"
-"  barebpf exporter --no-kprobes -i 15 # latency only, every 15 s\n";
+"  barebpf exporter --no-kprobes -i 15 # latency only, every 15 s\n"
+"  barebpf exporter -c biolatency,runqlat,hardirqs\n"
+"                                      # and the scheduler's view\n";
 static const struct tool_usage help = { NULL, usage };
 
 /* Create and remove a file in dir as prom_textfile_write would. */
@@ -91,6 +108,42 @@ static int textfile_try(const char *dir)
 	return 0;
 }
 
+/* "a,b,c" or "all" into a mask of exp_collectors; -EINVAL said */
+static int parse_collectors(struct tool_ctx *t, const char *list,
+			    unsigned *mask)
+{
+	const char *p = list;
+	int i;
+
+	if (!strcmp(list, "all")) {
+		*mask = (1u << EXP_NCOLLECTORS) - 1;
+		return 0;
+	}
+	*mask = 0;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		for (i = 0; i < EXP_NCOLLECTORS; i++)
+			if (strlen(exp_collectors[i].name) == n &&
+			    !strncmp(exp_collectors[i].name, p, n))
+				break;
+		if (i == EXP_NCOLLECTORS)
+			return tool_fail(t, -EINVAL, "--collectors '%s': no "
+					 "collector '%.*s'; the collectors: "
+					 "biolatency, qenter, freeze, slowbio, "
+					 "runqlat, hardirqs, pagecache, or all",
+					 list, (int)n, p);
+		*mask |= 1u << i;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	if (!*mask)
+		return tool_fail(t, -EINVAL, "--collectors '%s' names none",
+				 list);
+	return 0;
+}
+
 int exporter_parse_args(struct tool_ctx *t, struct exporter *e, int argc,
 		      char **argv)
 {
@@ -102,6 +155,7 @@ int exporter_parse_args(struct tool_ctx *t, struct exporter *e, int argc,
 		{ "interval", required_argument, NULL, 'i' },
 		{ "slow-us", required_argument, NULL, TOOL_OPT_FIRST_OWN },
 		{ "no-kprobes", no_argument, NULL, TOOL_OPT_FIRST_OWN + 1 },
+		{ "collectors", required_argument, NULL, 'c' },
 		{ 0 }
 	};
 	struct exp_opts *o = &e->o;
@@ -113,7 +167,8 @@ int exporter_parse_args(struct tool_ctx *t, struct exporter *e, int argc,
 
 	o->interval = EXP_INTERVAL;
 	o->slow_us = EXP_SLOW_US;
-	while ((c = getopt_long(argc, argv, "hl:a:t:i:v", longopts, NULL)) !=
+	o->collectors = (1u << EXP_NDEFAULT) - 1;
+	while ((c = getopt_long(argc, argv, "hl:a:t:i:c:v", longopts, NULL)) !=
 	       -1) {
 		switch (c) {
 		case 'l': o->listen = optarg; break;
@@ -146,6 +201,10 @@ int exporter_parse_args(struct tool_ctx *t, struct exporter *e, int argc,
 						 optarg);
 			break;
 		case TOOL_OPT_FIRST_OWN + 1: o->no_kprobes = 1; break;
+		case 'c':
+			if (parse_collectors(t, optarg, &o->collectors) < 0)
+				return 1;
+			break;
 		default:
 			if (tool_opt(t, c, &help, NULL, &o->duration))
 				return 1;
