@@ -127,6 +127,7 @@ int trace_parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 	static const struct option longopts[] = {
 		TOOL_LONGOPTS,
 		TOOL_LONGOPT_PID,
+		TOOL_LONGOPT_BTF,
 		{ "tid", required_argument, NULL, 'L' },
 		{ "string-size", required_argument, NULL, 'Z' },
 		{ "include-self", no_argument, NULL, 'S' },
