@@ -31,7 +31,7 @@ READY=Ctrl # every tool's ready line: "... Hit Ctrl-C to end."
 die() { echo "bench/tools.sh: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || die "needs root"
 W=$(mktemp -d /dev/shm/bbtools.XXXXXX)
-LOOP= STATS_WAS= CG=
+LOOP='' STATS_WAS='' CG='' CGPROCS=''
 cleanup() {
 	[ -n "$STATS_WAS" ] && sysctl -qw kernel.bpf_stats_enabled="$STATS_WAS"
 	[ -n "$LOOP" ] && losetup -d "$LOOP"
@@ -73,7 +73,7 @@ CMD[vfsstat]="vfsstat"; WHY[vfsstat]="its vfsstat.bt is kprobes (vfs_read...)"
 LOAD[runqlat]="\`bench/pingpong $SWITCHES\` (2 wakeups and switches a round trip)"
 LOAD[syscount]="\`bench/getppid 1000000\`"
 LOAD[killsnoop]="\`bench/getppid $KILLS PIDFILE kill\` (kill(self, 0))"
-LOAD[oomkill]="$OOMS OOM kills: \`tail -c 300M /dev/zero\` in a memory cgroup of 32 MiB"
+LOAD[oomkill]="$OOMS OOM kills: \`dd if=/dev/zero of=/dev/null bs=300M count=1\` in a memory cgroup of 32 MiB"
 LOAD[bitesize]="fio randread 4k, 3 s, on a loop device over tmpfs"
 LOAD[vfsstat]="\`dd if=/dev/zero of=/dev/null bs=1 count=200000\`"
 NAMES=(runqlat syscount killsnoop oomkill bitesize vfsstat)
@@ -93,11 +93,11 @@ cmd_of() { # NAME LABEL BIN: the command line
 # ---- the loads ----
 fio_load() { fio --name=r --filename="$LOOP" --rw=randread --bs=4k --direct=1 \
 	--ioengine=psync --runtime=3 --time_based --output-format=terse >/dev/null 2>&1; }
-oom_load() { # in the memory cgroup CG: each `tail` is killed at 32 MiB
+oom_load() { # in the memory cgroup CG: each dd (a 300 MiB buffer) is killed at 32 MiB
 	local i
-	for i in $(seq "$OOMS"); do
-		sh -c "echo \$\$ >$CG/$CGPROCS && exec tail -c 300M /dev/zero" >/dev/null 2>&1
-	done
+	for i in $(seq "$OOMS"); do # (a subshell: no "Killed" from this one)
+		(sh -c "echo \$\$ >$CG/$CGPROCS && exec dd if=/dev/zero of=/dev/null bs=300M count=1" >/dev/null 2>&1)
+	done 2>/dev/null
 }
 load() { # NAME
 	case $1 in
