@@ -13,6 +13,8 @@
 #   BENCH_FIO_SECS (3) seconds per fio run
 #   BENCH_CALLS (1000000) getppid() calls per streaming run
 #   BENCH_COST (1)     0: no "ns per run" rows (the kernel's own accounting)
+#   BENCH_TOOLS (1)    0: no rows of bench/tools.sh (runqlat, syscount,
+#                      killsnoop, oomkill, bitesize, vfsstat; its variables)
 set -u
 export LC_ALL=C
 B=$(readlink -f "$1")
@@ -452,3 +454,6 @@ uprobe_row() {
 		"${cells[@]}"
 }
 uprobe_row
+# ---- runqlat, syscount, killsnoop, oomkill, bitesize, vfsstat against
+# bpftrace's (issues 30, 31): bench/tools.sh, rows of the same table ----
+[ "${BENCH_TOOLS:-1}" = 1 ] && "$HERE/tools.sh" "$B" $BASE

@@ -137,6 +137,10 @@ static __always_inline const char *slot_src(void *ctx, struct trace_event *e,
 		char *dst;                                                     \
 		u64 v = 0;                                                     \
                                                                                \
+		if (BB_CONST(s##i##_dref))                                     \
+			src = (const char *)BB_KREAD_ULONG(src) +              \
+			      BB_CONST(s##i##_dref) - 1;                       \
+                                                                               \
 		if (BB_CONST(s##i##_base) == TRACE_BASE_CONST)                 \
 			v = BB_CONST(s##i##_off);                              \
 		else if (BB_CONST(s##i##_base) == TRACE_BASE_UMEM)             \
@@ -318,6 +322,9 @@ static __always_inline int trace(void *ctx)
 		const char *sp;                                                \
 		char *dst;                                                     \
                                                                                \
+		if (BB_CONST(s##i##_dref))                                     \
+			src = (const char *)BB_KREAD_ULONG(src) +              \
+			      BB_CONST(s##i##_dref) - 1;                       \
 		tmp = 0;                                                       \
 		if (BB_CONST(s##i##_base) == TRACE_BASE_CONST)                 \
 			tmp = BB_CONST(s##i##_off);                            \

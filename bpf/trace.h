@@ -21,6 +21,9 @@
  *   disp    TRACE_BASE_UMEM: added to the register's value
  *   idx     TRACE_BASE_UMEM: 1 + the offset in ctx of an index register
  *           whose value << shift is added too (x86's (%rax,%rdx,8)); 0 none
+ *   dref    0, or 1 + an offset: the value at base + off is a kernel
+ *           pointer (an unsigned long), and the slot reads size bytes at
+ *           it + dref - 1 (trace's sk->sk_state)
  * Constants of one condition j (f<j>_...):
  *   op      TRACE_OP_*: 0 leaves it unused; neg 1 negates it
  *   slot    the value it tests; mask ANDed to it first; k the number

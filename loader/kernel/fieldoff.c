@@ -177,6 +177,9 @@ int fieldoff_btf(const struct bb_btf *b, const char *path,
 			       "in %s", path, b->objname);
 	out->offset = bitoff / 8;
 	out->size = size;
+	out->is_signed = btf_skip_mods(b, m.type, &t) == 0 &&
+			 t.kind == BTF_KIND_INT &&
+			 (btf_int_encoding(&t) & BTF_INT_SIGNED);
 	return 0;
 }
 

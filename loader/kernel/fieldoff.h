@@ -39,6 +39,7 @@ enum bb_field_src {
 struct bb_field {
 	uint32_t offset; /* bytes from the start of the outer struct */
 	uint32_t size;   /* bytes */
+	int is_signed;   /* a signed integer (BTF only; discovered: 0) */
 	int src;         /* enum bb_field_src */
 	char how[192];   /* where it came from, for -v */
 };

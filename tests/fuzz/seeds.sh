@@ -171,6 +171,8 @@ printf '%s' 't:syscalls:sys_enter_openat (STRCMP("/etc/passwd", args->filename) 
 printf '%s' 't:x:y "%s %s %s %K %U %p %hd %llx", args->comm, args->name, args->rel, args->dfd, args->dfd, args->filename, (short)args->dfd, args->__syscall_nr' >"$t/tp_strings"
 printf '%s' 'p::__x64_sys_openat (!STRCMP("x", arg2) && (int)arg1 == -100) "%s %d", arg2, arg1' >"$t/syscall"
 printf '%s' 'p:c:malloc "%d", arg1->f' >"$t/bad"
+printf '%s' 'p::tcp_v4_connect(const struct sock *sk, int len) (sk->sk_state == 1 && len) "%d %u", sk->__sk_common.skc_dport, ((struct sock *)arg1)->a.b' >"$t/fields"
+printf '%s' 't:sock:inet_sock_set_state (((struct sock *)args->skaddr)->sk_state == 7) "%d", ((struct sock *)retval)->x' >"$t/field_casts"
 python3 - "$t/record" <<'PY'
 import struct, sys
 spec = b't:x:y "%s|%d|%c|%s", args->name, args->dfd, args->small, args->comm'

@@ -725,7 +725,7 @@ START_TEST(test_trace_bad_probes)
 		{ "t::x", "t:CATEGORY:EVENT" },
 		{ "p:c:no_such_function_x", "no function 'no_such_function_x'" },
 		{ "r::vfs_*", "a return probe takes one function" },
-		{ "vfs_read \"%d\", arg1->f_pos", "struct layouts" },
+		{ "vfs_read \"%d\", arg1->f_pos", "declare it in the signature" },
 		{ "t:nosuchcat:nosuchevent", "not found" },
 		{ "", "a probe starts with a function or t:CATEGORY:EVENT" },
 	};

@@ -83,7 +83,7 @@ static void finish(struct blob *b)
 }
 
 /*
- * 1 int; 2 long int (long_size); 3 struct inner { int a, b; };
+ * 1 int (signed); 2 long int (long_size, unsigned here); 3 struct inner { int a, b; };
  * 4 struct outer (kflag) { int x; struct inner in; union { int u;
  *   struct { int y0, y; }; }; int bf:3; struct inner *p; inner_t t; };
  * 5 ptr -> 3; 6 the anonymous union; 7 the anonymous struct;
@@ -95,7 +95,7 @@ static void make(struct blob *b, int long_size)
 	memset(b, 0, sizeof(*b));
 	b->slen = 1;
 	type(b, "int", 1, 0, 0, 4);
-	u32s(b, 32);
+	u32s(b, 1u << 24 | 32); /* BTF_INT_SIGNED */
 	type(b, "long int", 1, 0, 0, long_size);
 	u32s(b, long_size * 8);
 	type(b, "inner", 4, 0, 2, 8);
@@ -173,6 +173,16 @@ START_TEST(test_paths)
 	/* a typedef'd struct is walked into */
 	expect(&btf, "outer.t.b", 36, 4);
 	expect(&btf, "inner.b", 4, 4);
+	/* the sign of an integer member, for trace's sk->member */
+	{
+		struct bb_err err = { "" };
+		struct bb_field f;
+
+		ck_assert_int_eq(fieldoff_btf(&btf, "outer.t.b", &f, &err), 0);
+		ck_assert_int_eq(f.is_signed, 1);
+		ck_assert_int_eq(fieldoff_btf(&btf, "outer.in", &f, &err), 0);
+		ck_assert_int_eq(f.is_signed, 0);
+	}
 	btf_close(&btf);
 }
 END_TEST

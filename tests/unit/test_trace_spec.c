@@ -326,17 +326,17 @@ START_TEST(test_parse_errors)
 		  "not known)" },
 		{ "p::vfs;read", "probe 'p::vfs;read': 'vfs;read': not a "
 		  "kernel function name" },
-		{ "p::SyS_nanosleep(struct timespec *ts) \"%d\", ts->tv_nsec",
-		  "probe 'p::SyS_nanosleep(struct timespec *ts) \"%d\", "
-		  "ts->tv_nsec': '(struct timespec *ts)': function signatures "
-		  "are not supported (bcc compiles them with the kernel's "
-		  "headers); use arg1..arg6, and put a blank before a filter" },
+		{ "p::f(struct sock *sk) \"%d\", sk->a->b",
+		  "probe 'p::f(struct sock *sk) \"%d\", sk->a->b': '->': one "
+		  "pointer is followed, not two: print the second pointer "
+		  "(%llx) and probe where it is an argument" },
 		{ "vfs_read \"%d\", arg7", "probe 'vfs_read \"%d\", arg7': "
 		  "'arg7': the arguments are arg1..arg6" },
 		{ "vfs_read \"%d\", arg1->f_pos", "probe 'vfs_read \"%d\", "
-		  "arg1->f_pos': 'arg1->f_pos': reading through a pointer "
-		  "needs the kernel's struct layouts (BTF or headers); print "
-		  "the pointer (%llx) or use a tracepoint's fields" },
+		  "arg1->f_pos': 'arg1->f_pos': a field is read through a "
+		  "struct pointer: declare it in the signature, "
+		  "p::FUNC(struct sock *sk) ... sk->FIELD, or cast, ((struct "
+		  "sock *)arg1)->FIELD" },
 		{ "vfs_read \"%d\", arg1 + 1", "probe 'vfs_read \"%d\", arg1 + "
 		  "1': '+': arithmetic is not supported; a value is "
 		  "arg1..arg6, retval, args->FIELD, $pid, $tgid, $uid, $gid "
@@ -906,7 +906,7 @@ START_TEST(test_consts)
 	compile_ok("p::f (STRCMP(\"ab\", arg2) && arg1 > 3) \"%s\", arg2",
 		   NULL, &bb_arch_x86_64, &sp, &pr);
 	trace_prog_consts(&pr, 7, collect, &c);
-	ck_assert_int_eq(c.n, 6 + 13 * TRACE_NSLOTS +
+	ck_assert_int_eq(c.n, 6 + 14 * TRACE_NSLOTS +
 				      (8 + TRACE_STRCMP_WORDS) * TRACE_NTERMS);
 	for (i = 0; i < c.n; i++)
 		for (j = i + 1; j < c.n; j++)

@@ -249,6 +249,9 @@ static void say_probe(const struct trace_probe *p, int split)
 		fprintf(stderr, "  value %d: base %llu + %llu, %llu bytes", i,
 			(unsigned long long)s->base, (unsigned long long)s->off,
 			(unsigned long long)s->size);
+		if (s->dref)
+			fprintf(stderr, " at the pointer there + %llu",
+				(unsigned long long)s->dref - 1);
 		if (s->str)
 			fprintf(stderr, ", string (%s%s) of %llu bytes",
 				space[s->str], s->str > 2 ? "" : split ?
@@ -413,6 +416,8 @@ static int trace_main(int argc, char **argv)
 	if (kprobes && tool_need_kprobes(&t) < 0)
 		goto out;
 	if (uprobes && tool_need_uprobes(&t, (int)o.pid) < 0)
+		goto out;
+	if (trace_field_place(&t, &o) < 0)
 		goto out;
 	for (i = 0; i < o.nprobes; i++) {
 		struct trace_probe *p = &o.probes[i];

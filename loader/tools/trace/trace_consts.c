@@ -12,7 +12,8 @@ void trace_prog_consts(const struct trace_prog *pr, uint32_t probe_id,
 		       void *ctx)
 {
 	static const char *const sname[] = { "base", "off", "size", "ext1",
-		"ext2", "str", "stroff", "strsize", "strbase", "zero", "disp", "idx", "shift" };
+		"ext2", "str", "stroff", "strsize", "strbase", "zero", "disp", "idx", "shift",
+		"dref" };
 	static const char *const tname[] = { "op", "neg", "slot", "mask", "k",
 		"stroff", "valoff", "slen" };
 	char name[32];
@@ -28,7 +29,8 @@ void trace_prog_consts(const struct trace_prog *pr, uint32_t probe_id,
 		const struct trace_slot_c *sl = &pr->slots[i];
 		const uint64_t v[] = { sl->base, sl->off, sl->size, sl->ext1,
 			sl->ext2, sl->str, sl->stroff, sl->strsize,
-			sl->strbase, sl->zero, sl->disp, sl->idx, sl->shift };
+			sl->strbase, sl->zero, sl->disp, sl->idx, sl->shift,
+			sl->dref };
 
 		for (j = 0; j < (int)(sizeof(v) / sizeof(v[0])); j++) {
 			snprintf(name, sizeof(name), "s%d_%s", i, sname[j]);

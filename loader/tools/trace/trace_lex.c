@@ -248,6 +248,14 @@ int tl_peek_cast(struct parser *ps, char *words, size_t len)
 	for (;;) {
 		if (tl_lex(ps) < 0)
 			goto no;
+		/* ((struct sock *)arg1)->...: a field through a cast */
+		if (!n && !star && ps->tok.t == TK_LP) {
+			if (tl_peek_cast(ps, words, len) != 2 ||
+			    strncmp(words, "struct ", 7))
+				goto no;
+			*ps = save;
+			return 3;
+		}
 		if (ps->tok.t == TK_OTHER && *ps->tok.s == '*') {
 			star = 1;
 			continue;
@@ -276,6 +284,88 @@ no:
 yes:
 	*ps = save;
 	return star ? 2 : 1;
+}
+
+static int parse_atom(struct parser *ps, struct trace_value *v);
+
+/* ->member.member after a struct pointer (the current token is '->') */
+static int parse_path(struct parser *ps, struct trace_value *v,
+		      const char *strct)
+{
+	struct tok *t = &ps->tok;
+	size_t n = 0;
+
+	snprintf(v->strct, sizeof(v->strct), "%s", strct);
+	v->deref = 1;
+	do {
+		if (tl_lex(ps) < 0)
+			return -EINVAL;
+		if (t->t != TK_IDENT || *t->s == '$' ||
+		    n + t->n + 2 > sizeof(v->path))
+			return FAIL_TOK(ps, "expected a member of struct %s",
+					strct);
+		if (n)
+			v->path[n++] = '.';
+		memcpy(v->path + n, t->s, t->n);
+		n += t->n;
+		v->path[n] = 0;
+		if (tl_lex(ps) < 0)
+			return -EINVAL;
+	} while (t->t == TK_OTHER && *t->s == '.');
+	if (t->t == TK_ARROW)
+		return FAIL_TOK(ps, "one pointer is followed, not two: print "
+				"the second pointer (%%llx) and probe where it "
+				"is an argument");
+	if (t->t == TK_OTHER && *t->s == '[')
+		return FAIL_TOK(ps, "array elements are not supported");
+	return 0;
+}
+
+/* A parameter of the signature: argN, and a field if it points to a
+ * struct */
+static int parse_param_value(struct parser *ps, struct trace_value *v,
+			     int i)
+{
+	const struct trace_param *pa = &ps->sp->params[i];
+
+	v->kind = TV_ARG;
+	v->argn = i + 1;
+	if (tl_lex(ps) < 0)
+		return -EINVAL;
+	if (ps->tok.t != TK_ARROW)
+		return 0;
+	if (!pa->strct[0])
+		return FAIL_TOK(ps, "%s is not declared a struct pointer in "
+				"the signature (struct NAME *%s)", pa->name,
+				pa->name);
+	return parse_path(ps, v, pa->strct);
+}
+
+/* ((struct NAME *)VALUE)->member: the current token is the outer '('
+ * (tl_peek_cast said 3) */
+static int parse_cast_field(struct parser *ps, struct trace_value *v)
+{
+	char words[64];
+	const char *s = ps->tok.s;
+
+	if (tl_lex(ps) < 0 || tl_peek_cast(ps, words, sizeof(words)) != 2)
+		return FAIL_TOK(ps, "expected (struct NAME *)");
+	while (ps->tok.t != TK_RP)
+		if (tl_lex(ps) < 0)
+			return -EINVAL;
+	if (tl_lex(ps) < 0 || parse_atom(ps, v) < 0)
+		return -EINVAL;
+	if (v->deref || ps->tok.t != TK_RP)
+		return tl_fail(ps, s, ps->tok.s + ps->tok.n - s, "a field "
+			       "through a cast is "
+			       "((struct NAME *)VALUE)->member, VALUE one of "
+			       "arg1..arg6, retval, args->FIELD");
+	if (tl_lex(ps) < 0)
+		return -EINVAL;
+	if (ps->tok.t != TK_ARROW)
+		return FAIL_TOK(ps, "a cast to a struct pointer is there to "
+				"read a member: ((struct NAME *)VALUE)->member");
+	return parse_path(ps, v, words + 7);
 }
 
 /* argN: N of 1..12 (USDT_MAX_ARGS), or 0 */
@@ -350,6 +440,9 @@ static int parse_atom(struct parser *ps, struct trace_value *v)
 		v->field[t->n] = 0;
 		return tl_lex(ps);
 	}
+	for (i = 0; i < (size_t)ps->sp->nparams; i++)
+		if (tl_tok_is(t, ps->sp->params[i].name))
+			return parse_param_value(ps, v, i);
 	if (tl_tok_is(t, "STRCMP"))
 		return FAIL_TOK(ps, "STRCMP is a condition of its own: "
 				"(STRCMP(\"text\", arg1))");
@@ -370,7 +463,8 @@ int tl_value(struct parser *ps, struct trace_value *v)
 
 	memset(v, 0, sizeof(*v));
 	if (ps->tok.t == TK_LP && (cast = tl_peek_cast(ps, words,
-						    sizeof(words)))) {
+						    sizeof(words))) &&
+	    cast != 3) {
 		const char *c = ps->tok.s;
 
 		while (ps->tok.t != TK_RP)
@@ -386,8 +480,13 @@ int tl_value(struct parser *ps, struct trace_value *v)
 		if (tl_lex(ps) < 0)
 			return -EINVAL;
 	}
-	if (parse_atom(ps, v) < 0)
+	if (ps->tok.t == TK_LP &&
+	    tl_peek_cast(ps, words, sizeof(words)) == 3) {
+		if (parse_cast_field(ps, v) < 0)
+			return -EINVAL;
+	} else if (parse_atom(ps, v) < 0) {
 		return -EINVAL;
+	}
 	end = ps->tok.s;
 	while (end > start && (end[-1] == ' ' || end[-1] == '\t'))
 		end--;
@@ -396,10 +495,11 @@ int tl_value(struct parser *ps, struct trace_value *v)
 	    (ps->tok.t == TK_OTHER && strchr(".[", *ps->tok.s))) {
 		for (end = ps->p; tl_is_ident(*end); end++)
 			;
-		return tl_fail(ps, start, end - start, "reading through a "
-			       "pointer needs the kernel's struct layouts (BTF "
-			       "or headers); print the pointer (%%llx) or use "
-			       "a tracepoint's fields");
+		return tl_fail(ps, start, end - start, "a field is read "
+			       "through a struct pointer: declare it in the "
+			       "signature, p::FUNC(struct sock *sk) ... "
+			       "sk->FIELD, or cast, ((struct sock *)arg1)->"
+			       "FIELD");
 	}
 	if (ps->tok.t == TK_MINUS ||
 	    (ps->tok.t == TK_OTHER && strchr("+*/%|^~<>", *ps->tok.s)))

@@ -11,7 +11,7 @@ static const char usage_line[] =
 "usage: barebpf trace [-h] [-p PID] [-L TID] [-v] [-Z STRING_SIZE] [-S]\n"
 "                     [-M MAX_EVENTS] [-t] [-T] [-C] [-n NAME] [-f MSG]\n"
 "                     [-K] [-U] [-d DISK] [-j] [--duration SECS]\n"
-"                     [--maxactive N] probe [probe ...]\n";
+"                     [--maxactive N] [--btf FILE] probe [probe ...]\n";
 
 static const char usage[] =
 "\n"
@@ -33,12 +33,20 @@ static const char usage[] =
 "                      a USDT probe (a static probe of <sys/sdt.h>, in\n"
 "                      `readelf -n LIB`; arg1..arg12 are its arguments)\n"
 "  t:CATEGORY:EVENT    a tracepoint (see /sys/kernel/tracing/events)\n"
+"  p::FUNC(struct sock *sk, int len)\n"
+"                      a signature: names the arguments (sk is arg1) and\n"
+"                      which point to a kernel struct: sk->MEMBER.MEMBER\n"
+"                      reads a member (1, 2, 4 or 8 bytes) there\n"
 "  VALUE               arg1..arg6 (p:), retval (r:), args->FIELD (t:),\n"
 "                      $pid (thread), $tgid (process), $uid, $gid, $cpu;\n"
 "                      an integer cast may come first: (int)retval.\n"
 "                      argN and retval are signed longs; for a function\n"
 "                      that returns int, filter on (int)retval.\n"
 "                      argN@user: a pointer to user memory (%s)\n"
+"                      ((struct sock *)VALUE)->MEMBER: a member of the\n"
+"                      kernel struct VALUE points to (VALUE argN, retval\n"
+"                      or a pointer field args->F). Where members lie\n"
+"                      comes from the kernel's BTF or --btf FILE (-v says)\n"
 "  FILTER              comparisons of a value with a number (== != < <=\n"
 "                      > >=, value & MASK in parentheses), a bare value\n"
 "                      (true if not 0), STRCMP(\"text\", value) (the\n"
@@ -77,6 +85,8 @@ static const char usage[] =
 "                        (learned from the block_bio_queue tracepoint)\n"
 "  -j, --json            one JSON object per event\n"
 "      --duration SECS   stop after this many seconds\n"
+"      --btf FILE        the kernel's BTF, for struct members on a kernel\n"
+"                        without /sys/kernel/btf/vmlinux (e.g. BTFhub's)\n"
 "      --maxactive N     return probes: calls in flight at once (default:\n"
 "                        the kernel's); raise it if returns are missed\n"
 "      --kern-version V  override the detected kernel version (a.b.c)\n"
@@ -100,6 +110,12 @@ static const char usage[] =
 "  barebpf trace 't:sched:sched_switch \"%s -> %s\", args->prev_comm, "
 "args->next_comm'\n"
 "        context switches\n"
+"  barebpf trace 'p::tcp_v4_connect(struct sock *sk) \"%d\", "
+"sk->__sk_common.skc_dport'\n"
+"        IPv4 connects, with the port (network byte order)\n"
+"  barebpf trace 't:sock:inet_sock_set_state (((struct sock *)args->skaddr)"
+"->sk_state == 1) \"%d\", args->newstate'\n"
+"        TCP sockets leaving ESTABLISHED (a member in a filter)\n"
 "  barebpf trace -K blk_freeze_queue_start\n"
 "        who freezes block queues, with kernel stacks\n"
 "  barebpf trace -U -p 181 vfs_read vfs_write\n"
@@ -127,6 +143,7 @@ int trace_parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
 	static const struct option longopts[] = {
 		TOOL_LONGOPTS,
 		TOOL_LONGOPT_PID,
+		TOOL_LONGOPT_BTF,
 		{ "tid", required_argument, NULL, 'L' },
 		{ "string-size", required_argument, NULL, 'Z' },
 		{ "include-self", no_argument, NULL, 'S' },

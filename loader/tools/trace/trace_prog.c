@@ -32,7 +32,7 @@ struct comp {
 
 /* Where a value lies and what type it has: a slot without its string. */
 struct src {
-	uint64_t base, off, size, ext1, ext2, disp, idx, shift;
+	uint64_t base, off, size, ext1, ext2, disp, idx, shift, dref;
 };
 
 enum fkind { F_INT, F_PTR, F_CHARS, F_ARRAY, F_LOC, F_RELLOC };
@@ -176,10 +176,6 @@ static int usdt_src(struct comp *c, const struct trace_value *v,
 	return 0;
 }
 
-/*
- * Where value v lies (s), and if want_str, which string it leads to:
- * *str (TRACE_STR_*) and *strbase, *strmax (0: no limit of its own).
- */
 /* argN: a register of the function's (or a system call's) pt_regs */
 static int src_arg(struct comp *c, const struct trace_value *v,
 		   struct src *s, uint64_t *str)
@@ -308,7 +304,26 @@ static int src_rec(struct comp *c, const struct trace_value *v,
 	return 0;
 }
 
-/* Where value v lies (s), and the string it may lead to. */
+/* VALUE->member: the value points to a kernel struct, the slot reads
+ * the member there (placed by trace_field_place) */
+static int src_deref(struct comp *c, const struct trace_value *v,
+		     int want_str, struct src *s, uint64_t *str)
+{
+	if (c->sp->lib[0] || s->base == TRACE_BASE_REC ||
+	    s->size != (uint64_t)c->arch->regsize || want_str || !v->dsize)
+		return fail_value(c, v, c->sp->lib[0] ? "not in a user-space "
+				  "probe" : want_str ? "a struct's field "
+				  "prints as a number (%d %u %x)" : !v->dsize ?
+				  "the field was not placed" : "not a pointer");
+	s->dref = (uint64_t)v->doff + 1;
+	s->size = v->dsize;
+	s->ext1 = TRACE_EXT(v->dsize, v->dsgn);
+	*str = TRACE_STR_NONE;
+	return 0;
+}
+
+/* Where value v lies (s), and if want_str, which string it leads to:
+ * *str (TRACE_STR_*) and *strbase, *strmax (0: no limit of its own). */
 static int value_src(struct comp *c, const struct trace_value *v,
 		     int want_str, struct src *s, uint64_t *str,
 		     uint64_t *strbase, int *strmax)
@@ -340,6 +355,8 @@ static int value_src(struct comp *c, const struct trace_value *v,
 		ret = src_rec(c, v, s);
 		break;
 	}
+	if (ret == 0 && v->deref)
+		ret = src_deref(c, v, want_str, s, str);
 	if (ret < 0)
 		return ret;
 	s->ext2 = v->cast_size ? TRACE_EXT(v->cast_size, v->cast_signed)
@@ -365,7 +382,8 @@ static int slot_get(struct comp *c, const struct trace_value *v,
 		if (sl->base != s->base || sl->off != s->off ||
 		    sl->size != s->size || sl->ext1 != s->ext1 ||
 		    sl->ext2 != s->ext2 || sl->disp != s->disp ||
-		    sl->idx != s->idx || sl->shift != s->shift)
+		    sl->idx != s->idx || sl->shift != s->shift ||
+		    sl->dref != s->dref)
 			continue;
 		if (str == TRACE_STR_NONE)
 			return i;
@@ -386,6 +404,7 @@ static int slot_get(struct comp *c, const struct trace_value *v,
 	sl->disp = s->disp;
 	sl->idx = s->idx;
 	sl->shift = s->shift;
+	sl->dref = s->dref;
 	if (str == TRACE_STR_NONE)
 		return i;
 set_str:

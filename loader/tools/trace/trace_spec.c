@@ -197,6 +197,76 @@ static int parse_probe_name(struct parser *ps, const char *s, size_t n)
 		       "r (return) or t (tracepoint)");
 }
 
+/*
+ * bcc's signature: p::FUNC(struct sock *sk, int len) names the arguments
+ * (sk is arg1), and a struct pointer's fields can be read (sk->sk_state).
+ * Kernel functions only: the structs are the kernel's. One parameter:
+ * type words, stars, a name; "struct X *name" points to struct X.
+ */
+static int parse_param(struct parser *ps, struct trace_param *pa)
+{
+	const char *s = ps->tok.s, *w[8];
+	size_t wn[8];
+	int nw = 0, stars = 0, i = 0, after = 0; /* words after a '*' */
+
+	for (;;) {
+		if (ps->tok.t == TK_OTHER && *ps->tok.s == '*')
+			stars++, after = 0;
+		else if (ps->tok.t == TK_IDENT && nw < 8)
+			w[nw] = ps->tok.s, wn[nw++] = ps->tok.n, after++;
+		else
+			break;
+		if (tl_lex(ps) < 0)
+			return -EINVAL;
+	}
+	if (ps->tok.t != TK_COMMA && ps->tok.t != TK_RP)
+		return FAIL_TOK(ps, "a parameter is a type and a name (struct "
+				"sock *sk, int len)");
+	if (nw < 2 || (stars && after != 1) || wn[nw - 1] >= sizeof(pa->name) || *w[nw - 1] == '$')
+		return tl_fail(ps, s, ps->tok.s - s, "a parameter is a type "
+			       "and a name (struct sock *sk, int len)");
+	memcpy(pa->name, w[nw - 1], wn[nw - 1]);
+	pa->name[wn[nw - 1]] = 0;
+	if (nw >= 2 && wn[0] == 5 && !memcmp(w[0], "const", 5))
+		i = 1;
+	if (stars == 1 && nw == i + 3 && wn[i] == 6 &&
+	    !memcmp(w[i], "struct", 6) && wn[i + 1] < sizeof(pa->strct)) {
+		memcpy(pa->strct, w[i + 1], wn[i + 1]);
+		pa->strct[wn[i + 1]] = 0;
+	}
+	return 0;
+}
+
+/* ps->p is at the signature's '('; returns with its ')' the token */
+static int parse_signature(struct parser *ps)
+{
+	struct trace_spec *sp = ps->sp;
+	const char *s = ps->p;
+
+	if (sp->type == TRACE_TP || sp->lib[0])
+		return tl_fail(ps, s, strcspn(s, ")") + 1, "a signature names "
+			       "a kernel function's arguments "
+			       "(p::tcp_v4_connect(struct sock *sk)); %s",
+			       sp->type == TRACE_TP ? "a tracepoint has "
+			       "args->FIELD" : "a user-space function's are "
+			       "arg1..arg6 (their structs are not the "
+			       "kernel's)");
+	if (tl_lex(ps) < 0 || tl_lex(ps) < 0)
+		return -EINVAL;
+	if (tl_tok_is(&ps->tok, "void") && tl_lex(ps) < 0)
+		return -EINVAL;
+	while (ps->tok.t != TK_RP) {
+		if (sp->nparams == 6)
+			return FAIL_TOK(ps, "arguments are arg1..arg6: six "
+					"parameters at most");
+		if (parse_param(ps, &sp->params[sp->nparams++]) < 0)
+			return -EINVAL;
+		if (ps->tok.t == TK_COMMA && tl_lex(ps) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 int trace_spec_parse(const char *text, struct trace_spec *sp,
 		     struct bb_err *err)
 {
@@ -216,15 +286,10 @@ int trace_spec_parse(const char *text, struct trace_spec *sp,
 			       "with a function or t:CATEGORY:EVENT", ps.text);
 	if (parse_probe_name(&ps, text, n) < 0)
 		return -EINVAL;
-	if (text[n] == '(') {
-		size_t m = strcspn(text + n, ")");
-
-		return tl_fail(&ps, text + n, text[n + m] ? m + 1 : m,
-			       "function signatures are not supported (bcc "
-			       "compiles them with the kernel's headers); use "
-			       "arg1..arg6, and put a blank before a filter");
-	}
 	ps.p = text + n;
+	/* after a signature, its ')' is the current token */
+	if (text[n] == '(' && parse_signature(&ps) < 0)
+		return -EINVAL;
 	if (tl_lex(&ps) < 0)
 		return -EINVAL;
 	if (ps.tok.t == TK_LP && tl_filter(&ps) < 0)

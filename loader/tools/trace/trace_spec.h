@@ -53,6 +53,19 @@ struct trace_value {
 	char field[64];              /* TV_FIELD */
 	int cast_size, cast_signed;  /* (int)...: 0 if not cast */
 	char text[64];               /* as written, for messages */
+	/* VALUE->member.member: a field of the kernel struct strct the
+	 * value points to (sk->sk_state, ((struct sock *)retval)->...);
+	 * its place is filled in by the tool (trace_field_place) */
+	int deref;
+	char strct[48], path[96];
+	uint32_t doff, dsize;        /* 0 dsize: not placed yet */
+	int dsgn;
+};
+
+/* A parameter of a probe's signature: p::FUNC(struct sock *sk, int n) */
+struct trace_param {
+	char name[32];
+	char strct[48];              /* "sock" for struct sock *, else "" */
 };
 
 enum trace_cmp { TC_EQ, TC_NE, TC_LT, TC_LE, TC_GT, TC_GE, TC_STRCMP };
@@ -89,6 +102,8 @@ struct trace_spec {
 	int nuargs;
 	struct usdt_arg uargs[USDT_MAX_ARGS];
 	char cat[64], event[64];     /* t: */
+	int nparams;
+	struct trace_param params[6];
 	int nterms, filter_or;
 	struct trace_term terms[TRACE_NTERMS];
 	int has_fmt;
@@ -116,7 +131,7 @@ int trace_spec_is_glob(const struct trace_spec *sp);
 /* One slot's or condition's constants (names in bpf/trace.h). */
 struct trace_slot_c {
 	uint64_t base, off, size, ext1, ext2, str, stroff, strsize, strbase,
-		zero, disp, idx, shift;
+		zero, disp, idx, shift, dref;
 };
 struct trace_term_c {
 	uint64_t op, neg, slot, mask, k, stroff, valoff, slen,

@@ -83,6 +83,10 @@ int trace_find_user_function(struct tool_ctx *t, struct trace_probe *p,
 int trace_find_usdt_probe(struct tool_ctx *t, struct trace_probe *p, int pid,
 			  int *total);
 
+/* trace_field.c: the place of each VALUE->member of o's probes (from the
+ * kernel's BTF or --btf), 0 or -errno (said). */
+int trace_field_place(struct tool_ctx *t, struct trace_opts *o);
+
 /* trace_opts.c: argv into o (its probes parsed), 0 or -errno (said). */
 #define TRACE_MAX_PROBES 64
 int trace_parse_args(struct tool_ctx *t, struct trace_opts *o, int argc,
