@@ -40,6 +40,7 @@ struct rq_where {
 	int route;               /* RUNQLEN_* */
 	uint64_t rq_addr, pcpu_offsets;
 	uint32_t off_task_cfs_rq, off_cfs_rq_rq;
+	uint32_t off_task_cpu;   /* 0: bpf_get_smp_processor_id() */
 	uint64_t *rqs;           /* RUNQLEN_TABLE: by CPU (0: unknown) */
 	int nrqs;
 };
@@ -69,6 +70,7 @@ static int configure(struct tool_ctx *t, const struct rq_where *w,
 		runqlen_set(o, RUNQLEN_C_discover, discover),
 		runqlen_set(o, RUNQLEN_C_off_nr_running, off_nr),
 		runqlen_set(o, RUNQLEN_C_per_cpu, per_cpu),
+		runqlen_set(o, RUNQLEN_C_off_task_cpu, w->off_task_cpu),
 	};
 	int ncpus = bb_ncpus_possible();
 
@@ -512,6 +514,33 @@ static int find_rq(struct tool_ctx *t, struct bb_fieldoff *fo,
 	return 0;
 }
 
+/* Where bpf_get_smp_processor_id() answers 0 on every CPU (probe.h,
+ * bpf_cpu_helper_ok), the CPU from the task's thread_info (BTF). */
+static int cpu_by_task(struct tool_ctx *t, struct bb_fieldoff *fo,
+		       struct rq_where *w)
+{
+	struct bb_err err = { "" };
+	struct bb_field f;
+
+	if (bpf_cpu_helper_ok())
+		return 0;
+	if (fieldoff_find(fo, "task_struct.thread_info.cpu", &f, &err) < 0 ||
+	    f.size != 4)
+		return tool_fail(t, -EOPNOTSUPP, "bpf_get_smp_processor_id() "
+				 "answers 0 on every CPU here (a helper the "
+				 "JIT inlines, with the JIT off: riscv64 "
+				 "6.12), and no BTF places the task's CPU "
+				 "(task_struct.thread_info.cpu, 4 bytes): %s; "
+				 "sysctl net.core.bpf_jit_enable=1 avoids it",
+				 err.msg[0] ? err.msg : "not 4 bytes");
+	w->off_task_cpu = f.offset;
+	if (t->verbose)
+		fprintf(stderr, "CPU: current->thread_info.cpu (at %u: %s), as "
+			"bpf_get_smp_processor_id() answers 0 on every CPU\n",
+			f.offset, f.how);
+	return 0;
+}
+
 int runqlen_start(struct tool_ctx *t, const struct runqlen_settings *s,
 		  struct runqlen_run *r)
 {
@@ -526,6 +555,8 @@ int runqlen_start(struct tool_ctx *t, const struct runqlen_settings *s,
 	fieldoff_init(&fo, t->btf_file);
 	fieldoff_register(&fo, "rq.nr_running", discover_nr_running, &d);
 	ret = find_rq(t, &fo, &w);
+	if (ret == 0)
+		ret = cpu_by_task(t, &fo, &w);
 	if (ret == 0) {
 		ret = fieldoff_find(&fo, "rq.nr_running", &nr, &err);
 		if (ret < 0)
