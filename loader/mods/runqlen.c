@@ -329,7 +329,6 @@ static int find_rq(struct tool_ctx *t, struct bb_fieldoff *fo,
 	uint64_t a[2];
 	int ret;
 
-	memset(w, 0, sizeof(*w));
 	/* to check the ways a kernel does not need against each other */
 	if (force && !strcmp(force, "tracepoint"))
 		return runqlen_rq_by_rawtp(t, w, "BAREBPF_RUNQLEN_RQ=tracepoint");
@@ -394,9 +393,10 @@ int runqlen_start(struct tool_ctx *t, const struct runqlen_settings *s,
 	memset(r, 0, sizeof(*r));
 	fieldoff_init(&fo, t->btf_file);
 	fieldoff_register(&fo, "rq.nr_running", discover_nr_running, &d);
-	ret = find_rq(t, &fo, &w);
+	memset(&w, 0, sizeof(w));
+	ret = cpu_by_task(t, &fo, &w);
 	if (ret == 0)
-		ret = cpu_by_task(t, &fo, &w);
+		ret = find_rq(t, &fo, &w);
 	if (ret == 0) {
 		ret = fieldoff_find(&fo, "rq.nr_running", &nr, &err);
 		if (ret < 0)

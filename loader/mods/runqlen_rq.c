@@ -18,11 +18,25 @@
  * it on 6.1, not on Debian's 5.10: ENOENT): by hand, as the object
  * loader takes no raw tracepoint programs.
  */
-static int rawtp_prog(int map_fd)
+static int rawtp_prog(int map_fd, uint32_t off_task_cpu)
 {
-	const struct bpf_insn in[] = {
-		INSN(0x79, 7, 1, 0, 0),              /* r7 = ctx[0]: rq */
+	/* r0 = the CPU: get_smp_processor_id, or where that helper answers
+	 * 0 on every CPU, current->thread_info.cpu (w->off_task_cpu) */
+	const struct bpf_insn cpu_helper[] = {
 		INSN(BPF_CALL_CODE, 0, 0, 0, 8),     /* get_smp_processor_id */
+	}, cpu_task[] = {
+		INSN(BPF_CALL_CODE, 0, 0, 0, 35),    /* get_current_task */
+		INSN(0xbf, 3, 0, 0, 0),              /* r3 = r0 */
+		INSN(0x07, 3, 0, 0, (int32_t)off_task_cpu),
+		INSN(0xbf, 1, 10, 0, 0),             /* r1 = r10 - 32 */
+		INSN(0x07, 1, 0, 0, -32),
+		INSN(0xb7, 2, 0, 0, 4),              /* r2 = 4 */
+		INSN(BPF_CALL_CODE, 0, 0, 0, 4),     /* probe_read */
+		INSN(0x61, 0, 10, -32, 0),           /* r0 = *(u32 *)(r10 - 32) */
+	};
+	const struct bpf_insn head[] = {
+		INSN(0x79, 7, 1, 0, 0),              /* r7 = ctx[0]: rq */
+	}, tail[] = {
 		INSN(0x7b, 10, 7, -16, 0),           /* key.rq = r7 */
 		INSN(0x63, 10, 0, -8, 0),            /* key.cpu = r0 */
 		INSN(0x62, 10, 0, -4, 0),            /* key.pad = 0 */
@@ -47,10 +61,16 @@ static int rawtp_prog(int map_fd)
 		INSN(0xb7, 0, 0, 0, 0),              /* out: r0 = 0 */
 		INSN(0x95, 0, 0, 0, 0),              /* exit */
 	};
+	struct bpf_insn in[1 + 8 + sizeof(tail) / sizeof(tail[0])];
+	const struct bpf_insn *cpu = off_task_cpu ? cpu_task : cpu_helper;
+	size_t ncpu = off_task_cpu ? sizeof(cpu_task) : sizeof(cpu_helper);
 
+	memcpy(in, head, sizeof(head));
+	memcpy(in + 1, cpu, ncpu);
+	memcpy(in + 1 + ncpu / sizeof(in[0]), tail, sizeof(tail));
 	return bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, in,
-			     sizeof(in) / sizeof(in[0]), "GPL", 0,
-			     "runqlen_rq", NULL, NULL);
+			     1 + (ncpu + sizeof(tail)) / sizeof(in[0]), "GPL",
+			     0, "runqlen_rq", NULL, NULL);
 }
 
 struct rq_key {
@@ -135,7 +155,7 @@ int runqlen_rq_by_rawtp(struct tool_ctx *t, struct rq_where *w,
 		ret = map < 0 ? map : -ENOMEM;
 		goto out;
 	}
-	prog = rawtp_prog(map);
+	prog = rawtp_prog(map, w->off_task_cpu);
 	ret = prog < 0 ? prog : bpf_raw_tp_open("sched_update_nr_running_tp",
 						prog);
 	if (ret < 0)
