@@ -133,7 +133,7 @@ ARCH_CASES='^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-fol
 # riscv64 6.12 takes no kprobe on a function's ftrace patch site: kprobes
 # move past it, kretprobes cannot (the tools that need one say so), so it
 # runs the selection's cases without kretprobes.
-RISCV612_CASES='^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|funccount-syscalls|biolatency-text|biosnoop-text|execsnoop-text|features-text|freeze-storm|funccount-kprobe|opensnoop-text|trace-args-entry|trace-kprobe|trace-tracepoint|vfsstat-text|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|runqlen-spin)$'
+RISCV612_CASES='^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|funccount-syscalls|biolatency-text|biosnoop-text|execsnoop-text|features-text|freeze-storm|funccount-kprobe|opensnoop-text|trace-args-entry|trace-kprobe|trace-tracepoint|vfsstat-text|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|runqlen-spin|trace-cpu)$'
 # riscv64 7.x: the selection. Its trace cases run since trace reads the
 # CPU only for $cpu: 7.x inlines that helper with a JIT-only instruction,
 # and Debian's riscv64 has bpf_jit_enable 0 ("program requires BPF JIT
