@@ -129,7 +129,7 @@ kernel_field() { awk -v l="$1" -v f="$2" '$1 == l { print $f }' <<<"$KERNEL_TABL
 # suite tests the tools themselves, on the main kernels. Emulating another
 # architecture costs 2-4 times the time per case, and the whole CI stays
 # under 60 minutes (README.md: the boots' wall times).
-ARCH_CASES='^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|funccount-syscalls|biolatency-text|biosnoop-text|breakdown-freeze|execsnoop-text|features-text|freeze-storm|freeze-text|funccount-kprobe|funclatency-text|opensnoop-text|qenter-frozen|run-syscalls|slowbio-freeze|trace-args-entry|trace-args-open|trace-kprobe|trace-tracepoint|vfsstat-text|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread)$'
+ARCH_CASES='^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|funccount-syscalls|biolatency-text|biosnoop-text|breakdown-freeze|execsnoop-text|features-text|freeze-storm|freeze-text|funccount-kprobe|funclatency-text|opensnoop-text|qenter-frozen|run-syscalls|slowbio-freeze|trace-args-entry|trace-args-open|trace-kprobe|trace-tracepoint|vfsstat-text|runqlen-spin|trace-cpu|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread)$'
 # riscv64 6.12 takes no kprobe on a function's ftrace patch site: kprobes
 # move past it, kretprobes cannot (the tools that need one say so), so it
 # runs the selection's cases without kretprobes.

@@ -366,16 +366,17 @@ static int cpu_by_task(struct tool_ctx *t, struct bb_fieldoff *fo,
 	if (fieldoff_find(fo, "task_struct.thread_info.cpu", &f, &err) < 0 ||
 	    f.size != 4)
 		return tool_fail(t, -EOPNOTSUPP, "bpf_get_smp_processor_id() "
-				 "answers 0 on every CPU here (a helper the "
-				 "JIT inlines, with the JIT off: riscv64 "
-				 "6.12), and no BTF places the task's CPU "
+				 "is refused or answers 0 on every CPU here (a "
+				 "helper the JIT inlines, with the JIT off: "
+				 "riscv64 7.x, 6.12), and no BTF places the "
+				 "task's CPU "
 				 "(task_struct.thread_info.cpu, 4 bytes): %s; "
 				 "sysctl net.core.bpf_jit_enable=1 avoids it",
 				 err.msg[0] ? err.msg : "not 4 bytes");
 	w->off_task_cpu = f.offset;
 	if (t->verbose)
 		fprintf(stderr, "CPU: current->thread_info.cpu (at %u: %s), as "
-			"bpf_get_smp_processor_id() answers 0 on every CPU\n",
+			"bpf_get_smp_processor_id() is refused or answers 0\n",
 			f.offset, f.how);
 	return 0;
 }

@@ -119,6 +119,9 @@ int bpf_cpu_helper_ok(void)
 	const struct bpf_insn insns[] = {
 		{ .code = BPF_CALL_CODE, .imm = 8 }, /* get_smp_processor_id */
 		{ .code = 0x95 },                    /* exit */
+	}, ret0[] = {
+		{ .code = 0xb7 },                    /* r0 = 0 */
+		{ .code = 0x95 },                    /* exit */
 	};
 	int ncpu = bb_ncpus_possible(), fd, cpu, got = -ENODEV;
 	cpu_set_t old;
@@ -127,8 +130,16 @@ int bpf_cpu_helper_ok(void)
 		return 1;
 	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, insns, 2, "GPL", 0,
 			   "bb_cpu_probe", NULL, NULL);
-	if (fd < 0)
-		return 1;
+	if (fd < 0) {
+		/* refused for the helper alone (riscv64 7.x with the JIT off:
+		 * "program requires BPF JIT compiler"), or for the type? */
+		fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, ret0, 2, "GPL",
+				   0, "bb_cpu_probe", NULL, NULL);
+		if (fd < 0)
+			return 1;
+		close(fd);
+		return 0;
+	}
 	/* the highest CPU this task may run on, other than 0 */
 	for (cpu = ncpu - 1; cpu > 0; cpu--)
 		if (CPU_ISSET(cpu, &old)) {

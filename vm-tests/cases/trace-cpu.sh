@@ -13,7 +13,7 @@ i=0
 while ! grep -q Tracing $W/out $W/err 2>/dev/null; do
 	if tool_exited; then
 		wait $TOOL_PID; RC=$?; TOOL_PID=
-		[ $RC = 1 ] && grep -q "bpf_get_smp_processor_id() answers 0 on every CPU" $W/err &&
+		[ $RC = 1 ] && grep -q "bpf_get_smp_processor_id() is refused or answers 0 on every CPU" $W/err &&
 			[ "$(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null)" = 0 ] ||
 			fail "trace did not start: exit $RC: $(cat $W/err)"
 		[ "$(wc -l <$W/err)" = 1 ] || fail "refused in $(wc -l <$W/err) lines"

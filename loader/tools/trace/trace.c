@@ -184,9 +184,9 @@ static int set_consts(struct tool_ctx *t, const struct trace_prog *pr, int id)
 	 * JIT inlines it and is off (riscv64 6.12): not a wrong filter */
 	if (pr->want_cpu && !bpf_cpu_helper_ok())
 		return tool_fail(t, -EOPNOTSUPP, "$cpu: this kernel's "
-				 "bpf_get_smp_processor_id() answers 0 on "
-				 "every CPU (a helper its JIT inlines, with the "
-				 "JIT off); sysctl net.core.bpf_jit_enable=1, "
+				 "bpf_get_smp_processor_id() is refused or "
+				 "answers 0 on every CPU (a helper its JIT "
+				 "inlines, with the JIT off); sysctl net.core.bpf_jit_enable=1, "
 				 "or leave $cpu out of the probe (-C prints "
 				 "each event's CPU from its ring)");
 	trace_prog_consts(pr, id, set_const, &c);
