@@ -142,7 +142,7 @@ int bd_return(struct pt_regs *ctx)
 {
 	u64 id = bpf_get_current_pid_tgid(), now = bpf_ktime_get_ns(), dur;
 	u32 tid = (u32)id, fid = cur_fid(), d, i;
-	struct bd_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	struct bd_task *t = bpf_map_lookup_elem(&tasks, &tid), r;
 	struct bd_child *c;
 
 	if (!t)
@@ -155,14 +155,17 @@ int bd_return(struct pt_regs *ctx)
 		return 0;
 	}
 	i = t->pos[fid];
+	dur = now - t->start[M(i)];
+	/* before any call: 4.9's verifier cannot spill a pointer into a map
+	 * value at a variable offset (&t->act[fid]), and reads it back as a
+	 * number */
+	t->act[fid] = 0;
+	t->depth = i;
 	if (d - 1 > i) {
 		/* the frames above fid's never saw their return */
 		t->drops += d - 1 - i;
 		count_n(BD_DROPPED, d - 1 - i);
 	}
-	dur = now - t->start[M(i)];
-	t->act[fid] = 0;
-	t->depth = i;
 	if (fid) {
 		c = &t->c[fid];
 		c->total += dur;
@@ -172,19 +175,27 @@ int bd_return(struct pt_regs *ctx)
 			t->callee[M(i - 1)] += dur;
 		return 0;
 	}
-	bpf_map_delete_elem(&tasks, &tid); /* t stays valid until we return */
 	count(BD_MAIN_CALLS);
-	if (dur < BB_CONST(min_ns))
+	if (dur < BB_CONST(min_ns)) {
+		bpf_map_delete_elem(&tasks, &tid);
 		return 0;
+	}
+	/*
+	 * The record is sent from the stack: 4.9's helpers take stack memory
+	 * only (a map value from 4.11). Copied whole (424 bytes: the slot's
+	 * frame is the whole BPF stack, see slot()), before the delete.
+	 */
+	bpf_probe_read(&r, sizeof(r), t);
+	bpf_map_delete_elem(&tasks, &tid);
 	count(BD_SLOW);
-	t->ts = now;
-	t->dur = dur;
-	t->self = dur - t->callee[0];
-	t->pid = id >> 32;
-	t->tid = tid;
-	bpf_get_current_comm(t->comm, sizeof(t->comm));
+	r.ts = now;
+	r.dur = dur;
+	r.self = dur - r.callee[0];
+	r.pid = id >> 32;
+	r.tid = tid;
+	bpf_get_current_comm(r.comm, sizeof(r.comm));
 	count(BD_EMITTED);
-	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, t, sizeof(*t));
+	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &r, sizeof(r));
 	return 0;
 }
 

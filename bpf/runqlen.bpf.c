@@ -69,10 +69,27 @@ static __always_inline int snapshot(u32 cpu, u64 rq)
 	return 0;
 }
 
+/*
+ * This CPU: bpf_get_smp_processor_id(), or with off_task_cpu the task's
+ * own (task_struct.thread_info.cpu, BTF) where that helper answers 0 on
+ * every CPU (riscv64 6.12 with the JIT off: probe.h, bpf_cpu_helper_ok).
+ */
+static __always_inline u32 this_cpu(void)
+{
+	u32 cpu = 0;
+
+	if (!BB_CONST(off_task_cpu))
+		return bpf_get_smp_processor_id();
+	bpf_probe_read(&cpu, sizeof(cpu),
+		       (const void *)(long)(bpf_get_current_task() +
+					    BB_CONST(off_task_cpu)));
+	return cpu;
+}
+
 SEC("bb_perf_event")
 int do_sample(void *ctx)
 {
-	u32 cpu = bpf_get_smp_processor_id(), n = 0;
+	u32 cpu = this_cpu(), n = 0;
 	u64 rq = this_rq(cpu);
 	struct runqlen_key key = {};
 

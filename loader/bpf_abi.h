@@ -21,6 +21,7 @@ enum {
 	BPF_PROG_LOAD = 5,
 	BPF_OBJ_PIN = 6,
 	BPF_OBJ_GET = 7,
+	BPF_PROG_TEST_RUN = 10,      /* 4.12 */
 	BPF_OBJ_GET_INFO_BY_FD = 15, /* 4.13 */
 	BPF_RAW_TRACEPOINT_OPEN = 17, /* 4.17 */
 	BPF_MAP_FREEZE = 22,         /* 5.2 */

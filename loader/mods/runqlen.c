@@ -29,20 +29,12 @@
 #include "mods.h"
 #include "fieldoff.h"
 #include "runqlen.skel.h"
+#include "runqlen_rq.h"
 #include "../../bpf/runqlen.h"
 
 EMBEDDED_OBJ(runqlen);
 
 #define INSN(c, d, s, o, i) ((struct bpf_insn)BB_INSN(c, d, s, o, i))
-
-/* where the CPU's struct rq is (bpf/runqlen.bpf.c) */
-struct rq_where {
-	int route;               /* RUNQLEN_* */
-	uint64_t rq_addr, pcpu_offsets;
-	uint32_t off_task_cfs_rq, off_cfs_rq_rq;
-	uint64_t *rqs;           /* RUNQLEN_TABLE: by CPU (0: unknown) */
-	int nrqs;
-};
 
 #define DISC_HZ 499
 #define DISC_SAMPLES 60
@@ -69,6 +61,7 @@ static int configure(struct tool_ctx *t, const struct rq_where *w,
 		runqlen_set(o, RUNQLEN_C_discover, discover),
 		runqlen_set(o, RUNQLEN_C_off_nr_running, off_nr),
 		runqlen_set(o, RUNQLEN_C_per_cpu, per_cpu),
+		runqlen_set(o, RUNQLEN_C_off_task_cpu, w->off_task_cpu),
 	};
 	int ncpus = bb_ncpus_possible();
 
@@ -301,158 +294,7 @@ out:
 	return ret;
 }
 
-/* ---- where the run queue is ---- */
-
-/*
- * counts[{rq, cpu}] += 1 at sched_update_nr_running_tp(rq, change), the
- * bare tracepoint of add_nr_running and sub_nr_running (BPF attaches to
- * it on 6.1, not on Debian's 5.10: ENOENT): by hand, as the object
- * loader takes no raw tracepoint programs.
- */
-static int rawtp_prog(int map_fd)
-{
-	const struct bpf_insn in[] = {
-		INSN(0x79, 7, 1, 0, 0),              /* r7 = ctx[0]: rq */
-		INSN(BPF_CALL_CODE, 0, 0, 0, 8),     /* get_smp_processor_id */
-		INSN(0x7b, 10, 7, -16, 0),           /* key.rq = r7 */
-		INSN(0x63, 10, 0, -8, 0),            /* key.cpu = r0 */
-		INSN(0x62, 10, 0, -4, 0),            /* key.pad = 0 */
-		INSN(BPF_LD_IMM64_CODE, 1, BPF_PSEUDO_MAP_FD, 0, map_fd),
-		INSN(0, 0, 0, 0, 0),
-		INSN(0xbf, 2, 10, 0, 0),             /* r2 = &key */
-		INSN(0x07, 2, 0, 0, -16),
-		INSN(BPF_CALL_CODE, 0, 0, 0, 1),     /* map_lookup_elem */
-		INSN(0x15, 0, 0, 3, 0),              /* if !r0: create */
-		INSN(0xb7, 1, 0, 0, 1),              /* r1 = 1 */
-		INSN(0xdb, 0, 1, 0, 0),              /* lock *(u64 *)r0 += r1 */
-		INSN(0x05, 0, 0, 9, 0),              /* goto out */
-		INSN(0x7a, 10, 0, -24, 1),           /* create: value = 1 */
-		INSN(BPF_LD_IMM64_CODE, 1, BPF_PSEUDO_MAP_FD, 0, map_fd),
-		INSN(0, 0, 0, 0, 0),
-		INSN(0xbf, 2, 10, 0, 0),
-		INSN(0x07, 2, 0, 0, -16),
-		INSN(0xbf, 3, 10, 0, 0),
-		INSN(0x07, 3, 0, 0, -24),
-		INSN(0xb7, 4, 0, 0, 0),              /* BPF_ANY */
-		INSN(BPF_CALL_CODE, 0, 0, 0, 2),     /* map_update_elem */
-		INSN(0xb7, 0, 0, 0, 0),              /* out: r0 = 0 */
-		INSN(0x95, 0, 0, 0, 0),              /* exit */
-	};
-
-	return bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, in,
-			     sizeof(in) / sizeof(in[0]), "GPL", 0,
-			     "runqlen_rq", NULL, NULL);
-}
-
-struct rq_key {
-	uint64_t rq;
-	uint32_t cpu, pad;
-};
-
-/* This process sleeps on each CPU it may run on in turn: each sleep and
- * wake-up changes that CPU's nr_running, on that CPU (mostly). */
-static void visit_cpus(void)
-{
-	cpu_set_t old, one;
-	int c, i;
-
-	if (sched_getaffinity(0, sizeof(old), &old))
-		return;
-	for (c = 0; c < CPU_SETSIZE; c++) {
-		if (!CPU_ISSET(c, &old))
-			continue;
-		CPU_ZERO(&one);
-		CPU_SET(c, &one);
-		if (sched_setaffinity(0, sizeof(one), &one))
-			continue;
-		for (i = 0; i < 40; i++)
-			usleep(1000);
-	}
-	sched_setaffinity(0, sizeof(old), &old);
-}
-
-/* w->rqs[cpu]: the rq that cpu's events named most, if 8 or more and
- * more than all others together; -ESRCH where no CPU has one */
-static int rqs_vote(int map_fd, struct rq_where *w)
-{
-	struct rq_key k, next, *kp = NULL;
-	uint64_t *best, *all, v;
-	int found = 0, c;
-
-	best = calloc(w->nrqs, sizeof(*best));
-	all = calloc(w->nrqs, sizeof(*all));
-	if (!best || !all) {
-		free(best);
-		free(all);
-		return -ENOMEM;
-	}
-	while (bpf_map_get_next_key(map_fd, kp, &next) == 0) {
-		k = next;
-		kp = &k;
-		if (bpf_map_lookup_elem(map_fd, &k, &v) < 0 ||
-		    k.cpu >= (uint32_t)w->nrqs || !k.rq)
-			continue;
-		all[k.cpu] += v;
-		if (v > best[k.cpu]) {
-			best[k.cpu] = v;
-			w->rqs[k.cpu] = k.rq;
-		}
-	}
-	for (c = 0; c < w->nrqs; c++) {
-		if (best[c] < 8 || best[c] * 2 <= all[c])
-			w->rqs[c] = 0;
-		found += w->rqs[c] != 0;
-	}
-	free(best);
-	free(all);
-	return found ? found : -ESRCH;
-}
-
-static int rq_by_rawtp(struct tool_ctx *t, struct rq_where *w,
-		       const char *why)
-{
-	int map, prog = -1, link = -1, ret;
-
-	/* before 5.11 the map is charged to RLIMIT_MEMLOCK (tool_load
-	 * raises it too, later) */
-	bb_raise_memlock(NULL);
-	w->nrqs = bb_ncpus_possible();
-	if (w->nrqs < 1)
-		w->nrqs = 1;
-	w->rqs = calloc(w->nrqs, sizeof(*w->rqs));
-	map = bpf_map_create(BPF_MAP_TYPE_HASH, sizeof(struct rq_key),
-			     sizeof(uint64_t), 4096, 0, NULL);
-	if (!w->rqs || map < 0) {
-		ret = map < 0 ? map : -ENOMEM;
-		goto out;
-	}
-	prog = rawtp_prog(map);
-	ret = prog < 0 ? prog : bpf_raw_tp_open("sched_update_nr_running_tp",
-						prog);
-	if (ret < 0)
-		goto out;
-	link = ret;
-	visit_cpus();
-	close(link);
-	link = -1;
-	ret = rqs_vote(map, w);
-out:
-	if (prog >= 0)
-		close(prog);
-	if (map >= 0)
-		close(map);
-	if (ret < 0)
-		return tool_fail(t, -EOPNOTSUPP, "cannot find the CPUs' run "
-				 "queues: %s; and the raw tracepoint "
-				 "sched_update_nr_running_tp: %s", why,
-				 ret == -ESRCH ? "named none" :
-				 strerror(-ret));
-	w->route = RUNQLEN_TABLE;
-	if (t->verbose)
-		fprintf(stderr, "run queue: the rq sched_update_nr_running_tp "
-			"named on each CPU (%d of %d CPUs)\n", ret, w->nrqs);
-	return 0;
-}
+/* ---- where the run queue is (the raw tracepoint: runqlen_rq.c) ---- */
 
 static int rq_by_btf(struct tool_ctx *t, struct bb_fieldoff *fo,
 		     struct rq_where *w, const char *why)
@@ -466,7 +308,7 @@ static int rq_by_btf(struct tool_ctx *t, struct bb_fieldoff *fo,
 
 		snprintf(why2, sizeof(why2), "%s, and no BTF places "
 			 "current->se.cfs_rq->rq: %s", why, err.msg);
-		return rq_by_rawtp(t, w, why2);
+		return runqlen_rq_by_rawtp(t, w, why2);
 	}
 	w->route = RUNQLEN_TASK;
 	w->off_task_cfs_rq = a.offset;
@@ -487,10 +329,9 @@ static int find_rq(struct tool_ctx *t, struct bb_fieldoff *fo,
 	uint64_t a[2];
 	int ret;
 
-	memset(w, 0, sizeof(*w));
 	/* to check the ways a kernel does not need against each other */
 	if (force && !strcmp(force, "tracepoint"))
-		return rq_by_rawtp(t, w, "BAREBPF_RUNQLEN_RQ=tracepoint");
+		return runqlen_rq_by_rawtp(t, w, "BAREBPF_RUNQLEN_RQ=tracepoint");
 	ret = ksyms_lookup(NULL, names, 2, a, &err);
 	if (force && !strcmp(force, "btf"))
 		ret = bb_fail(&err, -ENOENT, "BAREBPF_RUNQLEN_RQ=btf");
@@ -512,6 +353,34 @@ static int find_rq(struct tool_ctx *t, struct bb_fieldoff *fo,
 	return 0;
 }
 
+/* Where bpf_get_smp_processor_id() answers 0 on every CPU (probe.h,
+ * bpf_cpu_helper_ok), the CPU from the task's thread_info (BTF). */
+static int cpu_by_task(struct tool_ctx *t, struct bb_fieldoff *fo,
+		       struct rq_where *w)
+{
+	struct bb_err err = { "" };
+	struct bb_field f;
+
+	if (bpf_cpu_helper_ok())
+		return 0;
+	if (fieldoff_find(fo, "task_struct.thread_info.cpu", &f, &err) < 0 ||
+	    f.size != 4)
+		return tool_fail(t, -EOPNOTSUPP, "bpf_get_smp_processor_id() "
+				 "is refused or answers 0 on every CPU here (a "
+				 "helper the JIT inlines, with the JIT off: "
+				 "riscv64 7.x, 6.12), and no BTF places the "
+				 "task's CPU "
+				 "(task_struct.thread_info.cpu, 4 bytes): %s; "
+				 "sysctl net.core.bpf_jit_enable=1 avoids it",
+				 err.msg[0] ? err.msg : "not 4 bytes");
+	w->off_task_cpu = f.offset;
+	if (t->verbose)
+		fprintf(stderr, "CPU: current->thread_info.cpu (at %u: %s), as "
+			"bpf_get_smp_processor_id() is refused or answers 0\n",
+			f.offset, f.how);
+	return 0;
+}
+
 int runqlen_start(struct tool_ctx *t, const struct runqlen_settings *s,
 		  struct runqlen_run *r)
 {
@@ -525,7 +394,10 @@ int runqlen_start(struct tool_ctx *t, const struct runqlen_settings *s,
 	memset(r, 0, sizeof(*r));
 	fieldoff_init(&fo, t->btf_file);
 	fieldoff_register(&fo, "rq.nr_running", discover_nr_running, &d);
-	ret = find_rq(t, &fo, &w);
+	memset(&w, 0, sizeof(w));
+	ret = cpu_by_task(t, &fo, &w);
+	if (ret == 0)
+		ret = find_rq(t, &fo, &w);
 	if (ret == 0) {
 		ret = fieldoff_find(&fo, "rq.nr_running", &nr, &err);
 		if (ret < 0)

@@ -217,6 +217,18 @@ int kprobe_match_text(const char *text, const char *pattern, char ***names);
  */
 int perf_sample_open(int cpu, unsigned hz, int prog_fd, int *sw);
 
+/*
+ * Does bpf_get_smp_processor_id() return the CPU a program runs on? A
+ * program returning it is run (BPF_PROG_TEST_RUN) with this task pinned
+ * to a CPU other than 0. Not where the JIT inlines that helper and is
+ * off: riscv64 6.12's verifier then leaves the call unpatched and the
+ * interpreter calls __bpf_call_base + 8, which returns 0 on every CPU
+ * (7.x refuses such a program instead: 0 too). 1: it does (or the check
+ * cannot be made: one CPU, no BPF_PROG_TEST_RUN before 4.12); 0: it does
+ * not (probe/sample.c).
+ */
+int bpf_cpu_helper_ok(void);
+
 /* Does a BPF program attach to trace event tp_id (the syscalls/ events:
  * 4.14+)? 0 if the kernel refuses, else 1 (probe/perf_event.c). */
 int perf_tp_bpf_ok(int tp_id);

@@ -8,8 +8,11 @@
  * with session_attach_sampling.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include "probe_internal.h"
 
 static int sample_attach(struct bb_session *s, struct bb_link *l,
@@ -84,4 +87,66 @@ int session_attach_sampling(struct bb_session *s, struct bb_prog *prog,
 		return bb_fail(err, -ENODEV, "program %s: no CPU could be "
 			       "sampled (all offline?)", prog->name);
 	return n;
+}
+
+/* r0 = bpf_get_smp_processor_id() (helper 8), run by BPF_PROG_TEST_RUN
+ * on the CPU this task is pinned to: the number it returns, or -errno */
+static int cpu_by_helper(int fd, int cpu)
+{
+	unsigned char pkt[64] = { 0 };
+	cpu_set_t one;
+	struct {
+		uint32_t prog_fd, retval, size_in, size_out;
+		uint64_t data_in, data_out;
+		uint32_t repeat, duration;
+	} a;
+	long ret;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one) < 0)
+		return -errno;
+	memset(&a, 0, sizeof(a));
+	a.prog_fd = (uint32_t)fd;
+	a.size_in = sizeof(pkt);
+	a.data_in = (uint64_t)(unsigned long)pkt;
+	ret = sys_bpf(BPF_PROG_TEST_RUN, &a, sizeof(a));
+	return ret < 0 ? (int)ret : (int)a.retval;
+}
+
+int bpf_cpu_helper_ok(void)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_CALL_CODE, .imm = 8 }, /* get_smp_processor_id */
+		{ .code = 0x95 },                    /* exit */
+	}, ret0[] = {
+		{ .code = 0xb7 },                    /* r0 = 0 */
+		{ .code = 0x95 },                    /* exit */
+	};
+	int ncpu = bb_ncpus_possible(), fd, cpu, got = -ENODEV;
+	cpu_set_t old;
+
+	if (ncpu < 2 || sched_getaffinity(0, sizeof(old), &old) < 0)
+		return 1;
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, insns, 2, "GPL", 0,
+			   "bb_cpu_probe", NULL, NULL);
+	if (fd < 0) {
+		/* refused for the helper alone (riscv64 7.x with the JIT off:
+		 * "program requires BPF JIT compiler"), or for the type? */
+		fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, ret0, 2, "GPL",
+				   0, "bb_cpu_probe", NULL, NULL);
+		if (fd < 0)
+			return 1;
+		close(fd);
+		return 0;
+	}
+	/* the highest CPU this task may run on, other than 0 */
+	for (cpu = ncpu - 1; cpu > 0; cpu--)
+		if (CPU_ISSET(cpu, &old)) {
+			got = cpu_by_helper(fd, cpu);
+			sched_setaffinity(0, sizeof(old), &old);
+			break;
+		}
+	close(fd);
+	return got < 0 || got == cpu;
 }

@@ -432,6 +432,49 @@ START_TEST(test_execsnoop_json_escapes)
 }
 END_TEST
 
+/*
+ * -l matches the raw bytes of the arguments, as bcc's does, not their
+ * escaped text: an argument holding ESC and a backslash is found by a
+ * pattern holding those bytes (a regex: "\\[" and "\\\\" for '[' and '\'),
+ * and a pattern of the escaped text ("\x1b", "\\") finds nothing.
+ */
+START_TEST(test_execsnoop_line_raw)
+{
+	char marker[64], arg[128], raw[128], esc[128];
+	char *ra[] = { (char *)barebpf(), "execsnoop", "-l", raw, NULL };
+	char *ea[] = { (char *)barebpf(), "execsnoop", "-l", esc, NULL };
+	struct proc pr, pe;
+	pid_t pid;
+
+	snprintf(marker, sizeof(marker), "bbraw%dm", (int)getpid());
+	snprintf(arg, sizeof(arg), "%s\033[1m\\q", marker);
+	snprintf(raw, sizeof(raw), "%s\033\\[1m\\\\q", marker);
+	snprintf(esc, sizeof(esc), "%s\\\\x1b\\[1m\\\\\\\\q", marker);
+	start_tool(&pe, ea, 0);
+	start_tool(&pr, ra, 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		execl("/bin/echo", "echo", arg, (char *)NULL);
+		_exit(127);
+	}
+	ck_assert_int_eq(wait_exit(pid), 0);
+	usleep(300000);
+	ck_assert_int_eq(stop_tool(&pr, SIGINT), 0);
+	/* the escaped line: what a pattern of the escaped text would match */
+	snprintf(arg, sizeof(arg), "%s\\x1b[1m\\\\q", marker);
+	ck_assert_msg(strstr(out, arg), "the raw pattern missed the exec "
+		      "(want a line with %s):\n%s", arg, out);
+	out[0] = err[0] = 0;
+	ck_assert_int_eq(stop_tool(&pe, SIGINT), 0);
+	ck_assert_msg(!strstr(out, marker), "a pattern of the escaped text "
+		      "matched:\n%s", out);
+}
+END_TEST
+
 START_TEST(test_opensnoop_bad_arguments)
 {
 	char o[4096], e[4096];
@@ -488,6 +531,7 @@ static Suite *snoop_suite(void)
 	tcase_add_test(tc, test_opensnoop_bad_arguments);
 	tcase_add_test(tc, test_opensnoop_escapes);
 	tcase_add_test(tc, test_execsnoop_json_escapes);
+	tcase_add_test(tc, test_execsnoop_line_raw);
 	tcase_add_test(tc, test_snoop_forced_kprobes);
 	suite_add_tcase(s, tc);
 	return s;

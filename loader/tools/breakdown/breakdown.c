@@ -322,12 +322,6 @@ static int breakdown_main(int argc, char **argv)
 	}
 	o.fmt.names = (const char *const *)fns;
 	o.fmt.nfn = n;
-	/* a frame is built and sent from its map value */
-	if (bpf_helper_map_value_mem() == 0) {
-		tool_error(&t, "this kernel's helpers take no map value as "
-			   "memory, only the stack (map values came in 4.11)");
-		goto out;
-	}
 	s.min_ns = o.min_ns;
 	s.pid = o.pid;
 	s.comm = o.name;

@@ -149,6 +149,35 @@ void execsnoop_args_text(const struct execsnoop_event *e, unsigned n,
 	out[k] = 0;
 }
 
+/*
+ * What -l matches, as bcc's does: the raw bytes of the arguments joined by
+ * spaces (not the escaped text: a backslash or an ESC in an argument is
+ * matched by the same byte in LINE, not by its escape), and "..." after
+ * them if there were more (bcc sends it as an argument).
+ */
+static void args_raw(const struct execsnoop_event *e, unsigned n, char *out,
+		     size_t len)
+{
+	char buf[EXECSNOOP_ARGSIZE];
+	size_t k = 0, m;
+	unsigned i;
+
+	for (i = 0; i <= n; i++) {
+		const char *s = i < n ? arg_at(e, i, buf) : "...";
+
+		if (i == n && !(e->flags & EXECSNOOP_F_TRUNCATED))
+			break;
+		m = strlen(s);
+		if (k + 1 + m + 1 > len)
+			break;
+		if (i)
+			out[k++] = ' ';
+		memcpy(out + k, s, m);
+		k += m;
+	}
+	out[k] = 0;
+}
+
 /* The record, once: bcc's columns, and the JSON keys. */
 enum {
 	F_TIME, F_JTIME, F_TS, F_JTS, F_UID, F_COMM, F_PID, F_PPID, F_FROM,
@@ -250,7 +279,7 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	if (o->name_set && regexec(&o->name, comm, 0, NULL, 0))
 		return;
 	if (o->line_set) {
-		execsnoop_args_text(&e, n, 0, line, sizeof(line));
+		args_raw(&e, n, line, sizeof(line));
 		if (regexec(&o->line, line, 0, NULL, 0))
 			return;
 	}

@@ -179,6 +179,16 @@ static int set_consts(struct tool_ctx *t, const struct trace_prog *pr, int id)
 {
 	struct const_sink c = { t, "" };
 
+	/* the program reads $cpu with bpf_get_smp_processor_id (the printed
+	 * CPU is the ring's), which answers 0 on every CPU on a kernel whose
+	 * JIT inlines it and is off (riscv64 6.12): not a wrong filter */
+	if (pr->want_cpu && !bpf_cpu_helper_ok())
+		return tool_fail(t, -EOPNOTSUPP, "$cpu: this kernel's "
+				 "bpf_get_smp_processor_id() is refused or "
+				 "answers 0 on every CPU (a helper its JIT "
+				 "inlines, with the JIT off); sysctl net.core.bpf_jit_enable=1, "
+				 "or leave $cpu out of the probe (-C prints "
+				 "each event's CPU from its ring)");
 	trace_prog_consts(pr, id, set_const, &c);
 	return c.missing[0] ? tool_fail(t, -ENOENT, "internal: the trace "
 					"object has no constant %s",
