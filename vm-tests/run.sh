@@ -104,8 +104,8 @@ arm64-4.15    aarch64  shared 4.15-arm64 nonew
 4.9           x86_64   shared 4.9       oldest
 armv7-6.12    armv7    debian trixie    arch
 armv7-4.19    armv7    shared 4.19-armv7 arm419
-armv7-6.1     armv7    debian bookworm  arch
-armv7-5.10    armv7    debian bullseye  arch
+armv7-6.1     armv7    debian bookworm  archlite
+armv7-5.10    armv7    debian bullseye  archlite
 riscv64-7.x   riscv64  debian sid       riscv7
 riscv64-6.12  riscv64  debian trixie    riscv612
 '
@@ -166,12 +166,13 @@ SCHED_CASES='runqlat-counts|cpudist-slices|killsnoop-signals|exitsnoop-codes|exp
 FS_CASES='bitesize-text|biotop-text|cachestat-reread|drsnoop-memcg|fsslower-ext4|fsdist-ext4'
 CASE_SETS="
 nosched   !^($SCHED_CASES)$
-nofs      !^($FS_CASES)$
+nofs      !^($FS_CASES|$NET_CASES)$
 nonew     !^($SCHED_CASES|$FS_CASES|$NET_CASES)$
 old     ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread|fsslower-ext4|fsdist-ext4|tcpconnect-lo|tcpaccept-lo|sockoff-btf|exitsnoop-codes|exporter-sched)$
 old419  ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-frozen|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread|fsslower-ext4|fsdist-ext4|tcpconnect-lo|tcpaccept-lo|sockoff-btf|exitsnoop-codes|exporter-sched)$
 oldest  ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|qenter-reads|qenter-split|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|hygiene-sigint|old-refuses|detach-background|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread|fsslower-ext4|fsdist-ext4|trace-args-entry|trace-args-open|trace-args-read|trace-args-syscall|trace-args-sysfs|trace-kprobe|trace-tracepoint|tcpconnect-lo|tcpaccept-lo|sockoff-btf|exitsnoop-codes|exporter-sched|breakdown-freeze|breakdown-nesting)$
 arch      $ARCH_NET_CASES
+archlite  $ARCH_CASES
 arm419    $ARM419_CASES
 riscv612  $RISCV612_CASES
 riscv7    $RISCV7_CASES
