@@ -487,4 +487,62 @@ int opensnoop_stats_fd(struct tool_ctx *t);
 int killsnoop_stats_fd(struct tool_ctx *t);
 int slowbio_stats_fd(struct tool_ctx *t);
 
+/* ---- sockoff.c: the discovery of struct sock's fields (net1) ---- */
+struct bb_fieldoff;
+/* Register discoveries for sock.__sk_common.{skc_daddr, skc_rcv_saddr,
+ * skc_dport, skc_num, skc_family, skc_state, skc_v6_daddr,
+ * skc_v6_rcv_saddr} in fo. */
+int sockoff_register(struct bb_fieldoff *fo);
+
+/* ---- tcpsock.c: the network modules' shared parts (bpf/tcpsock.h) ---- */
+#define TCPSOCK_MAXPORTS 16
+struct tcpsock_ports {
+	uint16_t port[TCPSOCK_MAXPORTS];
+	int n; /* 0: no filter */
+};
+/* -L/-D's "80,443" into p: 0, or -errno after saying why. */
+int tcpsock_parse_ports(struct tool_ctx *t, const char *opt, const char *s,
+			struct tcpsock_ports *p);
+/* A field of a struct the tool reads besides sock's (tcp_sock.bytes_acked),
+ * into constant `name` of t's object. */
+struct tcpsock_extra {
+	const char *path, *name;
+	uint32_t size;
+};
+/*
+ * Set the constants sk_off_* (and sk_have_v6) of t's object to struct
+ * sock's offsets (fieldoff.h: BTF, --btf, else sockoff.c's discovery),
+ * and x[0..nx-1]'s; with need 0, to 0 (no program reads them). -errno
+ * after saying which field could not be placed.
+ */
+int tcpsock_sk_offsets(struct tool_ctx *t, int need,
+		       const struct tcpsock_extra *x, int nx);
+/* The constants tp_* to the fields of events/cat/event (tp_has_family 0
+ * where it has no family); with read 0, to 0. */
+int tcpsock_tp_offsets(struct tool_ctx *t, const char *cat,
+		       const char *event, int read);
+/* 1 if events/cat/event has the field (and the event exists), else 0. */
+int tcpsock_tp_has(struct tool_ctx *t, const char *cat, const char *event,
+		   const char *field);
+/* Before the load: constant `on` 1 if p filters; after: p into the
+ * filter's map map_fd. */
+int tcpsock_ports_on(struct tool_ctx *t, const char *on,
+		     const struct tcpsock_ports *p);
+int tcpsock_ports_fill(struct tool_ctx *t, int map_fd,
+		       const struct tcpsock_ports *p);
+
+/* ---- tcpstates.c: one line per TCP state change ---- */
+struct tcpstates_settings {
+	struct tcpsock_ports lports, dports; /* -L, -D */
+	perfbuf_sample_fn on_event;
+	void *ctx;
+	int tp; /* set by tcpstates_start: 1 the tracepoint, 0 a kprobe */
+};
+/* Open, configure (sock:inet_sock_set_state where the kernel has it, else
+ * a kprobe on tcp_set_state and the socket's offsets), load, open the ring
+ * into *pb, attach. */
+int tcpstates_start(struct tool_ctx *t, struct tcpstates_settings *s,
+		    struct bb_perfbuf **pb);
+int tcpstates_stats_fd(struct tool_ctx *t);
+
 #endif
