@@ -512,7 +512,7 @@ struct tcpsock_extra {
 /*
  * Set the constants sk_off_* (and sk_have_v6) of t's object to struct
  * sock's offsets (fieldoff.h: BTF, --btf, else sockoff.c's discovery),
- * and x[0..nx-1]'s; with need 0, to 0 (no program reads them). -errno
+ * with need 0, to 0 (no program reads them); and x[0..nx-1]'s. -errno
  * after saying which field could not be placed.
  */
 int tcpsock_sk_offsets(struct tool_ctx *t, int need,
@@ -544,5 +544,19 @@ struct tcpstates_settings {
 int tcpstates_start(struct tool_ctx *t, struct tcpstates_settings *s,
 		    struct bb_perfbuf **pb);
 int tcpstates_stats_fd(struct tool_ctx *t);
+
+/* ---- tcplife.c: one line per TCP socket's life, at its close ---- */
+struct tcplife_settings {
+	uint32_t pid;                        /* -p; 0: any */
+	struct tcpsock_ports lports, dports; /* -L, -D */
+	perfbuf_sample_fn on_event;
+	void *ctx;
+	int tp; /* set by tcplife_start: 1 the tracepoint, 0 a kprobe */
+};
+/* As tcpstates_start; tcp_sock.bytes_acked and bytes_received through the
+ * field-offset layer (refused, naming them, where it cannot place them). */
+int tcplife_start(struct tool_ctx *t, struct tcplife_settings *s,
+		  struct bb_perfbuf **pb);
+int tcplife_stats_fd(struct tool_ctx *t);
 
 #endif

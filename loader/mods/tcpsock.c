@@ -70,21 +70,18 @@ int tcpsock_sk_offsets(struct tool_ctx *t, int need,
 {
 	struct bb_fieldoff fo;
 	struct bb_field f;
-	int i, ret = 0, v6 = 1;
+	int i, ret = 0, v6 = need;
 
-	if (!need) {
-		for (i = 0; i < NSK && ret == 0; i++)
-			ret = set(t, sk_fields[i].name, 0);
-		for (i = 0; i < nx && ret == 0; i++)
-			ret = set(t, x[i].name, 0);
+	for (i = 0; i < NSK && ret == 0 && !need; i++)
+		ret = set(t, sk_fields[i].name, 0);
+	if (ret < 0 || (!need && !nx))
 		return ret ? ret : set(t, "sk_have_v6", 0);
-	}
 	fieldoff_init(&fo, t->btf_file);
-	ret = sockoff_register(&fo);
+	ret = need ? sockoff_register(&fo) : 0;
 	if (ret < 0)
 		tool_error(t, "the discovery of struct sock's fields could "
 			   "not be registered: %s", strerror(-ret));
-	for (i = 0; i < NSK && ret >= 0; i++) {
+	for (i = 0; i < NSK && ret >= 0 && need; i++) {
 		memset(&f, 0, sizeof(f));
 		ret = find(t, &fo, sk_fields[i].path, sk_fields[i].size,
 			   sk_fields[i].v6, &f);
