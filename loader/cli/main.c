@@ -22,7 +22,7 @@
 	X(opensnoop) X(funccount) X(vfsstat) X(breakdown) X(profile)          \
 	X(offcputime) X(runqlen) X(runqlat) X(cpudist) X(killsnoop)     \
 	X(syscount) X(hardirqs) X(softirqs) X(oomkill)     \
-	X(bitesize) X(biotop) X(drsnoop) X(cachestat) X(tcpstates) X(tcplife)
+	X(bitesize) X(biotop) X(drsnoop) X(cachestat) X(tcpstates) X(tcplife) X(tcpretrans)
 
 #define DECLARE(name) extern const struct tool tool_##name __attribute__((weak));
 #define ENTRY(name) &tool_##name,

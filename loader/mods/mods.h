@@ -559,4 +559,22 @@ int tcplife_start(struct tool_ctx *t, struct tcplife_settings *s,
 		  struct bb_perfbuf **pb);
 int tcplife_stats_fd(struct tool_ctx *t);
 
+/* ---- tcpretrans.c: TCP retransmissions (and tail loss probes) ---- */
+struct tcpretrans_settings {
+	int tlp;      /* -l: tail loss probes too (a kprobe) */
+	int count;    /* -c: counts by flow in counts, no records */
+	int family;   /* -4: 2, -6: 10; 0: both */
+	perfbuf_sample_fn on_event;
+	void *ctx;
+	int tp; /* set by tcpretrans_start: 1 the tracepoint, 0 a kprobe */
+};
+/* Open, configure (tcp:tcp_retransmit_skb where the kernel has it, else a
+ * kprobe; struct sock's offsets where a program reads it), load, open the
+ * ring into *pb, attach. */
+int tcpretrans_start(struct tool_ctx *t, struct tcpretrans_settings *s,
+		     struct bb_perfbuf **pb);
+/* counts: struct tcpretrans_key -> u64 */
+int tcpretrans_counts_fd(struct tool_ctx *t);
+int tcpretrans_stats_fd(struct tool_ctx *t);
+
 #endif
