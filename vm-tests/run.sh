@@ -143,13 +143,18 @@ RISCV612_CASES='^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile
 # to address 0; vm-tests/README.md, "Known problems", and the stress
 # suite's bdcrash-* cases).
 RISCV7_CASES=$ARCH_CASES
+# The network tools' cases (issue 29) run on the kernels that issue names:
+# 4.9, 4.14, 4.15, 4.19, 5.10, 6.1, 7.x, arm64 (6.1) and armv7; not on the
+# other arm64 ones (nonew) nor riscv64.
+NET_CASES='tcpstates-lo|tcplife-bytes|tcpretrans-count'
+ARCH_NET_CASES="${ARCH_CASES%')$'}|$NET_CASES)\$"
 # armv7 4.19 (../shared/kernels/4.19-armv7: multi_v7 for QEMU's virt
 # board, everything built in): every tool once, kept to about 4 minutes
 # under TCG. Its ARM JIT cannot compile atomic adds (every counting
 # program runs in the interpreter), its syscalls have no pt_regs wrappers
 # (sys_*, the arguments in the registers), and like 4.19 on x86_64 it
 # enters the queue before block_bio_queue (qenter-frozen).
-ARM419_CASES='^(uprobe|profile-folded|biosnoop-text|biolatency-text|breakdown-freeze|execsnoop-text|exporter-latency|features-text|freeze-storm|funccount-kprobe|funccount-syscalls|funclatency-text|opensnoop-text|qenter-frozen|run-object|run-syscalls|slowbio-freeze|trace-args-entry|trace-kprobe|trace-tracepoint|vfsstat-text|hygiene-sigint|runqlen-spin)$'
+ARM419_CASES='^(uprobe|profile-folded|biosnoop-text|biolatency-text|breakdown-freeze|execsnoop-text|exporter-latency|features-text|freeze-storm|funccount-kprobe|funccount-syscalls|funclatency-text|opensnoop-text|qenter-frozen|run-object|run-syscalls|slowbio-freeze|trace-args-entry|trace-kprobe|trace-tracepoint|vfsstat-text|hygiene-sigint|runqlen-spin|tcpstates-lo|tcplife-bytes|tcpretrans-count)$'
 # The cases of the scheduler and system tools (issue 30) and of the file
 # system, page cache and memory tools (issue 31) run on the kernels those
 # issues name (4.9, 4.14, 4.15, 5.10, 6.12 or 6.1, 7.x, one arm64, armv7),
@@ -162,11 +167,11 @@ FS_CASES='bitesize-text|biotop-text|cachestat-reread|drsnoop-memcg'
 CASE_SETS="
 nosched   !^($SCHED_CASES)$
 nofs      !^($FS_CASES)$
-nonew     !^($SCHED_CASES|$FS_CASES)$
-old     ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread)$
-old419  ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-frozen|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread)$
-oldest  ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|qenter-reads|qenter-split|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|hygiene-sigint|old-refuses|detach-background|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread|trace-args-entry|trace-args-open|trace-args-read|trace-args-syscall|trace-args-sysfs|trace-kprobe|trace-tracepoint)$
-arch      $ARCH_CASES
+nonew     !^($SCHED_CASES|$FS_CASES|$NET_CASES)$
+old     ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread|tcpstates-lo|tcplife-bytes|tcpretrans-count)$
+old419  ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|trace-kprobe|trace-tracepoint|qenter-idle|qenter-reads|qenter-frozen|qenter-split|slowbio-freeze|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|breakdown-freeze|breakdown-nesting|hygiene-sigint|detach-background|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread|tcpstates-lo|tcplife-bytes|tcpretrans-count)$
+oldest  ^(uprobe|runqlat-counts|cpudist-slices|killsnoop-signals|profile-folded|run-perf|biosnoop-text|biolatency-text|execsnoop-text|freeze-storm|freeze-loop|funclatency-text|features-text|run-object|qenter-reads|qenter-split|slowbio-nested|exporter-freeze|exporter-latency|opensnoop-text|funccount-kprobe|vfsstat-text|hygiene-sigint|old-refuses|detach-background|runqlen-spin|syscount-exact|hardirqs-count|softirqs-count|oomkill-memcg|bitesize-text|biotop-text|drsnoop-memcg|cachestat-reread|trace-args-entry|trace-args-open|trace-args-read|trace-args-syscall|trace-args-sysfs|trace-kprobe|trace-tracepoint|tcpstates-lo|tcplife-bytes|tcpretrans-count)$
+arch      $ARCH_NET_CASES
 arm419    $ARM419_CASES
 riscv612  $RISCV612_CASES
 riscv7    $RISCV7_CASES
