@@ -76,6 +76,9 @@ static void usage(FILE *f)
 		"                        against the other\n"
 		"  BAREBPF_RUNQLEN_RQ=btf|tracepoint  runqlen: find the run\n"
 		"                        queues that way, not from /proc/kallsyms\n"
+		"  BAREBPF_TCP=kprobes  tcpstates, tcplife, tcpretrans: kprobes\n"
+		"                        and struct sock, not the tracepoints\n"
+		"                        (to check one way against the other)\n"
 		"  BAREBPF_DEBUG_ROOT=DIR  where separate debug files of stripped\n"
 		"                        binaries are looked for, instead of\n"
 		"                        /usr/lib/debug\n");

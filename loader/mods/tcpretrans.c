@@ -53,7 +53,7 @@ int tcpretrans_start(struct tool_ctx *t, struct tcpretrans_settings *s,
 
 	if (ret < 0)
 		return ret;
-	s->tp = tcpsock_tp_has(t, "tcp", TP, "skaddr");
+	s->tp = tcpsock_tracepoint(t, "tcp", TP);
 	if ((!s->tp || s->tlp) && (ret = tool_need_kprobes(t)) < 0)
 		return ret;
 	p[0].prog = s->tp ? TCPRETRANS_P_tp_retrans :

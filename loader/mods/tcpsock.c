@@ -130,6 +130,20 @@ int tcpsock_tp_offsets(struct tool_ctx *t, const char *cat,
 	return ret ? ret : set(t, "tp_has_family", fam);
 }
 
+int tcpsock_tracepoint(struct tool_ctx *t, const char *cat,
+		       const char *event)
+{
+	const char *way = getenv("BAREBPF_TCP");
+
+	if (way && !strcmp(way, "kprobes")) {
+		if (t->verbose)
+			fprintf(stderr, "BAREBPF_TCP=kprobes: not %s:%s\n",
+				cat, event);
+		return 0;
+	}
+	return tcpsock_tp_has(t, cat, event, "skaddr");
+}
+
 int tcpsock_tp_has(struct tool_ctx *t, const char *cat, const char *event,
 		   const char *field)
 {

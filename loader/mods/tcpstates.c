@@ -37,7 +37,7 @@ int tcpstates_start(struct tool_ctx *t, struct tcpstates_settings *s,
 
 	if (ret < 0)
 		return ret;
-	s->tp = tcpsock_tp_has(t, "sock", "inet_sock_set_state", "protocol");
+	s->tp = tcpsock_tracepoint(t, "sock", "inet_sock_set_state");
 	if (!s->tp && (ret = tool_need_kprobes(t)) < 0)
 		return ret;
 	p[0].prog = s->tp ? TCPSTATES_P_tp_state : TCPSTATES_P_kp_state;

@@ -5,6 +5,8 @@
 # TX_KB/RX_KB 292 and 488. IPv6 (::1) too where the kernel has it.
 # tcp_sock.bytes_acked/bytes_received come from the BTF: where the kernel
 # has none, tcplife refuses naming the field, and the case SKIPs saying so.
+# The kprobe on tcp_set_state again where the kernel has the tracepoint
+# too (BAREBPF_TCP=kprobes).
 . /vmtest/lib.sh
 need_tracefs
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null || fail "cannot bring lo up"
@@ -59,6 +61,17 @@ bytes() {
 }
 check 127.0.0.1 5571 5572
 [ -n "$V6" ] && check ::1 5573 5574
+# the kprobe on tcp_set_state (before 4.16) where the kernel has both
+if [ -e $T/kprobe_events ] && grep -q inet_sock_set_state $T/available_events; then
+	start_tool env BAREBPF_TCP=kprobes barebpf tcplife -j -v
+	started || fail "tcplife with BAREBPF_TCP=kprobes exited $RC"
+	sessions 127.0.0.1 5576 5577
+	stop_tool INT
+	[ $RC = 0 ] || fail "tcplife (kprobes): exit $RC after SIGINT"
+	grep -q "BAREBPF_TCP=kprobes" $W/err || fail "not through the kprobe"
+	check 127.0.0.1 5576 5577
+	diag "the kprobe's bytes are the tracepoint's"
+fi
 # bcc's text: TX_KB, RX_KB
 start_tool barebpf tcplife -D 5575
 wait_tracing 60

@@ -5,7 +5,8 @@
 # over the same time, and the text lists them as R> 10.99.0.1:9 SYN_SENT.
 # From tcp:tcp_retransmit_skb (4.15+; 4.15 reads the state from struct
 # sock) or a kprobe on tcp_retransmit_skb with struct sock's offsets
-# (without BTF or the discovery it refuses, and the case SKIPs saying so).
+# (without BTF or the discovery it refuses, and the case SKIPs saying so);
+# where the kernel has both and BTF, the kprobe again (BAREBPF_TCP).
 . /vmtest/lib.sh
 need_tracefs
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null || fail "cannot bring lo up"
@@ -30,24 +31,36 @@ if ! started; then
 		skip "no BTF and no discovery of struct sock's fields yet: $(head -n 1 $W/err)"
 	fail "tcpretrans exited $RC before tracing"
 fi
-R0=$(segs)
-nc 10.99.0.1 9 </dev/null >/dev/null 2>&1 &
-C4=$!
-[ -n "$V6" ] && { nc 2001:db8:2::1 9 </dev/null >/dev/null 2>&1 & C6=$!; }
-sleep 4
-kill $C4 ${C6:-} 2>/dev/null
-wait $C4 ${C6:-} 2>/dev/null
-sleep 0.3
-R1=$(segs)
-stop_tool INT
-[ $RC = 0 ] || fail "tcpretrans -c: exit $RC after SIGINT"
-grep -E 'tcp_retransmit_skb|skc_state' $W/err | sed 's/^/# /'
-grep -qE '^LADDR:LPORT +RADDR:RPORT +RETRANSMITS$' $W/out || fail "no bcc header line"
-n4=$(awk '$3 == "[10.99.0.1]#9" { print $4 }' $W/out)
-[ -n "$n4" ] && [ "$n4" -ge 1 ] || fail "no retransmits to [10.99.0.1]#9"
-sum=$(awk '$2 == "<->" { s += $4 } END { print s + 0 }' $W/out)
-[ $sum = $((R1 - R0)) ] || fail "$sum retransmits counted, RetransSegs grew by $((R1 - R0))"
-diag "$sum retransmits ($n4 to 10.99.0.1), RetransSegs +$((R1 - R0))"
+# count [ENV]: SYNs to nowhere for 4 s; the counts against RetransSegs
+count() {
+	R0=$(segs)
+	nc 10.99.0.1 9 </dev/null >/dev/null 2>&1 &
+	C4=$!
+	C6=
+	[ -n "$V6" ] && { nc 2001:db8:2::1 9 </dev/null >/dev/null 2>&1 & C6=$!; }
+	sleep 4
+	kill $C4 $C6 2>/dev/null
+	wait $C4 $C6 2>/dev/null
+	sleep 0.3
+	R1=$(segs)
+	stop_tool INT
+	[ $RC = 0 ] || fail "tcpretrans -c $1: exit $RC after SIGINT"
+	grep -E 'tcp_retransmit_skb|skc_state|BAREBPF_TCP' $W/err | sed 's/^/# /'
+	grep -qE '^LADDR:LPORT +RADDR:RPORT +RETRANSMITS$' $W/out || fail "no bcc header line"
+	n4=$(awk '$3 == "[10.99.0.1]#9" { print $4 }' $W/out)
+	[ -n "$n4" ] && [ "$n4" -ge 1 ] || fail "$1: no retransmits to [10.99.0.1]#9"
+	sum=$(awk '$2 == "<->" { s += $4 } END { print s + 0 }' $W/out)
+	[ $sum = $((R1 - R0)) ] || fail "$1: $sum retransmits counted, RetransSegs grew by $((R1 - R0))"
+	diag "$1: $sum retransmits ($n4 to 10.99.0.1), RetransSegs +$((R1 - R0))"
+}
+count tracepoint
+# the kprobe on tcp_retransmit_skb (before 4.15) where the kernel has both
+if [ -e $T/kprobe_events ] && [ -d $T/events/tcp/tcp_retransmit_skb ] &&
+	[ -r /sys/kernel/btf/vmlinux ]; then
+	start_tool env BAREBPF_TCP=kprobes barebpf tcpretrans -c -v
+	started || fail "tcpretrans with BAREBPF_TCP=kprobes exited $RC"
+	count kprobe
+fi
 # the text: R> 10.99.0.1:9 SYN_SENT
 start_tool barebpf tcpretrans -4
 wait_tracing 60

@@ -6,7 +6,8 @@
 # with the addresses and ports; the time in ESTABLISHED at least the
 # second the client held it. From sock:inet_sock_set_state (4.16+) or a
 # kprobe on tcp_set_state with struct sock's offsets (BTF, else the
-# discovery; without either it refuses, and the case SKIPs saying so).
+# discovery; without either it refuses, and the case SKIPs saying so);
+# where the kernel has both and BTF, the kprobe again (BAREBPF_TCP).
 # Then bcc's text header, and no probe left.
 . /vmtest/lib.sh
 need_tracefs
@@ -70,6 +71,21 @@ check() {
 }
 check 127.0.0.1 5581
 [ -n "$V6" ] && check ::1 5582
+# the kprobe on tcp_set_state (the way of kernels before 4.16) where BTF
+# places struct sock's fields: the same changes
+if [ -r /sys/kernel/btf/vmlinux ] && [ -e $T/kprobe_events ]; then
+	start_tool env BAREBPF_TCP=kprobes barebpf tcpstates -j -v
+	started || fail "tcpstates with BAREBPF_TCP=kprobes exited $RC"
+	pair 127.0.0.1 5584
+	[ -n "$V6" ] && pair ::1 5585
+	sleep 0.5
+	stop_tool INT
+	[ $RC = 0 ] || fail "tcpstates (kprobes): exit $RC after SIGINT"
+	grep -q "BAREBPF_TCP=kprobes" $W/err || fail "not through the kprobe"
+	check 127.0.0.1 5584
+	[ -n "$V6" ] && check ::1 5585
+	diag "the kprobe's changes are the tracepoint's"
+fi
 # bcc's text
 start_tool barebpf tcpstates -L 5583
 wait_tracing 60
