@@ -169,6 +169,7 @@ static int print_counts(struct tool_ctx *t, int json)
 	struct tcpretrans_count *c = NULL, *nc;
 	struct tcpretrans_key k, next;
 	const void *prev = NULL;
+	uint64_t lost = 0;
 
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
 		if (n == cap) {
@@ -188,6 +189,10 @@ static int print_counts(struct tool_ctx *t, int json)
 	}
 	tcpretrans_print_counts(stdout, c, n, json);
 	free(c);
+	if (bpf_map_sum_percpu_u64(tcpretrans_stats_fd(t), TCPRETRANS_UNTRACKED,
+				   &lost) == 0 && lost)
+		tool_error(t, "warning: %llu retransmits were not counted: "
+			   "more than 10240 flows were", (unsigned long long)lost);
 	return 0;
 }
 
