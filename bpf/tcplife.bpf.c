@@ -106,12 +106,10 @@ SEC("tracepoint/sock/inet_sock_set_state")
 int tp_state(void *ctx)
 {
 	struct tcplife_event e = {};
-	u16 proto = 0;
 	int newstate = 0;
 	u64 sk;
 
-	BB_TP_READ(proto, ctx, tp_protocol);
-	if (proto != TCPSOCK_IPPROTO_TCP)
+	if (tcpsock_tp_protocol(ctx) != TCPSOCK_IPPROTO_TCP)
 		return 0;
 	sk = BB_TP_READ_ULONG(ctx, tp_skaddr);
 	BB_TP_READ(newstate, ctx, tp_newstate);

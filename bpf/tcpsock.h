@@ -74,6 +74,23 @@ static __always_inline void tcpsock_read_tp(const void *ctx, const char *sk,
 	}
 }
 
+/*
+ * sock:inet_sock_set_state's protocol: a __u16 at tp_protocol, or a __u8
+ * (tp_proto_u8: 4.16 to 5.x, where the next byte is saddr's first)
+ */
+static __always_inline u32 tcpsock_tp_protocol(const void *ctx)
+{
+	u16 p16 = 0;
+	u8 p8 = 0;
+
+	if (BB_CONST(tp_proto_u8)) {
+		BB_TP_READ(p8, ctx, tp_protocol);
+		return p8;
+	}
+	BB_TP_READ(p16, ctx, tp_protocol);
+	return p16;
+}
+
 /* -L / -D: ports (host order) in hash map `m` if the constant `on` */
 #define TCPSOCK_PORT_OK(m, on, port)                                           \
 	({                                                                     \

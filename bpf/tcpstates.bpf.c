@@ -57,10 +57,8 @@ SEC("tracepoint/sock/inet_sock_set_state")
 int tp_state(void *ctx)
 {
 	struct tcpstates_event e = {};
-	u16 proto = 0;
 
-	BB_TP_READ(proto, ctx, tp_protocol);
-	if (proto != TCPSOCK_IPPROTO_TCP)
+	if (tcpsock_tp_protocol(ctx) != TCPSOCK_IPPROTO_TCP)
 		return 0;
 	e.skaddr = BB_TP_READ_ULONG(ctx, tp_skaddr);
 	BB_TP_READ(e.oldstate, ctx, tp_oldstate);

@@ -521,6 +521,10 @@ int tcpsock_sk_offsets(struct tool_ctx *t, int need,
  * where it has no family); with read 0, to 0. */
 int tcpsock_tp_offsets(struct tool_ctx *t, const char *cat,
 		       const char *event, int read);
+/* The constants tp_protocol and tp_proto_u8 to the event's protocol field
+ * (a __u8 before 6.x, a __u16 since); with read 0, to 0. */
+int tcpsock_tp_protocol(struct tool_ctx *t, const char *cat,
+			const char *event, int read);
 /* 1 to use the tracepoint events/cat/event (it exists, and BAREBPF_TCP
  * is not "kprobes"), else 0. */
 int tcpsock_tracepoint(struct tool_ctx *t, const char *cat,

@@ -11,8 +11,6 @@ EMBEDDED_OBJ(tcplife);
 static int configure(struct tool_ctx *t, const struct tcplife_settings *s)
 {
 	static const struct mod_tp_off offs[] = {
-		{ "inet_sock_set_state", "protocol", TCPLIFE_C_tp_protocol,
-		  0, 0 },
 		{ "inet_sock_set_state", "newstate", TCPLIFE_C_tp_newstate,
 		  0, 0 },
 	};
@@ -21,9 +19,11 @@ static int configure(struct tool_ctx *t, const struct tcplife_settings *s)
 		{ "tcp_sock.bytes_acked", "off_bytes_acked", 8 },
 		{ "tcp_sock.bytes_received", "off_bytes_received", 8 },
 	};
-	int ret = mod_tp_offsets(t, &tcplife_skel, "sock", offs, 2, s->tp);
+	int ret = mod_tp_offsets(t, &tcplife_skel, "sock", offs, 1, s->tp);
 
-	if (ret < 0 || (ret = tcpsock_tp_offsets(t, "sock",
+	if (ret < 0 || (ret = tcpsock_tp_protocol(t, "sock",
+			"inet_sock_set_state", s->tp)) < 0 ||
+	    (ret = tcpsock_tp_offsets(t, "sock",
 			"inet_sock_set_state", s->tp)) < 0 ||
 	    (ret = tcpsock_sk_offsets(t, !s->tp, bytes, 2)) < 0)
 		return ret;

@@ -130,6 +130,22 @@ int tcpsock_tp_offsets(struct tool_ctx *t, const char *cat,
 	return ret ? ret : set(t, "tp_has_family", fam);
 }
 
+int tcpsock_tp_protocol(struct tool_ctx *t, const char *cat,
+			const char *event, int read)
+{
+	struct bb_tp_field f = { .offset = 0, .size = 2 };
+	int ret = read ? tool_tp_field(t, cat, event, "protocol", &f) : 0;
+
+	if (ret < 0)
+		return ret;
+	if (f.size != 1 && f.size != 2)
+		return tool_fail(t, -EINVAL, "%s:%s's protocol has %d bytes, "
+				 "not 1 or 2: a format barebpf does not know",
+				 cat, event, f.size);
+	ret = set(t, "tp_protocol", f.offset);
+	return ret ? ret : set(t, "tp_proto_u8", f.size == 1);
+}
+
 int tcpsock_tracepoint(struct tool_ctx *t, const char *cat,
 		       const char *event)
 {

@@ -10,16 +10,16 @@ EMBEDDED_OBJ(tcpstates);
 static int configure(struct tool_ctx *t, const struct tcpstates_settings *s)
 {
 	static const struct mod_tp_off offs[] = {
-		{ "inet_sock_set_state", "protocol", TCPSTATES_C_tp_protocol,
-		  0, 0 },
 		{ "inet_sock_set_state", "oldstate", TCPSTATES_C_tp_oldstate,
 		  0, 0 },
 		{ "inet_sock_set_state", "newstate", TCPSTATES_C_tp_newstate,
 		  0, 0 },
 	};
-	int ret = mod_tp_offsets(t, &tcpstates_skel, "sock", offs, 3, s->tp);
+	int ret = mod_tp_offsets(t, &tcpstates_skel, "sock", offs, 2, s->tp);
 
-	if (ret < 0 || (ret = tcpsock_tp_offsets(t, "sock",
+	if (ret < 0 || (ret = tcpsock_tp_protocol(t, "sock",
+			"inet_sock_set_state", s->tp)) < 0 ||
+	    (ret = tcpsock_tp_offsets(t, "sock",
 			"inet_sock_set_state", s->tp)) < 0 ||
 	    (ret = tcpsock_sk_offsets(t, !s->tp, NULL, 0)) < 0)
 		return ret;
