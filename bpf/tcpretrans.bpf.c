@@ -5,8 +5,9 @@
  * tcp_retransmit_skb(sk, ...) before; tail loss probes (-l) from a kprobe
  * on tcp_send_loss_probe(sk). A record per event, or with -c a count per
  * flow. The tracepoint has the ports and addresses; the state (4.16+)
- * and the family (later) where it has them, else they are read from the
- * socket through the field-offset layer's offsets (bpf/tcpsock.h).
+ * where it has it, else it is read from the socket through the
+ * field-offset layer's offsets (bpf/tcpsock.h); the family where it has
+ * it (5.x), else IPv4 if saddr_v6 is IPv4-mapped.
  *
  * Constants: count_only (-c), filter_family (-4, -6; 0: both),
  * tp_has_state, tp_state, the tracepoint's offsets (tp_*), the socket's

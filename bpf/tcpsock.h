@@ -51,8 +51,10 @@ static __always_inline void tcpsock_read_sk(const char *sk,
  * The same from a tracepoint's fields (sock:inet_sock_set_state,
  * tcp:tcp_retransmit_skb): tp_sport, tp_dport (host order), tp_family,
  * tp_saddr, tp_daddr, tp_saddr_v6, tp_daddr_v6. Where the event has no
- * family (tp_has_family 0: 4.15's tcp_retransmit_skb) it is read from
- * the socket sk, as tcpsock_read_sk does.
+ * family (tp_has_family 0: tcp_retransmit_skb before 5.x) it is IPv4 if
+ * saddr_v6 is IPv4-mapped, as the kernel stores an IPv4 socket's there
+ * (tp_family_mapped), else read from the socket sk, as tcpsock_read_sk
+ * does.
  */
 static __always_inline void tcpsock_read_tp(const void *ctx, const char *sk,
 					    struct tcpsock_flow *f)
@@ -61,10 +63,18 @@ static __always_inline void tcpsock_read_tp(const void *ctx, const char *sk,
 
 	BB_TP_READ(f->lport, ctx, tp_sport);
 	BB_TP_READ(f->dport, ctx, tp_dport);
-	if (BB_CONST(tp_has_family))
+	if (BB_CONST(tp_has_family)) {
 		BB_TP_READ(f->family, ctx, tp_family);
-	else
+	} else if (BB_CONST(tp_family_mapped)) {
+		u32 w[4] = {};
+
+		/* an IPv4 socket's are ::ffff:a.b.c.d (little-endian words) */
+		bpf_probe_read(w, 16, c + BB_CONST(tp_saddr_v6));
+		f->family = w[0] == 0 && w[1] == 0 && w[2] == 0xffff0000 ?
+			TCPSOCK_AF_INET : TCPSOCK_AF_INET6;
+	} else {
 		bpf_probe_read(&f->family, 2, sk + BB_CONST(sk_off_family));
+	}
 	if (f->family == TCPSOCK_AF_INET) {
 		bpf_probe_read(f->saddr, 4, c + BB_CONST(tp_saddr));
 		bpf_probe_read(f->daddr, 4, c + BB_CONST(tp_daddr));

@@ -127,6 +127,9 @@ int tcpsock_tp_offsets(struct tool_ctx *t, const char *cat,
 	fam = read && tp_field(tfs, cat, event, "family", &f, &err) == 0;
 	if (ret == 0)
 		ret = set(t, "tp_family", f.offset);
+	/* saddr_v6 was read above: an IPv4 socket's is IPv4-mapped */
+	if (ret == 0)
+		ret = set(t, "tp_family_mapped", read && !fam);
 	return ret ? ret : set(t, "tp_has_family", fam);
 }
 
