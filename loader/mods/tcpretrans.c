@@ -18,9 +18,9 @@ static int configure(struct tool_ctx *t, const struct tcpretrans_settings *s)
 	int st = s->tp && tcpsock_tp_has(t, "tcp", TP, "state");
 	int fam = s->tp && tcpsock_tp_has(t, "tcp", TP, "family");
 	/* the socket is read by the kprobes, and where the event lacks the
-	 * state (4.15); a missing family (before 5.x) is found from the
-	 * IPv4-mapped saddr_v6 */
-	int need_sk = !s->tp || s->tlp || !st;
+	 * state (before 5.x) for a line (-c counts by flow, without it); a
+	 * missing family is found from the IPv4-mapped saddr_v6 */
+	int need_sk = !s->tp || s->tlp || (!st && !s->count);
 	int ret = mod_tp_offsets(t, &tcpretrans_skel, "tcp", offs, 1, st);
 
 	if (ret < 0 || (ret = tcpsock_tp_offsets(t, "tcp", TP, s->tp)) < 0 ||
@@ -30,7 +30,8 @@ static int configure(struct tool_ctx *t, const struct tcpretrans_settings *s)
 		fprintf(stderr, "tcp:%s has %s state and %s family field%s%s"
 			"\n", TP, st ? "a" : "no", fam ? "a" : "no",
 			fam ? "" : " (IPv4: saddr_v6 IPv4-mapped)",
-			st ? "" : ": struct sock is read for the state");
+			st || s->count ? "" :
+			": struct sock is read for the state");
 	obj_set_noload(t->obj, s->tp ? TCPRETRANS_P_kp_retrans :
 		       TCPRETRANS_P_tp_retrans);
 	if (!s->tlp)
