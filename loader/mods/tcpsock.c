@@ -47,10 +47,12 @@ static int find(struct tool_ctx *t, struct bb_fieldoff *fo, const char *path,
 	struct bb_err err = { "" };
 	int ret = fieldoff_find(fo, path, f, &err);
 
-	if (ret == -ENOENT && optional) {
+	/* IPv6's: none in a kernel without CONFIG_IPV6, and a discovery
+	 * cannot make an IPv6 connection there: IPv4 only, said with -v */
+	if (ret < 0 && optional) {
 		if (t->verbose)
-			fprintf(stderr, "%s: none (%s): no IPv6\n", path,
-				err.msg);
+			fprintf(stderr, "%s: not placed (%s): IPv4 only\n",
+				path, err.msg);
 		return 1;
 	}
 	if (ret < 0)
