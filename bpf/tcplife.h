@@ -21,6 +21,12 @@ struct tcplife_event {
 	char comm[16];
 };
 
+/* snap: the discovery of tcp_sock's byte counts where there is no BTF
+ * (loader/mods/tcplife.c): the first TCPLIFE_SNAP_N chunks of the socket
+ * this process closes first, and in entry TCPLIFE_SNAP_N a flag */
+#define TCPLIFE_SNAP_CHUNK 256
+#define TCPLIFE_SNAP_N 12
+
 /* stats: a per-CPU array */
 #define TCPLIFE_EMITTED 0   /* records handed to bpf_perf_event_output */
 #define TCPLIFE_UNTRACKED 1 /* sockets not followed: birth was full */

@@ -15,9 +15,12 @@ static int configure(struct tool_ctx *t, const struct tcplife_settings *s)
 		  0, 0 },
 	};
 	/* tcp_get_info's tcpi_bytes_acked and tcpi_bytes_received */
-	static const struct tcpsock_extra bytes[] = {
-		{ "tcp_sock.bytes_acked", "off_bytes_acked", 8 },
-		{ "tcp_sock.bytes_received", "off_bytes_received", 8 },
+	struct tcplife_disc d = { t, s->tp, 0, 0, 0, 0, "", "" };
+	const struct tcpsock_extra bytes[] = {
+		{ "tcp_sock.bytes_acked", "off_bytes_acked", 8,
+		  tcplife_discover, &d },
+		{ "tcp_sock.bytes_received", "off_bytes_received", 8,
+		  tcplife_discover, &d },
 	};
 	int ret = mod_tp_offsets(t, &tcplife_skel, "sock", offs, 1, s->tp);
 
@@ -29,8 +32,11 @@ static int configure(struct tool_ctx *t, const struct tcplife_settings *s)
 		return ret;
 	obj_set_noload(t->obj, s->tp ? TCPLIFE_P_kp_state :
 		       TCPLIFE_P_tp_state);
+	obj_set_noload(t->obj, TCPLIFE_P_tp_snap);
+	obj_set_noload(t->obj, TCPLIFE_P_kp_snap);
 	const int set[] = {
 		tcplife_set(t->obj, TCPLIFE_C_filter_pid, s->pid),
+		tcplife_set(t->obj, TCPLIFE_C_snap_pid, 0),
 	};
 	return MOD_CONSTS_SET(t, set);
 }

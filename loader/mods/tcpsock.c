@@ -93,6 +93,9 @@ int tcpsock_sk_offsets(struct tool_ctx *t, int need,
 			ret = set(t, sk_fields[i].name, f.offset);
 	}
 	for (i = 0; i < nx && ret >= 0; i++) {
+		if (x[i].disc)
+			fieldoff_register(&fo, x[i].path, x[i].disc,
+					  x[i].disc_ctx);
 		memset(&f, 0, sizeof(f));
 		ret = find(t, &fo, x[i].path, x[i].size, 0, &f);
 		if (ret >= 0)

@@ -349,6 +349,36 @@ START_TEST(test_life_bytes)
 }
 END_TEST
 
+/* tcp_sock's byte counts discovered (forced) where BTF has them: the same
+ * offsets as BTF's */
+START_TEST(test_life_discovery)
+{
+	char out[4096], err[8192], e2[8192];
+	char *a1[] = { (char *)barebpf(), "tcplife", "-v", "--duration", "1",
+		       NULL };
+	const char *f[2] = { "tcp_sock.bytes_acked at offset ",
+			     "tcp_sock.bytes_received at offset " };
+	int i;
+
+	if (access("/sys/kernel/btf/vmlinux", R_OK))
+		bbtest_skip("no BTF to check the discovery against");
+	ck_assert_int_eq(run(a1, out, sizeof(out), err, sizeof(err)), 0);
+	setenv("BAREBPF_FIELDS", "discover:tcp_sock.bytes_acked,"
+	       "tcp_sock.bytes_received", 1);
+	i = run(a1, out, sizeof(out), e2, sizeof(e2));
+	unsetenv("BAREBPF_FIELDS");
+	ck_assert_msg(i == 0, "forced discovery: exit %d: %s", i, e2);
+	for (i = 0; i < 2; i++) {
+		const char *b = strstr(err, f[i]), *d = strstr(e2, f[i]);
+
+		ck_assert_msg(b && strstr(b, "BTF"), "no BTF offset: %s", err);
+		ck_assert_msg(d && strstr(d, "discovered"), "not discovered: "
+			      "%s", e2);
+		ck_assert_int_eq(atoi(d + strlen(f[i])), atoi(b + strlen(f[i])));
+	}
+}
+END_TEST
+
 /* -p: another process's sessions only: none of this test's */
 START_TEST(test_life_pid)
 {
@@ -548,6 +578,7 @@ static Suite *tcp_suite(void)
 	tcase_add_test(tc, test_states_lport);
 	tcase_add_test(tc, test_life_bytes);
 	tcase_add_test(tc, test_life_pid);
+	tcase_add_test(tc, test_life_discovery);
 	tcase_add_test(tc, test_retrans_count);
 	tcase_add_test(tc, test_retrans_lines);
 	tcase_add_test(tc, test_bad_options);

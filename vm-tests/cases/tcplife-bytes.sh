@@ -3,8 +3,11 @@
 # sends 500000 (its TX, the client's RX). The kernel's counts include the
 # SYN's and FIN's sequence numbers (0 to 2 more), never a KB more; text:
 # TX_KB/RX_KB 292 and 488. IPv6 (::1) too where the kernel has it.
-# tcp_sock.bytes_acked/bytes_received come from the BTF: where the kernel
-# has none, tcplife refuses naming the field, and the case SKIPs saying so.
+# tcp_sock.bytes_acked/bytes_received come from the BTF, else are
+# discovered (a loopback socket of known byte counts, snapshotted at its
+# close): where BTF has them, the discovery forced must find the same.
+# Before 4.16 struct sock's fields too: without BTF or their discovery,
+# tcplife refuses naming one, and the case SKIPs saying so.
 # The kprobe on tcp_set_state again where the kernel has the tracepoint
 # too (BAREBPF_TCP=kprobes).
 . /vmtest/lib.sh
@@ -71,6 +74,19 @@ if [ -e $T/kprobe_events ] && grep -q inet_sock_set_state $T/available_events; t
 	grep -q "BAREBPF_TCP=kprobes" $W/err || fail "not through the kprobe"
 	check 127.0.0.1 5576 5577
 	diag "the kprobe's bytes are the tracepoint's"
+fi
+# the discovery of tcp_sock's byte counts, forced where BTF places them
+# (the first run's -v): the same offsets
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	off() { sed -n "s/^tcp_sock.$1 at offset \([0-9]*\) .*/\1/p" $2; }
+	BA=$(off bytes_acked $W/err); BR=$(off bytes_received $W/err)
+	start_tool env BAREBPF_FIELDS=discover:tcp_sock.bytes_acked,tcp_sock.bytes_received barebpf tcplife -v --duration 1
+	wait_exit 60 "1 s"
+	[ $RC = 0 ] || fail "tcplife with the discovery forced: exit $RC"
+	grep 'tcp_sock.bytes' $W/err | sed 's/^/# /'
+	[ -n "$BA" ] && [ "$(off bytes_acked $W/err)" = "$BA" ] &&
+		[ "$(off bytes_received $W/err)" = "$BR" ] ||
+		fail "discovered offsets $(off bytes_acked $W/err)/$(off bytes_received $W/err), BTF's $BA/$BR"
 fi
 # bcc's text: TX_KB, RX_KB
 start_tool barebpf tcplife -D 5575
