@@ -58,14 +58,24 @@ bytes() {
 	local v a=$1
 	[ $1 = 127.0.0.1 ] && a='(::ffff:)?127\.0\.0\.1'
 	if [ $2 = l ]; then k="\"lport\":$3,"; else k="\"rport\":$3,"; fi
-	v=$(grep -E "\"laddr\":\"$a\",$k" $W/out | sed -n "s/.*\"$4\":\([0-9]*\).*/\1/p")
+	v=$(grep -E "\"laddr\":\"$a\",.*$k" $W/out | sed -n "s/.*\"$4\":\([0-9]*\).*/\1/p")
 	[ $(echo "$v" | wc -w) = 1 ] || fail "$1: not one session with $k: '$v'"
 	[ "$v" -ge $5 ] && [ "$v" -le $(($5 + 2)) ] || fail "$1 $k $4 $v, expected $5 (+ 0 to 2)"
 }
+# check ADDR PORT1 PORT2: the two sessions' four ends
+check() {
+	bytes $1 r $2 tx_bytes 300000  # the client of the first
+	bytes $1 l $2 rx_bytes 300000  # its server
+	bytes $1 l $3 tx_bytes 500000  # the server of the second
+	bytes $1 r $3 rx_bytes 500000  # its client
+	CHECKED=$((${CHECKED:-0} + 1))
+}
 check 127.0.0.1 5571 5572
 [ -n "$V6" ] && check ::1 5573 5574
-# the kprobe on tcp_set_state (before 4.16) where the kernel has both
-if [ -e $T/kprobe_events ] && grep -q inet_sock_set_state $T/available_events; then
+# the kprobe on tcp_set_state (before 4.16) where the kernel has both, and
+# BTF for struct sock
+if [ -e $T/kprobe_events ] && grep -q inet_sock_set_state $T/available_events &&
+	[ -r /sys/kernel/btf/vmlinux ]; then
 	start_tool env BAREBPF_TCP=kprobes barebpf tcplife -j -v
 	started || fail "tcplife with BAREBPF_TCP=kprobes exited $RC"
 	sessions 127.0.0.1 5576 5577
@@ -99,4 +109,5 @@ stop_tool INT
 grep -qE '^PID +COMM +LADDR +LPORT +RADDR +RPORT +TX_KB +RX_KB +MS$' $W/out || fail "no bcc header line"
 [ "$(awk '$6 == 5575 { print $7, $8 }' $W/out)" = "292 0" ] || fail "-D 5575: not one line with TX_KB 292 RX_KB 0"
 [ -z "$(our_probes)" ] || fail "probes left in kprobe_events"
+[ "$CHECKED" -ge 1 ] || fail "the sessions were not checked"
 pass
