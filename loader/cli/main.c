@@ -25,7 +25,8 @@
 	X(bitesize) X(biotop) X(drsnoop) X(cachestat) X(fsslower)          \
 	X(ext4slower) X(xfsslower) X(btrfsslower) X(nfsslower) X(f2fsslower)  \
 	X(fsdist) X(ext4dist) X(xfsdist) X(btrfsdist) \
-	X(tcpconnect) X(tcpaccept)
+	X(tcpconnect) X(tcpaccept) \
+	X(tcpstates) X(tcplife) X(tcpretrans)
 
 #define DECLARE(name) extern const struct tool tool_##name __attribute__((weak));
 #define ENTRY(name) &tool_##name,
@@ -79,6 +80,9 @@ static void usage(FILE *f)
 		"                        against the other\n"
 		"  BAREBPF_RUNQLEN_RQ=btf|tracepoint  runqlen: find the run\n"
 		"                        queues that way, not from /proc/kallsyms\n"
+		"  BAREBPF_TCP=kprobes  tcpstates, tcplife, tcpretrans: kprobes\n"
+		"                        and struct sock, not the tracepoints\n"
+		"                        (to check one way against the other)\n"
 		"  BAREBPF_DEBUG_ROOT=DIR  where separate debug files of stripped\n"
 		"                        binaries are looked for, instead of\n"
 		"                        /usr/lib/debug\n");

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The network modules (issue 29): part of mods.h, which includes it (the rules of loader/mods/ are
- * there); include mods.h, not this file. */
+/* The network modules (issue 29): part of mods.h, which includes it (the
+ * rules of loader/mods/ are there); include mods.h, not this file.
+ * sockoff.c (struct sock's fields discovered), tcpconn.c (tcpconnect,
+ * tcpaccept), tcpsock.c (what tcpstates, tcplife and tcpretrans share:
+ * bpf/tcpsock.h's host side), tcpstates.c, tcplife.c (and tcplife_disc.c),
+ * tcpretrans.c. */
 #ifndef BAREBPF_MODS_NET_H
 #define BAREBPF_MODS_NET_H
 
@@ -41,5 +45,114 @@ int tcpconn_stats_fd(struct tool_ctx *t);
 int biosnoop_stats_fd(struct tool_ctx *t);
 int drsnoop_stats_fd(struct tool_ctx *t);
 int execsnoop_stats_fd(struct tool_ctx *t);
+
+/* ---- tcpsock.c: the network modules' shared parts (bpf/tcpsock.h) ---- */
+#define TCPSOCK_MAXPORTS 16
+struct tcpsock_ports {
+	uint16_t port[TCPSOCK_MAXPORTS];
+	int n; /* 0: no filter */
+};
+/* -L/-D's "80,443" into p: 0, or -errno after saying why. */
+int tcpsock_parse_ports(struct tool_ctx *t, const char *opt, const char *s,
+			struct tcpsock_ports *p);
+/* A field of a struct the tool reads besides sock's (tcp_sock.bytes_acked),
+ * into constant `name` of t's object. */
+struct tcpsock_extra {
+	const char *path, *name;
+	uint32_t size;
+	/* its discovery where no BTF places it (fieldoff.h), or NULL */
+	int (*disc)(void *ctx, const char *path, struct bb_field *out,
+		    struct bb_err *err);
+	void *disc_ctx;
+};
+/*
+ * Set the constants sk_off_* (and sk_have_v6) of t's object to struct
+ * sock's offsets (fieldoff.h: BTF, --btf, else sockoff.c's discovery),
+ * with need 0, to 0 (no program reads them); and x[0..nx-1]'s. -errno
+ * after saying which field could not be placed.
+ */
+int tcpsock_sk_offsets(struct tool_ctx *t, int need,
+		       const struct tcpsock_extra *x, int nx);
+/* The constants tp_* to the fields of events/cat/event (tp_has_family 0
+ * where it has no family); with read 0, to 0. */
+int tcpsock_tp_offsets(struct tool_ctx *t, const char *cat,
+		       const char *event, int read);
+/* The constants tp_protocol and tp_proto_u8 to the event's protocol field
+ * (a __u8 before 6.x, a __u16 since); with read 0, to 0. */
+int tcpsock_tp_protocol(struct tool_ctx *t, const char *cat,
+			const char *event, int read);
+/* 1 to use the tracepoint events/cat/event (it exists, and BAREBPF_TCP
+ * is not "kprobes"), else 0. */
+int tcpsock_tracepoint(struct tool_ctx *t, const char *cat,
+		       const char *event);
+/* 1 if events/cat/event has the field (and the event exists), else 0. */
+int tcpsock_tp_has(struct tool_ctx *t, const char *cat, const char *event,
+		   const char *field);
+/* Before the load: constant `on` 1 if p filters; after: p into the
+ * filter's map map_fd. */
+int tcpsock_ports_on(struct tool_ctx *t, const char *on,
+		     const struct tcpsock_ports *p);
+int tcpsock_ports_fill(struct tool_ctx *t, int map_fd,
+		       const struct tcpsock_ports *p);
+
+/* ---- tcpstates.c: one line per TCP state change ---- */
+struct tcpstates_settings {
+	struct tcpsock_ports lports, dports; /* -L, -D */
+	perfbuf_sample_fn on_event;
+	void *ctx;
+	int tp; /* set by tcpstates_start: 1 the tracepoint, 0 a kprobe */
+};
+/* Open, configure (sock:inet_sock_set_state where the kernel has it, else
+ * a kprobe on tcp_set_state and the socket's offsets), load, open the ring
+ * into *pb, attach. */
+int tcpstates_start(struct tool_ctx *t, struct tcpstates_settings *s,
+		    struct bb_perfbuf **pb);
+int tcpstates_stats_fd(struct tool_ctx *t);
+
+/* ---- tcplife.c: one line per TCP socket's life, at its close ---- */
+struct tcplife_settings {
+	uint32_t pid;                        /* -p; 0: any */
+	struct tcpsock_ports lports, dports; /* -L, -D */
+	perfbuf_sample_fn on_event;
+	void *ctx;
+	int tp; /* set by tcplife_start: 1 the tracepoint, 0 a kprobe */
+};
+/* As tcpstates_start; tcp_sock.bytes_acked and bytes_received through the
+ * field-offset layer (refused, naming them, where it cannot place them). */
+int tcplife_start(struct tool_ctx *t, struct tcplife_settings *s,
+		  struct bb_perfbuf **pb);
+int tcplife_stats_fd(struct tool_ctx *t);
+/* tcplife_disc.c: where no BTF places tcp_sock.bytes_acked and
+ * bytes_received, a loopback connection of known byte counts, closed
+ * abortively, and its socket's snapshot searched for them (a
+ * bb_field_discover_fn; ctx: a struct tcplife_disc). */
+struct tcplife_disc {
+	struct tool_ctx *t;
+	int tp;              /* the tracepoint, else the kprobe */
+	int done, ret;       /* measured once for both fields */
+	uint32_t acked, received;
+	char how[160];
+	char why[256];
+};
+int tcplife_discover(void *ctx, const char *path, struct bb_field *out,
+		     struct bb_err *err);
+
+/* ---- tcpretrans.c: TCP retransmissions (and tail loss probes) ---- */
+struct tcpretrans_settings {
+	int tlp;      /* -l: tail loss probes too (a kprobe) */
+	int count;    /* -c: counts by flow in counts, no records */
+	int family;   /* -4: 2, -6: 10; 0: both */
+	perfbuf_sample_fn on_event;
+	void *ctx;
+	int tp; /* set by tcpretrans_start: 1 the tracepoint, 0 a kprobe */
+};
+/* Open, configure (tcp:tcp_retransmit_skb where the kernel has it, else a
+ * kprobe; struct sock's offsets where a program reads it), load, open the
+ * ring into *pb, attach. */
+int tcpretrans_start(struct tool_ctx *t, struct tcpretrans_settings *s,
+		     struct bb_perfbuf **pb);
+/* counts: struct tcpretrans_key -> u64 */
+int tcpretrans_counts_fd(struct tool_ctx *t);
+int tcpretrans_stats_fd(struct tool_ctx *t);
 
 #endif

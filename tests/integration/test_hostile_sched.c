@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The hostile checks of test_hostile.c for the scheduler and system tools
- * (issue 30): a closed stdout, `| head`, Ctrl-C twice, an unknown option,
- * an unprivileged user. Each tool is run as TOOLS lists it.
+ * (issue 30) and the network tools (issue 29): a closed stdout, `| head`,
+ * Ctrl-C twice, an unknown option, an unprivileged user. Each tool is run
+ * as TOOLS lists it (without a run: no `| head` check).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -24,6 +25,14 @@ static const char *const tools[][2] = {
 	/* each sleep's exit */
 	{ "exitsnoop", "exitsnoop & for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 "
 		       "14 15 16 17 18 19 20; do sleep 0.1; done" },
+	/* connections refused by a closed port: 2 changes, a session each */
+	{ "tcpstates", "tcpstates & for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 "
+		       "14 15 16 17 18 19 20; do sleep 0.1; bash -c "
+		       "': </dev/tcp/127.0.0.1/1' 2>/dev/null; done" },
+	{ "tcplife", "tcplife & for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 "
+		     "15 16 17 18 19 20; do sleep 0.1; bash -c "
+		     "': </dev/tcp/127.0.0.1/1' 2>/dev/null; done" },
+	{ "tcpretrans", NULL },
 };
 #define NTOOLS (sizeof(tools) / sizeof(tools[0]))
 
@@ -52,6 +61,8 @@ START_TEST(test_head)
 	size_t i;
 
 	for (i = 0; i < NTOOLS; i++) {
+		if (!tools[i][1])
+			continue;
 		snprintf(cmd, sizeof(cmd), "timeout 20 sh -c \"( '%s' %s ) | "
 			 "head -n 3 >/dev/null; echo rc=\\$?\" 2>&1",
 			 barebpf(), tools[i][1]);

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+/* barebpf tcplife: one line per TCP session when it closes, bcc's
+ * columns. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include "tool.h"
+#include "outrec.h"
+#include "stream.h"
+#include "netfmt.h"
+#include "tcplife_out.h"
+#include "mods.h"
+
+static const char usage[] =
+"usage: barebpf tcplife [-h] [-T] [-t] [-w] [-s] [-p PID] [-L LOCALPORT]\n"
+"                       [-D REMOTEPORT] [-j] [--duration SECONDS]\n"
+"                       [--btf FILE]\n"
+"\n"
+"Trace the lifespan of TCP sessions and summarize: one line per TCP\n"
+"session as it closes, bcc's columns:\n"
+"\n"
+"  PID COMM  the process (the one that connected, or closed second, else\n"
+"            the one running at the close: bcc's best effort)\n"
+"  IP        4 or 6 (-w and -s only)\n"
+"  LADDR LPORT RADDR RPORT  the local and remote ends\n"
+"  TX_KB     kilobytes sent and acknowledged (tcp_sock.bytes_acked)\n"
+"  RX_KB     kilobytes received (tcp_sock.bytes_received)\n"
+"  MS        the session's life in milliseconds\n"
+"\n"
+"From the tracepoint sock:inet_sock_set_state (4.16+), else a kprobe on\n"
+"tcp_set_state. The byte counts are read from struct tcp_sock (and, before\n"
+"4.16, the addresses from struct sock): their offsets come from the\n"
+"kernel's BTF (/sys/kernel/btf/vmlinux), a BTF file given with --btf, or\n"
+"are discovered at start (a loopback connection of known byte counts; kept\n"
+"for the boot in /run/barebpf/fieldoff). -v says which.\n"
+"\n"
+"options:\n"
+"  -h, --help            show this help message and exit\n"
+"  -T, --time            include time column on output (HH:MM:SS)\n"
+"  -t, --timestamp       include timestamp on output (seconds)\n"
+"  -w, --wide            wide column output (fits IPv6 addresses)\n"
+"  -s, --csv             comma separated values output\n"
+"  -p, --pid PID         trace this PID only\n"
+"  -L, --localport PORTS  comma-separated list of local ports to trace\n"
+"  -D, --remoteport PORTS comma-separated list of remote ports to trace\n"
+"  -j, --json            one JSON object per session (lines)\n"
+"      --duration SECONDS  exit after this many seconds\n"
+"      --btf FILE        the kernel's BTF, for a kernel without\n"
+"                        /sys/kernel/btf/vmlinux (e.g. BTFhub's)\n"
+"  -v, --verbose         say what was detected and attached\n"
+"\n"
+"examples:\n"
+"  barebpf tcplife           # trace all TCP connect()s\n"
+"  barebpf tcplife -t        # include time column (HH:MM:SS)\n"
+"  barebpf tcplife -w        # wider columns (fit IPv6)\n"
+"  barebpf tcplife -stT      # csv output, with times & timestamps\n"
+"  barebpf tcplife -p 181    # only trace PID 181\n"
+"  barebpf tcplife -L 80     # only trace local port 80\n"
+"  barebpf tcplife -L 80,81  # only trace local ports 80 and 81\n"
+"  barebpf tcplife -D 80     # only trace remote port 80\n"
+"  barebpf tcplife -j --duration 60  # a minute of sessions, JSON\n";
+static const struct tool_usage help = { NULL, usage };
+
+struct tcplife_opts {
+	unsigned mode;
+	int json;
+	unsigned long pid;
+	double duration;
+	struct tcpsock_ports lports, dports;
+};
+
+struct tcplife_run {
+	const struct tcplife_opts *o;
+	struct tool_stream s;
+	unsigned long long ts0;
+};
+
+enum { J_TIME, J_TS, J_PID, J_COMM, J_IP, J_LADDR, J_LPORT, J_RADDR,
+       J_RPORT, J_TX, J_RX, J_MS, J_N };
+static const struct out_field jfields[J_N] = {
+	[J_TIME] = { NULL, "time", OUT_STR, 0, 0, 0, 0, 0, NULL },
+	[J_TS] = { NULL, "ts", OUT_DBL, 0, 0, 6, 0, 0, NULL },
+	[J_PID] = { NULL, "pid", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[J_COMM] = { NULL, "comm", OUT_STR, 0, 0, 0, 0, 0, NULL },
+	[J_IP] = { NULL, "ip", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[J_LADDR] = { NULL, "laddr", OUT_STR, 0, 0, 0, 0, 0, NULL },
+	[J_LPORT] = { NULL, "lport", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[J_RADDR] = { NULL, "raddr", OUT_STR, 0, 0, 0, 0, 0, NULL },
+	[J_RPORT] = { NULL, "rport", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[J_TX] = { NULL, "tx_bytes", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[J_RX] = { NULL, "rx_bytes", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[J_MS] = { NULL, "ms", OUT_DBL, 0, 0, 3, 0, 0, NULL },
+};
+
+void tcplife_print_header(FILE *f, unsigned mode)
+{
+	int csv = mode & TCPLIFE_CSV;
+
+	if (mode & TCPLIFE_TIME)
+		fprintf(f, csv ? "%s," : "%-8s ", "TIME");
+	if (mode & TCPLIFE_TS)
+		fprintf(f, csv ? "%s," : "%-9s ", "TIME(s)");
+	if (csv)
+		fprintf(f, "PID,COMM,IP,LADDR,LPORT,RADDR,RPORT,TX_KB,RX_KB,"
+			"MS\n");
+	else if (mode & TCPLIFE_WIDE)
+		fprintf(f, "%-5s %-16.16s %-2s %-26s %-5s %-26s %-5s %6s %6s "
+			"%s\n", "PID", "COMM", "IP", "LADDR", "LPORT", "RADDR",
+			"RPORT", "TX_KB", "RX_KB", "MS");
+	else
+		fprintf(f, "%-5s %-10.10s %-15s %-5s %-15s %-5s %5s %5s %s\n",
+			"PID", "COMM", "LADDR", "LPORT", "RADDR", "RPORT",
+			"TX_KB", "RX_KB", "MS");
+}
+
+static void print_text(FILE *f, const struct tcplife_event *e, unsigned mode,
+		       const char *comm, const char *la, const char *ra)
+{
+	unsigned ip = net_ip_version(e->f.family);
+	unsigned long long tx = e->tx_b / 1024, rx = e->rx_b / 1024;
+	double ms = e->span_ns / 1e6;
+
+	if (mode & TCPLIFE_CSV)
+		fprintf(f, "%u,%s,%u,%s,%u,%s,%u,%llu,%llu,%.2f\n", e->pid,
+			comm, ip, la, e->f.lport, ra, e->f.dport, tx, rx, ms);
+	else if (mode & TCPLIFE_WIDE)
+		fprintf(f, "%-5u %-16s %-2u %-26s %-5u %-26s %-5u %6llu %6llu "
+			"%.2f\n", e->pid, comm, ip, la, e->f.lport, ra,
+			e->f.dport, tx, rx, ms);
+	else
+		fprintf(f, "%-5u %-10s %-15s %-5u %-15s %-5u %5llu %5llu "
+			"%.2f\n", e->pid, comm, la, e->f.lport, ra, e->f.dport,
+			tx, rx, ms);
+}
+
+void tcplife_print(FILE *f, const struct tcplife_event *e, unsigned mode,
+		   const char *hms, double secs, int json)
+{
+	char raw[sizeof(e->comm) + 1], comm[80], la[64], ra[64];
+	struct out_val v[J_N] = { 0 };
+	int csv = mode & TCPLIFE_CSV;
+
+	memcpy(raw, e->comm, sizeof(e->comm));
+	raw[sizeof(e->comm)] = 0;
+	net_addr_str(e->f.family, e->f.saddr, la, sizeof(la));
+	net_addr_str(e->f.family, e->f.daddr, ra, sizeof(ra));
+	if (!json) {
+		/* bcc cuts the name (%-10.10s, %-16.16s), then it is escaped */
+		raw[mode & (TCPLIFE_WIDE | TCPLIFE_CSV) ? 16 : 10] = 0;
+		esc_text(comm, sizeof(comm), raw, sizeof(raw));
+		if (mode & TCPLIFE_TIME)
+			fprintf(f, csv ? "%s," : "%-8s ", hms);
+		if (mode & TCPLIFE_TS)
+			fprintf(f, csv ? "%.6f," : "%-9.6f ", secs);
+		print_text(f, e, mode, comm, la, ra);
+		return;
+	}
+	v[J_TIME].s = hms;
+	v[J_TS].d = secs;
+	v[J_PID].u = e->pid;
+	v[J_COMM].s = raw;
+	v[J_IP].u = net_ip_version(e->f.family);
+	v[J_LADDR].s = la;
+	v[J_LPORT].u = e->f.lport;
+	v[J_RADDR].s = ra;
+	v[J_RPORT].u = e->f.dport;
+	v[J_TX].u = e->tx_b;
+	v[J_RX].u = e->rx_b;
+	v[J_MS].d = e->span_ns / 1e6;
+	out_row(f, jfields, J_N, 0, v, 1);
+}
+
+static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
+{
+	struct tcplife_run *r = ctx;
+	struct tcplife_event e;
+
+	(void)cpu;
+	if (tool_stream_take(&r->s, &e, sizeof(e), data, size) < 0)
+		return;
+	if (!r->ts0)
+		r->ts0 = e.ts;
+	tcplife_print(stdout, &e, r->o->mode, now_hms(),
+		      (double)(e.ts - r->ts0) / 1e9, r->o->json);
+	r->s.printed++;
+	tool_output_failed();
+}
+
+static int parse_args(struct tool_ctx *t, struct tcplife_opts *o, int argc,
+		      char **argv)
+{
+	static const struct option longopts[] = {
+		TOOL_LONGOPTS,
+		TOOL_LONGOPT_BTF,
+		TOOL_LONGOPT_PID,
+		{ "time", no_argument, NULL, 'T' },
+		{ "timestamp", no_argument, NULL, 't' },
+		{ "wide", no_argument, NULL, 'w' },
+		{ "csv", no_argument, NULL, 's' },
+		{ "localport", required_argument, NULL, 'L' },
+		{ "remoteport", required_argument, NULL, 'D' },
+		{ 0 }
+	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration, .pid = &o->pid };
+	int c;
+
+	while ((c = tool_getopt(t, argc, argv, "hTtwsp:L:D:jv", longopts,
+				&v)) > 0) {
+		switch (c) {
+		case 'T': o->mode |= TCPLIFE_TIME; break;
+		case 't': o->mode |= TCPLIFE_TS; break;
+		case 'w': o->mode |= TCPLIFE_WIDE; break;
+		case 's': o->mode |= TCPLIFE_CSV; break;
+		case 'L':
+			if (tcpsock_parse_ports(t, "-L", optarg, &o->lports))
+				return -EINVAL;
+			break;
+		case 'D':
+			if (tcpsock_parse_ports(t, "-D", optarg, &o->dports))
+				return -EINVAL;
+			break;
+		}
+	}
+	if (c < 0)
+		return c;
+	return opt_no_args(t, argc, argv);
+}
+
+static int tcplife_main(int argc, char **argv)
+{
+	struct tcplife_opts o = { 0 };
+	struct tcplife_run r = { .s = {
+		"sessions", TCPLIFE_EMITTED, TCPLIFE_UNTRACKED,
+		"followed: more than 65536 sockets were open at once" } };
+	struct tcplife_settings s = { 0 };
+	struct bb_perfbuf *pb = NULL;
+	struct tool_timer tm;
+	struct tool_ctx t;
+	int ret = 1;
+
+	tool_init(&t, "tcplife");
+	if (parse_args(&t, &o, argc, argv))
+		return 1;
+	r.o = &o;
+	tool_signals();
+	s.pid = o.pid;
+	s.lports = o.lports;
+	s.dports = o.dports;
+	s.on_event = on_event;
+	s.ctx = &r;
+	if (tcplife_start(&t, &s, &pb) < 0)
+		goto out;
+	tool_tracing(&t, o.json ? stderr : stdout,
+		     "Tracing TCP sessions through %s... Hit Ctrl-C to end.\n",
+		     s.tp ? "sock:inet_sock_set_state" :
+		     "a kprobe on tcp_set_state");
+	if (!o.json)
+		tcplife_print_header(stdout, o.mode);
+	fflush(stdout);
+	tool_timer_init(&tm, 0, o.duration);
+	while (tool_wait(&tm, pb) != TOOL_TICK_LAST)
+		;
+	tool_stream_finish(&t, &r.s, pb, NULL, NULL);
+	tool_stream_report(&t, &r.s, NULL, NULL);
+	ret = 0;
+out:
+	perfbuf_close(pb);
+	tool_cleanup(&t);
+	return ret;
+}
+
+const struct tool tool_tcplife = {
+	"tcplife", tcplife_main,
+	"one line per TCP session at its close: ends, bytes sent and "
+	"received, life span (sock:inet_sock_set_state, or a kprobe)"
+};

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/* barebpf tcpstates: one line per TCP state change, bcc's columns. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include "tool.h"
+#include "outrec.h"
+#include "stream.h"
+#include "netfmt.h"
+#include "tcpstates_out.h"
+#include "mods.h"
+
+static const char usage[] =
+"usage: barebpf tcpstates [-h] [-T] [-t] [-w] [-s] [-L LOCALPORT]\n"
+"                         [-D REMOTEPORT] [-j] [--duration SECONDS]\n"
+"                         [--btf FILE]\n"
+"\n"
+"Trace TCP session state changes and durations: one line per change of\n"
+"state of a TCP socket, bcc's columns:\n"
+"\n"
+"  SKADDR    the socket's kernel address (the same socket, the same one)\n"
+"  C-PID     the process running when it changed (often not its owner:\n"
+"            a change on a packet's arrival happens in whoever ran)\n"
+"  C-COMM    its name\n"
+"  IP        4 or 6 (-w and -s only)\n"
+"  LADDR LPORT RADDR RPORT  the local and remote ends\n"
+"  OLDSTATE -> NEWSTATE     the change (ESTABLISHED, SYN_SENT, ...)\n"
+"  MS        milliseconds spent in OLDSTATE (0: the socket was not seen\n"
+"            before, e.g. it was opened before the tool started)\n"
+"\n"
+"From the tracepoint sock:inet_sock_set_state (4.16+), else a kprobe on\n"
+"tcp_set_state, which reads struct sock: its fields' offsets come from the\n"
+"kernel's BTF (/sys/kernel/btf/vmlinux), a BTF file given with --btf, or\n"
+"are discovered at start (-v says which).\n"
+"\n"
+"options:\n"
+"  -h, --help            show this help message and exit\n"
+"  -T, --time            include time column on output (HH:MM:SS)\n"
+"  -t, --timestamp       include timestamp on output (seconds)\n"
+"  -w, --wide            wide column output (fits IPv6 addresses)\n"
+"  -s, --csv             comma separated values output\n"
+"  -L, --localport PORTS  comma-separated list of local ports to trace\n"
+"  -D, --remoteport PORTS comma-separated list of remote ports to trace\n"
+"  -j, --json            one JSON object per change (lines)\n"
+"      --duration SECONDS  exit after this many seconds\n"
+"      --btf FILE        the kernel's BTF, for a kernel before 4.16\n"
+"                        without /sys/kernel/btf/vmlinux (e.g. BTFhub's)\n"
+"  -v, --verbose         say what was detected and attached\n"
+"\n"
+"examples:\n"
+"  barebpf tcpstates           # trace all TCP state changes\n"
+"  barebpf tcpstates -t        # include timestamp column\n"
+"  barebpf tcpstates -T        # include time column (HH:MM:SS)\n"
+"  barebpf tcpstates -w        # wider columns (fit IPv6)\n"
+"  barebpf tcpstates -stT      # csv output, with times & timestamps\n"
+"  barebpf tcpstates -L 80     # only trace local port 80\n"
+"  barebpf tcpstates -L 80,81  # only trace local ports 80 and 81\n"
+"  barebpf tcpstates -D 80     # only trace remote port 80\n"
+"  barebpf tcpstates -j --duration 60  # a minute of changes, JSON\n";
+static const struct tool_usage help = { NULL, usage };
+
+struct tcpstates_opts {
+	unsigned mode;
+	int json;
+	double duration;
+	struct tcpsock_ports lports, dports;
+};
+
+struct tcpstates_run {
+	const struct tcpstates_opts *o;
+	struct tool_stream s;
+	unsigned long long ts0;
+};
+
+enum { J_TIME, J_TS, J_SK, J_PID, J_COMM, J_IP, J_LADDR, J_LPORT, J_RADDR,
+       J_RPORT, J_OLD, J_NEW, J_MS, J_N };
+static const struct out_field jfields[J_N] = {
+	[J_TIME] = { NULL, "time", OUT_STR, 0, 0, 0, 0, 0, NULL },
+	[J_TS] = { NULL, "ts", OUT_DBL, 0, 0, 6, 0, 0, NULL },
+	[J_SK] = { NULL, "skaddr", OUT_STR, 0, 0, 0, 0, 0, NULL },
+	[J_PID] = { NULL, "pid", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[J_COMM] = { NULL, "comm", OUT_STR, 0, 0, 0, 0, 0, NULL },
+	[J_IP] = { NULL, "ip", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[J_LADDR] = { NULL, "laddr", OUT_STR, 0, 0, 0, 0, 0, NULL },
+	[J_LPORT] = { NULL, "lport", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[J_RADDR] = { NULL, "raddr", OUT_STR, 0, 0, 0, 0, 0, NULL },
+	[J_RPORT] = { NULL, "rport", OUT_UINT, 0, 0, 0, 0, 0, NULL },
+	[J_OLD] = { NULL, "oldstate", OUT_STR, 0, 0, 0, 0, 0, NULL },
+	[J_NEW] = { NULL, "newstate", OUT_STR, 0, 0, 0, 0, 0, NULL },
+	[J_MS] = { NULL, "ms", OUT_DBL, 0, 0, 3, 0, 0, NULL },
+};
+
+void tcpstates_print_header(FILE *f, unsigned mode)
+{
+	int csv = mode & TCPSTATES_CSV;
+
+	if (mode & TCPSTATES_TIME)
+		fprintf(f, csv ? "%s," : "%-8s ", "TIME");
+	if (mode & TCPSTATES_TS)
+		fprintf(f, csv ? "%s," : "%-9s ", "TIME(s)");
+	if (csv)
+		fprintf(f, "SKADDR,C-PID,C-COMM,IP,LADDR,LPORT,RADDR,RPORT,"
+			"OLDSTATE,NEWSTATE,MS\n");
+	else if (mode & TCPSTATES_WIDE)
+		fprintf(f, "%-16s %-5s %-16.16s %-2s %-26s %-5s %-26s %-5s "
+			"%-11s -> %-11s %s\n", "SKADDR", "C-PID", "C-COMM",
+			"IP", "LADDR", "LPORT", "RADDR", "RPORT", "OLDSTATE",
+			"NEWSTATE", "MS");
+	else
+		fprintf(f, "%-16s %-5s %-10.10s %-15s %-5s %-15s %-5s %-11s -> "
+			"%-11s %s\n", "SKADDR", "C-PID", "C-COMM", "LADDR",
+			"LPORT", "RADDR", "RPORT", "OLDSTATE", "NEWSTATE",
+			"MS");
+}
+
+static void print_text(FILE *f, const struct tcpstates_event *e,
+		       unsigned mode, const char *comm, const char *la,
+		       const char *ra, const char *os, const char *ns)
+{
+	unsigned ip = net_ip_version(e->f.family);
+	double ms = e->span_ns / 1e6;
+
+	if (mode & TCPSTATES_CSV)
+		fprintf(f, "%llx,%u,%s,%u,%s,%u,%s,%u,%s,%s,%.3f\n",
+			e->skaddr, e->pid, comm, ip, la, e->f.lport, ra,
+			e->f.dport, os, ns, ms);
+	else if (mode & TCPSTATES_WIDE)
+		fprintf(f, "%-16llx %-5u %-16s %-2u %-26s %-5u %-26s %-5u "
+			"%-11s -> %-11s %.3f\n", e->skaddr, e->pid, comm, ip,
+			la, e->f.lport, ra, e->f.dport, os, ns, ms);
+	else
+		fprintf(f, "%-16llx %-5u %-10s %-15s %-5u %-15s %-5u %-11s -> "
+			"%-11s %.3f\n", e->skaddr, e->pid, comm, la,
+			e->f.lport, ra, e->f.dport, os, ns, ms);
+}
+
+void tcpstates_print(FILE *f, const struct tcpstates_event *e, unsigned mode,
+		     const char *hms, double secs, int json)
+{
+	char raw[sizeof(e->comm) + 1], comm[80], la[64], ra[64], b1[16],
+		b2[16], sk[24];
+	const char *os = tcp_state_name(e->oldstate, b1, sizeof(b1));
+	const char *ns = tcp_state_name(e->newstate, b2, sizeof(b2));
+	struct out_val v[J_N] = { 0 };
+	int csv = mode & TCPSTATES_CSV;
+
+	memcpy(raw, e->comm, sizeof(e->comm));
+	raw[sizeof(e->comm)] = 0;
+	net_addr_str(e->f.family, e->f.saddr, la, sizeof(la));
+	net_addr_str(e->f.family, e->f.daddr, ra, sizeof(ra));
+	if (!json) {
+		/* bcc cuts the name (%-10.10s, %-16.16s), then it is escaped */
+		raw[mode & (TCPSTATES_WIDE | TCPSTATES_CSV) ? 16 : 10] = 0;
+		esc_text(comm, sizeof(comm), raw, sizeof(raw));
+		if (mode & TCPSTATES_TIME)
+			fprintf(f, csv ? "%s," : "%-8s ", hms);
+		if (mode & TCPSTATES_TS)
+			fprintf(f, csv ? "%.6f," : "%-9.6f ", secs);
+		print_text(f, e, mode, comm, la, ra, os, ns);
+		return;
+	}
+	snprintf(sk, sizeof(sk), "%llx", e->skaddr);
+	v[J_TIME].s = hms;
+	v[J_TS].d = secs;
+	v[J_SK].s = sk;
+	v[J_PID].u = e->pid;
+	v[J_COMM].s = raw;
+	v[J_IP].u = net_ip_version(e->f.family);
+	v[J_LADDR].s = la;
+	v[J_LPORT].u = e->f.lport;
+	v[J_RADDR].s = ra;
+	v[J_RPORT].u = e->f.dport;
+	v[J_OLD].s = os;
+	v[J_NEW].s = ns;
+	v[J_MS].d = e->span_ns / 1e6;
+	out_row(f, jfields, J_N, 0, v, 1);
+}
+
+static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
+{
+	struct tcpstates_run *r = ctx;
+	struct tcpstates_event e;
+
+	(void)cpu;
+	if (tool_stream_take(&r->s, &e, sizeof(e), data, size) < 0)
+		return;
+	if (!r->ts0)
+		r->ts0 = e.ts;
+	tcpstates_print(stdout, &e, r->o->mode, now_hms(),
+			(double)(e.ts - r->ts0) / 1e9, r->o->json);
+	r->s.printed++;
+	tool_output_failed();
+}
+
+static int parse_args(struct tool_ctx *t, struct tcpstates_opts *o, int argc,
+		      char **argv)
+{
+	static const struct option longopts[] = {
+		TOOL_LONGOPTS,
+		TOOL_LONGOPT_BTF,
+		{ "time", no_argument, NULL, 'T' },
+		{ "timestamp", no_argument, NULL, 't' },
+		{ "wide", no_argument, NULL, 'w' },
+		{ "csv", no_argument, NULL, 's' },
+		{ "localport", required_argument, NULL, 'L' },
+		{ "remoteport", required_argument, NULL, 'D' },
+		{ 0 }
+	};
+	const struct tool_optv v = { .usage = &help, .json = &o->json,
+		.duration = &o->duration };
+	int c;
+
+	while ((c = tool_getopt(t, argc, argv, "hTtwsL:D:jv", longopts,
+				&v)) > 0) {
+		switch (c) {
+		case 'T': o->mode |= TCPSTATES_TIME; break;
+		case 't': o->mode |= TCPSTATES_TS; break;
+		case 'w': o->mode |= TCPSTATES_WIDE; break;
+		case 's': o->mode |= TCPSTATES_CSV; break;
+		case 'L':
+			if (tcpsock_parse_ports(t, "-L", optarg, &o->lports))
+				return -EINVAL;
+			break;
+		case 'D':
+			if (tcpsock_parse_ports(t, "-D", optarg, &o->dports))
+				return -EINVAL;
+			break;
+		}
+	}
+	if (c < 0)
+		return c;
+	return opt_no_args(t, argc, argv);
+}
+
+static int tcpstates_main(int argc, char **argv)
+{
+	struct tcpstates_opts o = { 0 };
+	struct tcpstates_run r = { .s = {
+		"state changes", TCPSTATES_EMITTED, TCPSTATES_UNTRACKED,
+		"timed: more than 65536 sockets were followed at once" } };
+	struct tcpstates_settings s = { 0 };
+	struct bb_perfbuf *pb = NULL;
+	struct tool_timer tm;
+	struct tool_ctx t;
+	int ret = 1;
+
+	tool_init(&t, "tcpstates");
+	if (parse_args(&t, &o, argc, argv))
+		return 1;
+	r.o = &o;
+	tool_signals();
+	s.lports = o.lports;
+	s.dports = o.dports;
+	s.on_event = on_event;
+	s.ctx = &r;
+	if (tcpstates_start(&t, &s, &pb) < 0)
+		goto out;
+	tool_tracing(&t, o.json ? stderr : stdout,
+		     "Tracing TCP state changes through %s... Hit Ctrl-C to "
+		     "end.\n", s.tp ? "sock:inet_sock_set_state" :
+		     "a kprobe on tcp_set_state");
+	if (!o.json)
+		tcpstates_print_header(stdout, o.mode);
+	fflush(stdout);
+	tool_timer_init(&tm, 0, o.duration);
+	while (tool_wait(&tm, pb) != TOOL_TICK_LAST)
+		;
+	tool_stream_finish(&t, &r.s, pb, NULL, NULL);
+	tool_stream_report(&t, &r.s, NULL, NULL);
+	ret = 0;
+out:
+	perfbuf_close(pb);
+	tool_cleanup(&t);
+	return ret;
+}
+
+const struct tool tool_tcpstates = {
+	"tcpstates", tcpstates_main,
+	"one line per TCP state change, with the time in the old state "
+	"(sock:inet_sock_set_state, or a kprobe)"
+};
