@@ -44,6 +44,7 @@ struct fs_priv {
 	struct exp_fs_type ty[EXP_FS_TYPES];
 	struct tool_ctx t[EXP_FS_TYPES]; /* t[0] unused: c->t traces ty[0] */
 	int n;
+	int gone;                        /* types left out, for names */
 };
 
 static struct tool_ctx *ctx_of(struct collector *c, struct fs_priv *p,
@@ -59,10 +60,25 @@ static void fs_drop(struct fs_priv *p, int i)
 	p->n--;
 }
 
+/* A fresh context with the frame's settings, its probes named from
+ * nprobes on. */
+static void ctx_fresh(struct tool_ctx *t, const struct tool_ctx *from,
+		      int nprobes)
+{
+	int verbose = from->verbose;
+	const char *kv = from->kver_override, *btf = from->btf_file;
+
+	tool_init(t, "exporter");
+	t->sess.nprobes = nprobes;
+	t->verbose = verbose;
+	t->kver_override = kv;
+	t->btf_file = btf;
+}
+
 int exp_fs_start(struct exporter *e, struct collector *c)
 {
 	struct fs_priv *p = calloc(1, sizeof(*p));
-	int i;
+	int i, base = c->t.sess.nprobes;
 
 	if (!p)
 		return tool_fail(&c->t, -ENOMEM, "out of memory");
@@ -78,22 +94,19 @@ int exp_fs_start(struct exporter *e, struct collector *c)
 					       .unit_div = 1000 };
 		struct tool_ctx *t = ctx_of(c, p, i);
 
-		if (i) {
-			tool_init(t, "exporter");
-			t->sess.nprobes = c->t.sess.nprobes + 1000 * i;
-			t->verbose = c->t.verbose;
-			t->kver_override = c->t.kver_override;
-			t->btf_file = c->t.btf_file;
-		}
+		if (i)
+			ctx_fresh(t, &c->t, base + 1000 * (i + p->gone));
 		if (fsslower_start(t, &s, &p->ty[i].pick, NULL) == 0)
 			continue;
 		tool_error(&c->t, "fs: %s is left out", p->ty[i].name);
-		if (!i)
-			return -1; /* the first: the collector is out */
+		/* the type after it takes its place (c->t for the first) */
 		tool_cleanup(t);
+		p->gone++;
+		if (!i)
+			ctx_fresh(&c->t, &c->t, base + 1000 * p->gone);
 		fs_drop(p, i--);
 	}
-	return 0;
+	return p->n ? 0 : -1;
 }
 
 void exp_fs_render(struct exporter *e, struct collector *c, FILE *f)
