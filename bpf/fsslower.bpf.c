@@ -10,8 +10,8 @@
  * its file_operations, and only the files whose f_op is that count.
  *
  * Constants: filter_pid (0: all), min_ns, dist (1: histograms in `hist`,
- * else records of those slower than min_ns), unit_div (ns per histogram
- * unit), off_kiocb_filp, off_kiocb_pos, off_file_dentry
+ * their ns in `sums`, else records of those slower than min_ns), unit_div
+ * (ns per histogram unit), off_kiocb_filp, off_kiocb_pos, off_file_dentry
  * (file.f_path.dentry), off_dentry_name (dentry.d_name.name), off_file_fop,
  * fop_addr (0: no f_op check). discover, disc_pid: the discovery of those
  * offsets (loader/mods/fsslower.c): the entries of disc_pid copy what they
@@ -24,6 +24,8 @@ BB_MAP(start, BPF_MAP_TYPE_HASH, sizeof(u32), sizeof(struct fss_start),
        10240);
 BB_MAP(hist, BPF_MAP_TYPE_ARRAY, sizeof(u32), sizeof(u64),
        FSS_NOPS * FSS_SLOTS);
+/* the ns of each operation's histogram, summed (the exporter's _sum) */
+BB_MAP(sums, BPF_MAP_TYPE_ARRAY, sizeof(u32), sizeof(u64), FSS_NOPS);
 BB_MAP(stats, BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(u32), sizeof(u64),
        FSS_NSTATS);
 BB_MAP(events, BPF_MAP_TYPE_PERF_EVENT_ARRAY, sizeof(u32), sizeof(u32), 1024);
@@ -181,6 +183,10 @@ int op_return(struct pt_regs *ctx)
 	v = bpf_map_lookup_elem(&hist, &key);
 	if (v)
 		__sync_fetch_and_add(v, 1);
+	key = st.op;
+	v = bpf_map_lookup_elem(&sums, &key);
+	if (v)
+		__sync_fetch_and_add(v, delta);
 	return 0;
 }
 

@@ -194,6 +194,11 @@ int fsslower_hist_fd(struct tool_ctx *t)
 	return fsslower_map_fd(t->obj, FSSLOWER_M_hist);
 }
 
+int fsslower_sums_fd(struct tool_ctx *t)
+{
+	return fsslower_map_fd(t->obj, FSSLOWER_M_sums);
+}
+
 int fsslower_stats_fd(struct tool_ctx *t)
 {
 	return fsslower_map_fd(t->obj, FSSLOWER_M_stats);

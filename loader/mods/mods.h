@@ -190,6 +190,8 @@ int fsslower_start(struct tool_ctx *t, const struct fsslower_settings *s,
 		   const struct fss_pick *p, struct bb_perfbuf **pb);
 /* hist: FSS_NOPS * FSS_SLOTS u64 (op * FSS_SLOTS + slot) */
 int fsslower_hist_fd(struct tool_ctx *t);
+/* sums: FSS_NOPS u64, the ns of each operation's histogram (dist) */
+int fsslower_sums_fd(struct tool_ctx *t);
 int fsslower_stats_fd(struct tool_ctx *t);
 
 /* ---- drsnoop.c: direct reclaim stalls (vmscan tracepoints) ---- */

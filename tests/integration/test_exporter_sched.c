@@ -203,6 +203,38 @@ START_TEST(test_pagecache_without_kprobes)
 }
 END_TEST
 
+/* fs needs kprobes: here it is left out and said (no fs series), while
+ * runqlat and hardirqs are served */
+START_TEST(test_fs_without_kprobes)
+{
+	char listen[64], err[4096], tfs[256];
+	struct proc ex;
+	char *a;
+	int port = free_port();
+
+	ck_assert_int_ge(tracefs_find(tfs, sizeof(tfs), NULL), 0);
+	if (kprobes_available(tfs))
+		bbtest_skip("this kernel has kprobes: the VM case "
+			    "exporter-fs runs fs");
+	start(&ex, listen, port, "runqlat,hardirqs,fs");
+	a = scrape(port);
+	stop(&ex, err, sizeof(err));
+	ck_assert_msg(value(a, "barebpf_collector_enabled{collector="
+			    "\"fs\"}") == 0 &&
+		      value(a, "barebpf_collector_enabled{collector="
+			    "\"runqlat\"}") == 1 &&
+		      value(a, "barebpf_collector_enabled{collector="
+			    "\"hardirqs\"}") == 1, "%s", a);
+	ck_assert_msg(value(a, "barebpf_runqueue_latency_seconds_count") > 0,
+		      "%s", a);
+	ck_assert_msg(!strstr(a, "barebpf_fs_operation_latency_seconds"),
+		      "%s", a);
+	ck_assert_msg(strstr(err, "no kprobe_events") && strstr(err, "fs"),
+		      "%s", err);
+	free(a);
+}
+END_TEST
+
 START_TEST(test_bad_collectors)
 {
 	char out[4096], err[4096];
@@ -227,6 +259,7 @@ static Suite *exporter_sched_suite(void)
 	tcase_add_test(tc, test_runqlat_moves);
 	tcase_add_test(tc, test_hardirqs_moves);
 	tcase_add_test(tc, test_pagecache_without_kprobes);
+	tcase_add_test(tc, test_fs_without_kprobes);
 	tcase_add_test(tc, test_bad_collectors);
 	suite_add_tcase(s, tc);
 	return s;

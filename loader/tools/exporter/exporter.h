@@ -11,6 +11,7 @@
 #include "tool.h"
 #include "blkdisk.h"
 #include "httpd.h"
+#include "mods.h"
 
 /* Buckets up to le (2^27 - 1) us = 134 s (ebpf_exporter's biolatency goes
  * to 2^26 us); slower ones count in +Inf. */
@@ -74,7 +75,7 @@ struct exporter {
 
 /* The collectors, in the order they start (tracepoints first): the
  * first EXP_NDEFAULT run unless --collectors says otherwise. */
-#define EXP_NCOLLECTORS 7
+#define EXP_NCOLLECTORS 8
 #define EXP_NDEFAULT 4
 extern const struct collector_kind exp_collectors[EXP_NCOLLECTORS];
 
@@ -90,6 +91,20 @@ void exp_free_priv(struct collector *c);
 /* Pure: the handler names of a /proc/interrupts text (each once, up to
  * max, cut to HARDIRQS_NAME - 1 bytes as the tracepoint's); how many. */
 int exp_irq_names(const char *text, char (*names)[32], int max);
+
+/* exporter_fs.c: fs (start, render, stop) */
+#define EXP_FS_TYPES 5          /* ext4, xfs, btrfs, nfs, f2fs */
+struct exp_fs_type {
+	const char *name;       /* "ext4" */
+	struct fss_pick pick;   /* its functions */
+};
+int exp_fs_start(struct exporter *e, struct collector *c);
+void exp_fs_render(struct exporter *e, struct collector *c, FILE *f);
+void exp_fs_stop(struct collector *c);
+/* Pure: the types whose functions avail (sorted) has, in that order, into
+ * out (at most max); how many. */
+int exp_fs_present(char *const *avail, int navail,
+		   struct exp_fs_type *out, int max);
 
 /* exporter_opts.c: the options into e->o, checked (0 or -errno, said);
  * a warning when listening beyond loopback without --allow; a URL to the

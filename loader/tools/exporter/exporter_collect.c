@@ -455,4 +455,5 @@ const struct collector_kind exp_collectors[EXP_NCOLLECTORS] = {
 	  exp_hardirqs_stop },
 	{ "pagecache", 1, exp_pagecache_start, exp_pagecache_render,
 	  exp_free_priv },
+	{ "fs", 1, exp_fs_start, exp_fs_render, exp_fs_stop },
 };
