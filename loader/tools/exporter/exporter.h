@@ -26,6 +26,7 @@
 #define EXP_SLOW_US 10000          /* slowbio's default threshold */
 #define EXP_RING_DRAIN_MS 250
 #define EXP_IRQ_NAMES 256          /* hardirqs' label values at most */
+#define EXP_TCP_PORTS 64           /* tcp's port label values at most */
 
 struct exp_opts {
 	const char *listen, *textfile;
@@ -74,7 +75,7 @@ struct exporter {
 
 /* The collectors, in the order they start (tracepoints first): the
  * first EXP_NDEFAULT run unless --collectors says otherwise. */
-#define EXP_NCOLLECTORS 7
+#define EXP_NCOLLECTORS 8
 #define EXP_NDEFAULT 4
 extern const struct collector_kind exp_collectors[EXP_NCOLLECTORS];
 
@@ -90,6 +91,15 @@ void exp_free_priv(struct collector *c);
 /* Pure: the handler names of a /proc/interrupts text (each once, up to
  * max, cut to HARDIRQS_NAME - 1 bytes as the tracepoint's); how many. */
 int exp_irq_names(const char *text, char (*names)[32], int max);
+
+/* exporter_tcp.c: tcp (start, render; stop: exp_free_priv) */
+int exp_tcp_start(struct exporter *e, struct collector *c);
+void exp_tcp_render(struct exporter *e, struct collector *c, FILE *f);
+/* Pure: port into the sorted set ports[0..n-1] (max at most); the new n. */
+int exp_tcp_port_add(uint16_t *ports, int n, int max, uint16_t port);
+/* Pure: add the local ports of the listening sockets (st 0A) of a
+ * /proc/net/tcp or tcp6 text to ports[0..n-1]; the new n. */
+int exp_tcp_listen_ports(const char *text, uint16_t *ports, int n, int max);
 
 /* exporter_opts.c: the options into e->o, checked (0 or -errno, said);
  * a warning when listening beyond loopback without --allow; a URL to the

@@ -455,4 +455,6 @@ const struct collector_kind exp_collectors[EXP_NCOLLECTORS] = {
 	  exp_hardirqs_stop },
 	{ "pagecache", 1, exp_pagecache_start, exp_pagecache_render,
 	  exp_free_priv },
+	/* with --collectors (exporter_tcp.c) */
+	{ "tcp", 0, exp_tcp_start, exp_tcp_render, exp_free_priv },
 };
