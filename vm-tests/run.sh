@@ -146,7 +146,7 @@ RISCV7_CASES=$ARCH_CASES
 # The network tools' cases (issue 29) run on the kernels that issue names:
 # 4.9, 4.14, 4.15, 4.19, 5.10, 6.1, 7.x, arm64 (6.1) and armv7; not on the
 # other arm64 ones (nonew) nor riscv64.
-NET_CASES='tcpconnect-lo|tcpaccept-lo|sockoff-btf'
+NET_CASES='tcpconnect-lo|tcpaccept-lo|sockoff-btf|exporter-tcp'
 ARCH_NET_CASES="${ARCH_CASES%')$'}|$NET_CASES)\$"
 # armv7 4.19 (../shared/kernels/4.19-armv7: multi_v7 for QEMU's virt
 # board, everything built in): every tool once, kept to about 4 minutes
