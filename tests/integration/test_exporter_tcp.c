@@ -4,7 +4,8 @@
  * before and after known TCP events on loopback, on ports that listen
  * when it starts (so they are labels, at 0 from the first scrape):
  * 3 connections refused by port P (its listener closed after the start:
- * resets sent from P), 2 connections to Q aborted by the client with
+ * resets sent from P; 2 more to an IPv6 port of ::1 closed the same
+ * way: the tracepoint's sockaddr_in6), 2 connections to Q aborted by the client with
  * SO_LINGER 0 (resets received by Q's sockets), and the SYN retransmits
  * of a client bound to port R (its listener closed too) connecting to a
  * listener whose accept queue is full (its SYNs are dropped), closed
@@ -70,6 +71,29 @@ static int connect_from(int from, int port, int nonblock, int *out)
 	return ret;
 }
 
+/* the same over IPv6 (::1): a listener into *port, or a connect's errno */
+static int v6(int listen_, int *port)
+{
+	struct sockaddr_in6 a = { .sin6_family = AF_INET6 };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0), ret;
+
+	a.sin6_addr = in6addr_loopback;
+	ck_assert_int_ge(fd, 0);
+	if (!listen_) {
+		a.sin6_port = htons(*port);
+		ret = connect(fd, (void *)&a, sizeof(a)) ? errno : 0;
+		close(fd);
+		return ret;
+	}
+	ck_assert_msg(bind(fd, (void *)&a, sizeof(a)) == 0 &&
+		      listen(fd, 8) == 0 &&
+		      getsockname(fd, (void *)&a, &len) == 0, "listen on ::1: "
+		      "%s", strerror(errno));
+	*port = ntohs(a.sin6_port);
+	return fd;
+}
+
 static double value(const char *text, const char *series)
 {
 	char want[256];
@@ -90,6 +114,18 @@ static char *scrape(int port)
 	return strdup(r.body);
 }
 
+/* 1 if tcp_send_reset records the segment's addresses as a sockaddr
+ * (6.10+: resets without a socket too), else 0 (only a socket's) */
+static int resets_without_socket(void)
+{
+	char out[64];
+
+	return sh("grep -qs 'saddr\\[28\\]' /sys/kernel/tracing/events/tcp/"
+		  "tcp_send_reset/format /sys/kernel/debug/tracing/events/"
+		  "tcp/tcp_send_reset/format 2>/dev/null", out,
+		  sizeof(out)) == 0;
+}
+
 #define RST(dir) "barebpf_tcp_resets_total{port=\"%d\",dir=\"" dir "\"}"
 
 static double series(const char *text, const char *fmt, int port)
@@ -104,7 +140,7 @@ START_TEST(test_tcp_counts_by_port)
 {
 	const char *ret_fmt = "barebpf_tcp_retransmits_total{port=\"%d\"}";
 	int p, q, r, l, n, ln, port = free_port();
-	int lp = listener(&p, 8), lq = listener(&q, 8), lr = listener(&r, 8);
+	int p6, l6 = v6(1, &p6), lp = listener(&p, 8), lq = listener(&q, 8), lr = listener(&r, 8);
 	int ll = listener(&l, 0), filler, c[2], acc[2], i, e;
 	char listen_[64], out[4096], err[4096];
 	char *argv[] = { (char *)barebpf(), "exporter", "--listen", listen_,
@@ -112,7 +148,7 @@ START_TEST(test_tcp_counts_by_port)
 	struct linger lin = { 1, 0 };
 	struct tcp_info ti;
 	socklen_t tl = sizeof(ti);
-	int rc;
+	int rc, sock0 = resets_without_socket();
 	struct proc ex;
 	char *a, *b;
 
@@ -129,16 +165,23 @@ START_TEST(test_tcp_counts_by_port)
 	a = scrape(port);
 	/* the listening ports from the start, at 0 */
 	ck_assert_int_eq(series(a, RST("sent"), p), 0);
+	ck_assert_int_eq(series(a, RST("sent"), p6), 0);
 	ck_assert_int_eq(series(a, RST("received"), q), 0);
 	ck_assert_int_eq(series(a, ret_fmt, r), 0);
 	ck_assert_int_eq(series(a, ret_fmt, l), 0);
 	value(a, "barebpf_tcp_resets_total{port=\"_other\",dir=\"sent\"}");
 	close(lp);
 	close(lr);
+	close(l6);
 	ln = listener(&n, 8); /* a new one: a label from the next render */
 	for (i = 0; i < 3; i++) {
 		e = connect_from(0, p, 0, NULL);
 		ck_assert_msg(e == ECONNREFUSED, "to %d: %s", p, strerror(e));
+	}
+	for (i = 0; i < 2; i++) {
+		e = v6(0, &p6);
+		ck_assert_msg(e == ECONNREFUSED, "to ::1 %d: %s", p6,
+			      strerror(e));
 	}
 	for (i = 0; i < 2; i++) {
 		e = connect_from(0, q, 0, &c[i]);
@@ -168,8 +211,11 @@ START_TEST(test_tcp_counts_by_port)
 	ck_assert_msg(wait_exit(ex.pid) == 0, "exporter exit: %s", err);
 	close(ex.out);
 	close(ex.err);
-	ck_assert_msg(series(b, RST("sent"), p) == 3, "resets sent by %d: "
-		      "%g, not 3", p, series(b, RST("sent"), p));
+	ck_assert_msg(series(b, RST("sent"), p) == 3 * sock0, "resets sent by "
+		      "%d: %g, not %d", p, series(b, RST("sent"), p), 3 * sock0);
+	ck_assert_msg(series(b, RST("sent"), p6) == 2 * sock0, "resets sent by "
+		      "::1 %d: %g, not %d", p6, series(b, RST("sent"), p6),
+		      2 * sock0);
 	ck_assert_msg(series(b, RST("received"), q) == 2, "resets received "
 		      "by %d: %g, not 2", q, series(b, RST("received"), q));
 	ck_assert_msg(series(b, ret_fmt, r) == ti.tcpi_total_retrans,
