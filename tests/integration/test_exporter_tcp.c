@@ -126,6 +126,25 @@ static int resets_without_socket(void)
 		  sizeof(out)) == 0;
 }
 
+/* the ports of the retransmit series, in order: ascending, or 0 */
+static int ports_ascend(const char *text)
+{
+	const char *k = "\nbarebpf_tcp_retransmits_total{port=\"", *at;
+	long last = -1, n = 0;
+
+	for (at = strstr(text, k); at; at = strstr(at + 1, k)) {
+		long v = strtol(at + strlen(k), NULL, 10);
+
+		if (at[strlen(k)] == '_')
+			continue; /* _other, last */
+		if (v <= last)
+			return 0;
+		last = v;
+		n++;
+	}
+	return n > 0;
+}
+
 #define RST(dir) "barebpf_tcp_resets_total{port=\"%d\",dir=\"" dir "\"}"
 
 static double series(const char *text, const char *fmt, int port)
@@ -223,6 +242,8 @@ START_TEST(test_tcp_counts_by_port)
 		      series(b, ret_fmt, r), ti.tcpi_total_retrans);
 	ck_assert_msg(series(b, RST("received"), p) == 0, "%s", b);
 	ck_assert_msg(series(b, ret_fmt, n) == 0, "%s", b);
+	ck_assert_msg(ports_ascend(a) && ports_ascend(b), "not by port:\n%s",
+		      b);
 	ck_assert_msg(series(b, RST("sent"), n) == 0, "%s", b);
 	close(lq);
 	close(ll);

@@ -86,18 +86,24 @@ static void tcp_listeners(struct tcp_priv *p, int fd)
 						 EXP_TCP_PORTS);
 		free(text);
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && p->n < EXP_TCP_PORTS; i++) {
+		uint64_t base[TCPEXP_NWHAT] = { 0 };
+
 		if (port_index(p, ports[i]) >= 0)
 			continue;
-		j = p->n++;
-		p->port[j] = ports[i];
 		for (f = 0; f < TCPEXP_NWHAT; f++) {
 			struct tcpexp_key k = { ports[i], (unsigned short)f };
 
-			p->base[j][f] = 0;
 			if (fd >= 0)
-				bpf_map_lookup_elem(fd, &k, &p->base[j][f]);
+				bpf_map_lookup_elem(fd, &k, &base[f]);
 		}
+		/* in its place: the series come out by port */
+		for (j = p->n++; j > 0 && p->port[j - 1] > ports[i]; j--) {
+			p->port[j] = p->port[j - 1];
+			memcpy(p->base[j], p->base[j - 1], sizeof(base));
+		}
+		p->port[j] = ports[i];
+		memcpy(p->base[j], base, sizeof(base));
 	}
 }
 
