@@ -40,6 +40,14 @@ int tcpconn_start(struct tool_ctx *t, const struct tcpconn_settings *s,
 		  struct bb_perfbuf **pb);
 int tcpconn_stats_fd(struct tool_ctx *t);
 
+/* ---- tcpexp.c: TCP retransmits and resets by local port (tracepoints) ---- */
+/* Open, configure, load tcpexp.bpf.c in t and attach the tracepoints of
+ * tcp_retransmit_skb, tcp_send_reset, tcp_receive_reset this kernel has
+ * (Linux 4.15 on): bit TCPEXP_* of *have for each. -ENOENT (said) if none. */
+int tcpexp_start(struct tool_ctx *t, unsigned *have);
+/* counts: struct tcpexp_key -> u64 running sum */
+int tcpexp_counts_fd(struct tool_ctx *t);
+
 /* The per-CPU counters of the streaming objects (NAME_EMITTED ...: for
  * tool_ring_lost and the warnings at the end). */
 int biosnoop_stats_fd(struct tool_ctx *t);

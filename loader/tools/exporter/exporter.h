@@ -27,6 +27,7 @@
 #define EXP_SLOW_US 10000          /* slowbio's default threshold */
 #define EXP_RING_DRAIN_MS 250
 #define EXP_IRQ_NAMES 256          /* hardirqs' label values at most */
+#define EXP_TCP_PORTS 64           /* tcp's port label values at most */
 
 struct exp_opts {
 	const char *listen, *textfile;
@@ -105,6 +106,15 @@ void exp_fs_stop(struct collector *c);
  * out (at most max); how many. */
 int exp_fs_present(char *const *avail, int navail,
 		   struct exp_fs_type *out, int max);
+
+/* exporter_tcp.c: tcp (start, render; stop: exp_free_priv) */
+int exp_tcp_start(struct exporter *e, struct collector *c);
+void exp_tcp_render(struct exporter *e, struct collector *c, FILE *f);
+/* Pure: port into the sorted set ports[0..n-1] (max at most); the new n. */
+int exp_tcp_port_add(uint16_t *ports, int n, int max, uint16_t port);
+/* Pure: add the local ports of the listening sockets (st 0A) of a
+ * /proc/net/tcp or tcp6 text to ports[0..n-1]; the new n. */
+int exp_tcp_listen_ports(const char *text, uint16_t *ports, int n, int max);
 
 /* exporter_opts.c: the options into e->o, checked (0 or -errno, said);
  * a warning when listening beyond loopback without --allow; a URL to the

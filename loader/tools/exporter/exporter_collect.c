@@ -456,4 +456,6 @@ const struct collector_kind exp_collectors[EXP_NCOLLECTORS] = {
 	{ "pagecache", 1, exp_pagecache_start, exp_pagecache_render,
 	  exp_free_priv },
 	{ "fs", 1, exp_fs_start, exp_fs_render, exp_fs_stop },
+	/* with --collectors (exporter_tcp.c) */
+	{ "tcp", 0, exp_tcp_start, exp_tcp_render, exp_free_priv },
 };

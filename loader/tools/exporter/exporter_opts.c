@@ -19,8 +19,8 @@ static const char usage[] =
 "                        [--collectors LIST] [--duration SECONDS] [-v]\n"
 "\n"
 "Export block-layer latency, queue freezes and the waits they cause (and\n"
-"with --collectors run-queue latency, hard-IRQ time, page-cache counts and\n"
-"file-system operation latency)\n"
+"with --collectors run-queue latency, hard-IRQ time, page-cache counts,\n"
+"file-system operation latency, TCP retransmits and resets by local port)\n"
 "as Prometheus metrics: over HTTP (GET /metrics) and/or as a file for\n"
 "node_exporter's textfile collector. The probes stay attached; every\n"
 "interval the maps are read (never cleared: counters grow for the whole\n"
@@ -80,6 +80,13 @@ static const char usage[] =
 "                                  x read write open fsync, from 0; a type\n"
 "                                  is traced through BTF or, without, a\n"
 "                                  mount of it (as fsdist); kprobes\n"
+"                        tcp       barebpf_tcp_retransmits_total (port),\n"
+"                                  barebpf_tcp_resets_total (port, dir:\n"
+"                                  sent received) counters by local port:\n"
+"                                  the listening ports (/proc/net/tcp, tcp6)\n"
+"                                  at 0 from the start, new ones as they\n"
+"                                  listen, 64 at most, the rest\n"
+"                                  port=\"_other\"; tracepoints (4.15+)\n"
 "      --duration SECONDS  exit after this many seconds\n"
 "      --kern-version V  override the detected kernel version (a.b.c)\n"
 "  -v, --verbose         say what was detected and attached\n"
@@ -96,7 +103,9 @@ static const char usage[] =
 "  barebpf exporter -c biolatency,runqlat,hardirqs\n"
 "                                      # and the scheduler's view\n"
 "  barebpf exporter -c biolatency,fs,pagecache\n"
-"                                      # and the file systems' latency\n";
+"                                      # and the file systems' latency\n"
+"  barebpf exporter -c tcp             # TCP retransmits and resets of\n"
+"                                      # the listening services\n";
 static const struct tool_usage help = { NULL, usage };
 
 /* Create and remove a file in dir as prom_textfile_write would. */
@@ -140,7 +149,8 @@ static int parse_collectors(struct tool_ctx *t, const char *list,
 			return tool_fail(t, -EINVAL, "--collectors '%s': no "
 					 "collector '%.*s'; the collectors: "
 					 "biolatency, qenter, freeze, slowbio, "
-					 "runqlat, hardirqs, pagecache, fs, or all",
+					 "runqlat, hardirqs, pagecache, fs, tcp, or "
+					 "all",
 					 list, (int)n, p);
 		*mask |= 1u << i;
 		p += n;
