@@ -500,7 +500,21 @@ mod_deps() {
 	for d in $(tr '\0' '\n' <"$3/$n.ko" | sed -n 's/^depends=//p' | head -n 1 | tr , ' '); do
 		mod_deps "$1" "$d" "$3" || return 1
 	done
+	for d in $(tr '\0' '\n' <"$3/$n.ko" | sed -n 's/^softdep=pre: *//p' | sed 's/ *post:.*//'); do
+		mod_alg "$1" "$d" "$3" || return 1
+	done
 	echo "$n" >>"$3/ext4.order"
+}
+
+# mod_alg TREE ALG DST: a crypto algorithm's module (softdep=pre: crc32c or
+# crypto-crc32c), ALG or ALG_generic, as mod_deps; none where it is built in.
+mod_alg() {
+	local f a=${2#crypto-}
+	for f in "$a" "${a}_generic"; do
+		[ -n "$(find "$1" -path '*/lib/modules/*' -name "${f//_/[_-]}.ko*" | head -n 1)" ] || continue
+		mod_deps "$1" "$f" "$3"
+		return
+	done
 }
 
 # Download PKGS and keep the kernel image and the modules in $CACHE/LABEL/KEY/.
@@ -536,7 +550,8 @@ fetch_pkgs() { # fetch_pkgs LABEL KEY PKG...
 	# and what it needs, listed in ext4.order in the order insmod takes them.
 	if [ -n "$(find "$t/x" -path '*/lib/modules/*' -name 'ext4.ko*' | head -n 1)" ]; then
 		: >"$dst.new/ext4.order"
-		mod_deps "$t/x" ext4 "$dst.new" || return 1
+		# crc32c: ext4 6.12 allocates it at every mount with no softdep
+		mod_alg "$t/x" crc32c "$dst.new" && mod_deps "$t/x" ext4 "$dst.new" || return 1
 	fi
 	ls "$t"/x/lib/modules "$t"/x/usr/lib/modules 2>/dev/null | grep -E '^[0-9]' | head -n 1 >"$dst.new/release"
 	echo "$CACHE_FORMAT" >"$dst.new/format"
@@ -544,9 +559,9 @@ fetch_pkgs() { # fetch_pkgs LABEL KEY PKG...
 }
 
 # What a cached kernel folder holds; a folder of another format is fetched
-# again (2: mq-deadline.ko where it is a module; 3: ext4.ko, the modules
-# it needs and ext4.order where ext4 is a module).
-CACHE_FORMAT=3
+# again (2: mq-deadline.ko where it is a module; 4: ext4.ko, the modules
+# it needs (crc32c's too) and ext4.order where ext4 is a module).
+CACHE_FORMAT=4
 
 deb_arch() { case $1 in x86_64) echo amd64 ;; aarch64) echo arm64 ;; armv7) echo armhf ;; riscv64) echo riscv64 ;; esac; }
 # Debian's kernel flavour: cloud where there is one; armhf's multiplatform
