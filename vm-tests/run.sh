@@ -555,13 +555,18 @@ fetch_pkgs() { # fetch_pkgs LABEL KEY PKG...
 	fi
 	ls "$t"/x/lib/modules "$t"/x/usr/lib/modules 2>/dev/null | grep -E '^[0-9]' | head -n 1 >"$dst.new/release"
 	echo "$CACHE_FORMAT" >"$dst.new/format"
+	echo "$CACHE_MODS" >"$dst.new/mods"
 	rm -rf "$dst" "$t"; mv "$dst.new" "$dst"
 }
 
 # What a cached kernel folder holds; a folder of another format is fetched
-# again (2: mq-deadline.ko where it is a module; 4: ext4.ko, the modules
-# it needs (crc32c's too) and ext4.order where ext4 is a module).
-CACHE_FORMAT=4
+# again (2: mq-deadline.ko where it is a module). CACHE_MODS in the file
+# mods: ext4.ko, the modules it needs (crc32c's too) and ext4.order where
+# ext4 is a module; a folder without it is fetched again too. It is a file
+# of its own so that a run.sh of before (which re-fetches any format but
+# its own) still takes the new folders, shared in one cache, as they are.
+CACHE_FORMAT=2
+CACHE_MODS=ext4
 
 deb_arch() { case $1 in x86_64) echo amd64 ;; aarch64) echo arm64 ;; armv7) echo armhf ;; riscv64) echo riscv64 ;; esac; }
 # Debian's kernel flavour: cloud where there is one; armhf's multiplatform
@@ -579,7 +584,8 @@ prepare_debian() {
 			why="no linux-image-$(deb_flavour "$da") in $suite on $(debian_mirror)"
 		else
 			key=${pkgs%% *}
-			if [ "$(cat "$CACHE/$label/$key/format" 2>/dev/null)" = "$CACHE_FORMAT" ]; then
+			if [ "$(cat "$CACHE/$label/$key/format" 2>/dev/null)" = "$CACHE_FORMAT" ] &&
+				[ "$(cat "$CACHE/$label/$key/mods" 2>/dev/null)" = "$CACHE_MODS" ]; then
 				dir=$CACHE/$label/$key
 			elif fetch_pkgs "$label" "$key" $pkgs; then
 				dir=$CACHE/$label/$key
