@@ -476,6 +476,47 @@ cloud_pkgs() { # cloud_pkgs DEBARCH
 	fi
 }
 
+# ko_copy SRC DST: a module, decompressed.
+ko_copy() {
+	case $1 in
+	*.ko) cp "$1" "$2" ;;
+	*.ko.xz) xz -dc "$1" >"$2" ;;
+	*.ko.zst) zstd -qdc "$1" >"$2" ;;
+	*.ko.gz) gzip -dc "$1" >"$2" ;;
+	*) false ;;
+	esac || { WHY="cannot decompress $1"; return 1; }
+}
+
+# mod_deps TREE NAME DST: NAME.ko from TREE into DST, after the modules
+# its .modinfo depends= names (recursively), each appended to
+# DST/ext4.order once it and its own are there: insmod's order.
+mod_deps() {
+	local n=$2 d f
+	grep -qx "$n" "$3/ext4.order" && return 0
+	# depends= spells names with _, files may have - (mq-deadline)
+	f=$(find "$1" -path '*/lib/modules/*' -name "${n//_/[_-]}.ko*" | head -n 1)
+	[ -n "$f" ] || { WHY="no $n.ko (ext4 needs it) in the kernel packages"; return 1; }
+	ko_copy "$f" "$3/$n.ko" || return 1
+	for d in $(tr '\0' '\n' <"$3/$n.ko" | sed -n 's/^depends=//p' | head -n 1 | tr , ' '); do
+		mod_deps "$1" "$d" "$3" || return 1
+	done
+	for d in $(tr '\0' '\n' <"$3/$n.ko" | sed -n 's/^softdep=pre: *//p' | sed 's/ *post:.*//'); do
+		mod_alg "$1" "$d" "$3" || return 1
+	done
+	echo "$n" >>"$3/ext4.order"
+}
+
+# mod_alg TREE ALG DST: a crypto algorithm's module (softdep=pre: crc32c or
+# crypto-crc32c), ALG or ALG_generic, as mod_deps; none where it is built in.
+mod_alg() {
+	local f a=${2#crypto-}
+	for f in "$a" "${a}_generic"; do
+		[ -n "$(find "$1" -path '*/lib/modules/*' -name "${f//_/[_-]}.ko*" | head -n 1)" ] || continue
+		mod_deps "$1" "$f" "$3"
+		return
+	done
+}
+
 # Download PKGS and keep the kernel image and the modules in $CACHE/LABEL/KEY/.
 fetch_pkgs() { # fetch_pkgs LABEL KEY PKG...
 	local label=$1 dst=$CACHE/$1/$2 t m f img; shift 2
@@ -505,14 +546,27 @@ fetch_pkgs() { # fetch_pkgs LABEL KEY PKG...
 		*) WHY="no $m.ko in $*"; return 1 ;;
 		esac || { WHY="cannot decompress $f"; return 1; }
 	done
+	# ext4 where it is a module (Debian's armmp and riscv64 kernels): it
+	# and what it needs, listed in ext4.order in the order insmod takes them.
+	if [ -n "$(find "$t/x" -path '*/lib/modules/*' -name 'ext4.ko*' | head -n 1)" ]; then
+		: >"$dst.new/ext4.order"
+		# crc32c: ext4 6.12 allocates it at every mount with no softdep
+		mod_alg "$t/x" crc32c "$dst.new" && mod_deps "$t/x" ext4 "$dst.new" || return 1
+	fi
 	ls "$t"/x/lib/modules "$t"/x/usr/lib/modules 2>/dev/null | grep -E '^[0-9]' | head -n 1 >"$dst.new/release"
 	echo "$CACHE_FORMAT" >"$dst.new/format"
+	echo "$CACHE_MODS" >"$dst.new/mods"
 	rm -rf "$dst" "$t"; mv "$dst.new" "$dst"
 }
 
 # What a cached kernel folder holds; a folder of another format is fetched
-# again (2: mq-deadline.ko where it is a module).
+# again (2: mq-deadline.ko where it is a module). CACHE_MODS in the file
+# mods: ext4.ko, the modules it needs (crc32c's too) and ext4.order where
+# ext4 is a module; a folder without it is fetched again too. It is a file
+# of its own so that a run.sh of before (which re-fetches any format but
+# its own) still takes the new folders, shared in one cache, as they are.
 CACHE_FORMAT=2
+CACHE_MODS=ext4
 
 deb_arch() { case $1 in x86_64) echo amd64 ;; aarch64) echo arm64 ;; armv7) echo armhf ;; riscv64) echo riscv64 ;; esac; }
 # Debian's kernel flavour: cloud where there is one; armhf's multiplatform
@@ -530,7 +584,8 @@ prepare_debian() {
 			why="no linux-image-$(deb_flavour "$da") in $suite on $(debian_mirror)"
 		else
 			key=${pkgs%% *}
-			if [ "$(cat "$CACHE/$label/$key/format" 2>/dev/null)" = "$CACHE_FORMAT" ]; then
+			if [ "$(cat "$CACHE/$label/$key/format" 2>/dev/null)" = "$CACHE_FORMAT" ] &&
+				[ "$(cat "$CACHE/$label/$key/mods" 2>/dev/null)" = "$CACHE_MODS" ]; then
 				dir=$CACHE/$label/$key
 			elif fetch_pkgs "$label" "$key" $pkgs; then
 				dir=$CACHE/$label/$key
@@ -617,6 +672,7 @@ build_initramfs() { # build_initramfs LABEL ARCH OUT
 	cp "$HERE/guest/lib.sh" "$d/vmtest/lib.sh"
 	for c in "${CASES[@]}"; do cp "$HERE/$SUITE/$c.sh" "$d/vmtest/cases/"; done
 	[ -n "$KMODS" ] && cp "$KMODS"/*.ko "$d/vmtest/modules/"
+	[ -n "$KMODS" ] && [ -f "$KMODS/ext4.order" ] && cp "$KMODS/ext4.order" "$d/vmtest/modules/"
 	if [ -z "${BPFWHY[$2]}" ]; then cp "$WORK/$2/bpf"/*.o "$d/vmtest/bpf/"; else echo "${BPFWHY[$2]}" >"$d/vmtest/bpf/why"; fi
 	if [ -z "${SPINWHY[$2]}" ]; then cp "$WORK/$2/spin" "$d/vmtest/spin"; else echo "${SPINWHY[$2]}" >"$d/vmtest/spin.why"; fi
 	[ -x "$WORK/$2/ucalls" ] && cp "$WORK/$2/ucalls" "$d/vmtest/ucalls"
