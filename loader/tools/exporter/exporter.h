@@ -76,7 +76,7 @@ struct exporter {
 
 /* The collectors, in the order they start (tracepoints first): the
  * first EXP_NDEFAULT run unless --collectors says otherwise. */
-#define EXP_NCOLLECTORS 8
+#define EXP_NCOLLECTORS 9
 #define EXP_NDEFAULT 4
 extern const struct collector_kind exp_collectors[EXP_NCOLLECTORS];
 
