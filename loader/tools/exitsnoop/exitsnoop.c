@@ -229,7 +229,6 @@ static int exitsnoop_main(int argc, char **argv)
 	struct exitsnoop_settings s = { 0 };
 	struct exitsnoop_info info;
 	struct bb_perfbuf *pb = NULL;
-	struct tool_timer tm;
 	struct tool_ctx t;
 	char tz[16];
 	time_t now = time(NULL);
@@ -260,11 +259,7 @@ static int exitsnoop_main(int argc, char **argv)
 	if (!o.json)
 		exitsnoop_print_header(stdout, o.stamp ? tz : NULL);
 	fflush(stdout);
-	tool_timer_init(&tm, 0, o.duration);
-	while (tool_wait(&tm, pb) != TOOL_TICK_LAST)
-		;
-	tool_stream_finish(&t, &r.s, pb, NULL, NULL);
-	tool_stream_report(&t, &r.s, NULL, NULL);
+	tool_stream_run(&t, &r.s, pb, o.duration);
 	ret = 0;
 out:
 	perfbuf_close(pb);

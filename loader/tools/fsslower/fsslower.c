@@ -245,7 +245,6 @@ static int fss_main(const char *name, const char *fs, int argc, char **argv)
 		"once" } };
 	struct fsslower_settings s = { 0 };
 	struct bb_perfbuf *pb = NULL;
-	struct tool_timer tm;
 	struct tool_ctx t;
 	int ret = 1;
 
@@ -270,11 +269,7 @@ static int fss_main(const char *name, const char *fs, int argc, char **argv)
 	if (!o.json)
 		fsslower_print_header(stdout);
 	fflush(stdout);
-	tool_timer_init(&tm, 0, o.duration);
-	while (tool_wait(&tm, pb) != TOOL_TICK_LAST)
-		;
-	tool_stream_finish(&t, &r.s, pb, NULL, NULL);
-	tool_stream_report(&t, &r.s, NULL, NULL);
+	tool_stream_run(&t, &r.s, pb, o.duration);
 	ret = 0;
 out:
 	perfbuf_close(pb);

@@ -163,7 +163,6 @@ static int tcpaccept_main(int argc, char **argv)
 					  NULL } };
 	struct tcpconn_settings s = { 0 };
 	struct bb_perfbuf *pb = NULL;
-	struct tool_timer tm;
 	struct tool_ctx t;
 	int ret = 1;
 
@@ -187,11 +186,7 @@ static int tcpaccept_main(int argc, char **argv)
 	if (!o.json)
 		tcpaccept_print_header(stdout, o.mask);
 	fflush(stdout);
-	tool_timer_init(&tm, 0, o.duration);
-	while (tool_wait(&tm, pb) != TOOL_TICK_LAST)
-		;
-	tool_stream_finish(&t, &r.s, pb, NULL, NULL);
-	tool_stream_report(&t, &r.s, NULL, NULL);
+	tool_stream_run(&t, &r.s, pb, o.duration);
 	ret = 0;
 out:
 	perfbuf_close(pb);

@@ -236,7 +236,6 @@ static int tcplife_main(int argc, char **argv)
 		"followed: more than 65536 sockets were open at once" } };
 	struct tcplife_settings s = { 0 };
 	struct bb_perfbuf *pb = NULL;
-	struct tool_timer tm;
 	struct tool_ctx t;
 	int ret = 1;
 
@@ -259,11 +258,7 @@ static int tcplife_main(int argc, char **argv)
 	if (!o.json)
 		tcplife_print_header(stdout, o.mode);
 	fflush(stdout);
-	tool_timer_init(&tm, 0, o.duration);
-	while (tool_wait(&tm, pb) != TOOL_TICK_LAST)
-		;
-	tool_stream_finish(&t, &r.s, pb, NULL, NULL);
-	tool_stream_report(&t, &r.s, NULL, NULL);
+	tool_stream_run(&t, &r.s, pb, o.duration);
 	ret = 0;
 out:
 	perfbuf_close(pb);

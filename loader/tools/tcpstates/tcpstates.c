@@ -241,7 +241,6 @@ static int tcpstates_main(int argc, char **argv)
 		"timed: more than 65536 sockets were followed at once" } };
 	struct tcpstates_settings s = { 0 };
 	struct bb_perfbuf *pb = NULL;
-	struct tool_timer tm;
 	struct tool_ctx t;
 	int ret = 1;
 
@@ -263,11 +262,7 @@ static int tcpstates_main(int argc, char **argv)
 	if (!o.json)
 		tcpstates_print_header(stdout, o.mode);
 	fflush(stdout);
-	tool_timer_init(&tm, 0, o.duration);
-	while (tool_wait(&tm, pb) != TOOL_TICK_LAST)
-		;
-	tool_stream_finish(&t, &r.s, pb, NULL, NULL);
-	tool_stream_report(&t, &r.s, NULL, NULL);
+	tool_stream_run(&t, &r.s, pb, o.duration);
 	ret = 0;
 out:
 	perfbuf_close(pb);
