@@ -80,9 +80,9 @@ int tool_ring(struct tool_ctx *t, int map_fd, int pages,
 		return tool_fail(t, map_fd, "internal: no ring map: %s",
 				 strerror(-map_fd));
 	/* BAREBPF_RING_PAGES: the operator's size (a board short of memory,
-	 * or a test that must fill the ring); else rings scaled to the
-	 * memory, and where they cannot be had (locked memory limits of an
-	 * unprivileged user), the tool's own size */
+	 * or a test that must fill the ring), fixed; else the tool's own
+	 * size, which grows under pressure to rings scaled to the memory
+	 * (perfbuf_grow_to): a quiet tool starts and stays small */
 	env = getenv("BAREBPF_RING_PAGES");
 	if (env && *env) {
 		char *end;
@@ -93,15 +93,26 @@ int tool_ring(struct tool_ctx *t, int map_fd, int pages,
 					 "give pages per CPU, a power of two "
 					 "from 1 to 65536 (or unset it)", env);
 		pages = big = (int)v;
-	} else if (sysinfo(&si) == 0)
-		big = perfbuf_pages_scaled(pages, (uint64_t)si.totalram *
-					   si.mem_unit, bb_ncpus_possible(),
-					   sysconf(_SC_PAGESIZE));
-	ret = perfbuf_open(pb, map_fd, big, fn, ctx, &err);
-	if (ret < 0 && big > pages && (ret == -EPERM || ret == -ENOMEM))
-		ret = perfbuf_open(pb, map_fd, pages, fn, ctx, &err);
+	} else {
+		/* 2 MiB at least (or the scaled size if smaller): the slack
+		 * (three quarters of it past the wake-up) a burst fills while
+		 * the reader grows the ring; a 256 KiB one lost records under
+		 * a kill() loop before its reader could grow it */
+		long psz = sysconf(_SC_PAGESIZE);
+		int least = psz > 0 && psz < (2L << 20) ? (int)((2L << 20) / psz)
+							: 1;
+
+		if (sysinfo(&si) == 0)
+			big = perfbuf_pages_scaled(pages, (uint64_t)si.totalram *
+						   si.mem_unit,
+						   bb_ncpus_possible(), psz);
+		if (pages < least)
+			pages = least < big ? least : big;
+	}
+	ret = perfbuf_open(pb, map_fd, pages, fn, ctx, &err);
 	if (ret < 0)
 		return tool_fail(t, ret, "%s", err.msg);
+	perfbuf_grow_to(*pb, big);
 	ring_add(t, map_fd);
 	return 0;
 }

@@ -92,6 +92,13 @@ int perfbuf_open(struct bb_perfbuf **pbp, int map_fd, int pages_per_cpu,
 /* Wait up to timeout_ms (at most PERFBUF_MAX_DELAY_MS), then deliver every
  * pending sample. */
 int perfbuf_poll(struct bb_perfbuf *pb, int timeout_ms);
+/*
+ * Grow every ring to pages (a power of two), one at each of the first
+ * perfbuf_polls: a tool opens small rings, says it is tracing, and the
+ * rings take their full size in its first moments (the small ones' slack
+ * holds what comes meanwhile). Starting costs what the small rings cost.
+ */
+void perfbuf_grow_to(struct bb_perfbuf *pb, int pages);
 uint64_t perfbuf_lost(const struct bb_perfbuf *pb);
 /*
  * Pure: the pages per CPU of a ring, given a tool's least (a power of two)

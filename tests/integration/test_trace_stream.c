@@ -178,7 +178,7 @@ static void trace_on(struct proc *p, const struct loop *c, char *pid,
 
 /* The records of SAMPLE bytes a default ring holds on this machine (as
  * loader/cli/attach.c sizes it: trace asks for 64 pages). */
-static unsigned long ring_records(void)
+static unsigned long ring_bytes(void)
 {
 	struct sysinfo si;
 	long page = sysconf(_SC_PAGESIZE);
@@ -187,19 +187,54 @@ static unsigned long ring_records(void)
 	ck_assert_int_eq(sysinfo(&si), 0);
 	pages = perfbuf_pages_scaled(64, (uint64_t)si.totalram * si.mem_unit,
 				     bb_ncpus_possible(), page);
-	return (unsigned long)pages * page / SAMPLE;
+	return (unsigned long)pages * page;
+}
+
+static unsigned long ring_records(void)
+{
+	return ring_bytes() / SAMPLE;
+}
+
+/* The perf rings of size bytes (and the control page) pid has mapped. */
+static int rings_of(pid_t pid, unsigned long size)
+{
+	unsigned long a, b;
+	char path[64], line[512];
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "[perf_event]") &&
+		    sscanf(line, "%lx-%lx", &a, &b) == 2 &&
+		    b - a == size + (unsigned long)sysconf(_SC_PAGESIZE))
+			n++;
+	fclose(f);
+	return n;
 }
 
 START_TEST(test_trace_stream_ring_holds_burst)
 {
 	unsigned long n = ring_records() * 8 / 10, lines;
+	unsigned long big = ring_bytes();
+	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	char err[4096], pid[16];
 	struct loop c;
 	struct proc p;
+	int i;
 
 	/* one CPU: one ring takes the whole burst */
 	loop_start(&c, (long)n, 0);
 	trace_on(&p, &c, pid, sizeof(pid));
+	/* trace said it is tracing with small rings; they take their full
+	 * size in its first moments (perfbuf_grow_to), one a CPU */
+	for (i = 0; i < 200 && rings_of(p.pid, big) < ncpu; i++)
+		usleep(10000);
+	ck_assert_msg(rings_of(p.pid, big) == ncpu,
+		      "%d rings of %lu bytes after 2 s, not one a CPU (%d)",
+		      rings_of(p.pid, big), big, ncpu);
 	ck_assert_int_eq(kill(p.pid, SIGSTOP), 0);
 	loop_run(&c, -1, NULL);
 	ck_assert_int_eq(kill(p.pid, SIGCONT), 0);
