@@ -1,12 +1,17 @@
 #!/bin/bash
-# make bench, the rows of runqlat, syscount, killsnoop, oomkill, bitesize
-# and vfsstat against bpftrace's tools of those names (issues 30, 31):
+# make bench, the rows of runqlat, syscount, killsnoop, oomkill, bitesize,
+# vfsstat, tcplife, tcpretrans and tcpconnect against bpftrace's tools of
+# those names (issues 29-31):
 # start to attached, and the BPF cost per event by the kernel's own
 # accounting (kernel.bpf_stats_enabled, bench/progstats), each under a
 # load that makes its events; killsnoop, an event tool, also the rate of
 # kill() calls it keeps up with without loss. The bpftrace scripts are
 # bench/NAME.bt (Debian's bpftrace 0.17 ships none of its tools); where
 # bpftrace's tool needs kprobes and the host has none, its cells say so.
+# bpftrace's tcplife.bt and tcpretrans.bt are kprobes; bench/tcplife.bt
+# and bench/tcpretrans.bt do what they do on the tracepoints barebpf's
+# tools use where the kernel has them (sock:inet_sock_set_state,
+# tcp:tcp_retransmit_skb), so that both run the same probe here.
 #
 #   bench/tools.sh BAREBPF [BASE]      (bench/bench.sh runs it; root)
 #
@@ -43,6 +48,7 @@ trap 'exit 130' INT TERM
 for c in benchrun getppid progstats pingpong; do
 	cc -O2 -o "$W/$c" "$HERE/$c.c" || die "cannot build bench/$c.c"
 done
+cc -O2 -o "$W/tcpload" "$HERE/tcpload.c" || die "cannot build bench/tcpload.c"
 TOOLS=(barebpf "$B")
 [ -n "$BASE" ] && TOOLS+=("barebpf(base)" "$BASE")
 LABELS=(barebpf)
@@ -70,19 +76,30 @@ CMD[killsnoop]="killsnoop"; BTS[killsnoop]=killsnoop.bt
 CMD[oomkill]="oomkill"; WHY[oomkill]="its oomkill.bt is a kprobe (oom_kill_process)"
 CMD[bitesize]="bitesize"; BTS[bitesize]=bitesize.bt
 CMD[vfsstat]="vfsstat"; WHY[vfsstat]="its vfsstat.bt is kprobes (vfs_read...)"
+CMD[tcplife]="tcplife"; BTS[tcplife]=tcplife.bt
+CMD[tcpretrans]="tcpretrans"; BTS[tcpretrans]=tcpretrans.bt
+CMD[tcpconnect]="tcpconnect"; WHY[tcpconnect]="tcpconnect and its tcpconnect.bt are kprobes (tcp_v4_connect)"
 LOAD[runqlat]="\`bench/pingpong $SWITCHES\` (2 wakeups and switches a round trip)"
 LOAD[syscount]="\`bench/getppid 1000000\`"
 LOAD[killsnoop]="\`bench/getppid $KILLS PIDFILE kill\` (kill(self, 0))"
 LOAD[oomkill]="$OOMS OOM kills: \`dd if=/dev/zero of=/dev/null bs=300M count=1\` in a memory cgroup of 32 MiB"
 LOAD[bitesize]="fio randread 4k, 3 s, on a loop device over tmpfs"
 LOAD[vfsstat]="\`dd if=/dev/zero of=/dev/null bs=1 count=200000\`"
-NAMES=(runqlat syscount killsnoop oomkill bitesize vfsstat)
+LOAD[tcplife]="\`bench/tcpload conn 5000\` (loopback sessions, 100 bytes each way)"
+LOAD[tcpretrans]="\`bench/tcpload retrans 200\` (about 800 retransmits in 3 s: a network namespace whose receiver drops every packet)"
+LOAD[tcpconnect]="\`bench/tcpload conn 5000\`"
+NAMES=(runqlat syscount killsnoop oomkill bitesize vfsstat tcplife tcpretrans tcpconnect)
+KPROBE_ONLY=" vfsstat tcpconnect " # both tools are kprobes
+# BENCH_NAMES: some of the rows only, e.g. "tcplife tcpretrans"
+[ -n "${BENCH_NAMES:-}" ] && read -ra NAMES <<<"$BENCH_NAMES"
+
 if [ -n "$NOKPROBES" ]; then
 	WHY[vfsstat]="no kprobes on this kernel (vfsstat and vfsstat.bt are kprobes)"
+	WHY[tcpconnect]="no kprobes on this kernel (${WHY[tcpconnect]})"
 	[ -n "$BT" ] && [ -z "${BTS[oomkill]:-}" ] && WHY[oomkill]="no kprobes on this kernel: ${WHY[oomkill]}"
 fi
 runnable() { # NAME LABEL: 0 if LABEL's tool can run here
-	[ "$1" = vfsstat ] && [ -n "$NOKPROBES" ] && return 1
+	[[ "$KPROBE_ONLY" == *" $1 "* ]] && [ -n "$NOKPROBES" ] && return 1
 	[ "$2" != bpftrace ] && return 0
 	[ -n "$BT" ] && [ -n "${BTS[$1]:-}" ]
 }
@@ -107,6 +124,8 @@ load() { # NAME
 	oomkill) oom_load ;;
 	bitesize) fio_load ;;
 	vfsstat) dd if=/dev/zero of=/dev/null bs=1 count=200000 status=none ;;
+	tcplife | tcpconnect) "$W/tcpload" conn 5000 >/dev/null ;;
+	tcpretrans) "$W/tcpload" retrans 200 >/dev/null ;;
 	esac
 }
 setup_loads() {
@@ -195,8 +214,9 @@ stream() { # OUT CMD...: "rate delivered lost"
 		-e 's/.*[^0-9]\([0-9][0-9]*\) event(s) lost.*/\1/p' -e 's/.* \([0-9][0-9]*\) lost.*/\1/p' \
 		-e 's/^Lost \([0-9]*\) events.*/\1/p' "$out" | awk '{s+=$1} END {print s+0}')"
 }
-echo "bench/tools.sh: killsnoop streaming ($ROUNDS rounds of $KILLS kill() calls)..." >&2
-for i in $(seq "$ROUNDS"); do
+[[ " ${NAMES[*]} " == *" killsnoop "* ]] || KS_ROUNDS=0
+echo "bench/tools.sh: killsnoop streaming (${KS_ROUNDS:-$ROUNDS} rounds of $KILLS kill() calls)..." >&2
+for i in $(seq "${KS_ROUNDS:-$ROUNDS}"); do
 	"$W/getppid" "$KILLS" "$W/lpid" kill >>"$W/ks.none"
 	for ((k = 0; k < ${#TOOLS[@]}; k += 2)); do
 		stream "$W/sout" "${TOOLS[k+1]}" killsnoop >>"$W/ks.${TOOLS[k]}"
@@ -240,6 +260,7 @@ for n in "${NAMES[@]}"; do
 		"$(ratio "$(cost_event "$n" bpftrace)" "$(cost_event "$n" barebpf)")" \
 		"run_time_ns / run_cnt of the programs the tool's process holds (\`${CMD[$n]}\` / $(bt_text "$n")), under ${LOAD[$n]}, $ROUNDS rounds" "${cells[@]}"
 done
+[ "${KS_ROUNDS:-$ROUNDS}" = 0 ] && exit 0
 cells=()
 un=$(median <"$W/ks.none")
 for l in "${LABELS[@]}"; do
