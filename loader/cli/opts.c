@@ -195,6 +195,34 @@ int tool_unknown_disk(struct tool_ctx *t, const char *disk)
 			 "or `cat /proc/partitions`)", disk, disk);
 }
 
+int opt_ports(struct tool_ctx *t, const char *opt, const char *arg,
+	      uint16_t *port, int *n, int max)
+{
+	const char *s = arg;
+	char *end;
+	unsigned long v;
+
+	*n = 0;
+	for (;;) {
+		errno = 0;
+		v = strtoul(s, &end, 10);
+		if (end == s || errno || v == 0 || v > 65535 || *s == '-' ||
+		    (*end && *end != ','))
+			return tool_fail(t, -EINVAL, "%s '%s': '%.*s' is not a "
+					 "port; give ports from 1 to 65535, "
+					 "separated by commas (%s 80,443)",
+					 opt, arg, (int)strcspn(s, ","), s,
+					 opt);
+		if (*n == max)
+			return tool_fail(t, -E2BIG, "%s: at most %d ports",
+					 opt, max);
+		port[(*n)++] = (uint16_t)v;
+		if (!*end)
+			return 0;
+		s = end + 1;
+	}
+}
+
 int parse_ulong(const char *s, unsigned long *v)
 {
 	char *end;

@@ -372,6 +372,11 @@ int opt_count(struct tool_ctx *t, const char *opt, const char *what,
 #define TOOL_MAP_ENTRIES_MAX (1UL << 31)
 int opt_map_entries(struct tool_ctx *t, const char *opt, const char *what,
 		    const char *arg, unsigned long *v);
+/* A list of ports, "80,443" (each 1 to 65535, at most max), into port[]
+ * and *n: 0, or -errno after saying why (-L, -D, -P of the network
+ * tools). */
+int opt_ports(struct tool_ctx *t, const char *opt, const char *arg,
+	      uint16_t *port, int *n, int max);
 /* "unknown disk 'X': ..." */
 int tool_unknown_disk(struct tool_ctx *t, const char *disk);
 

@@ -60,9 +60,6 @@ struct tcpsock_ports {
 	uint16_t port[TCPSOCK_MAXPORTS];
 	int n; /* 0: no filter */
 };
-/* -L/-D's "80,443" into p: 0, or -errno after saying why. */
-int tcpsock_parse_ports(struct tool_ctx *t, const char *opt, const char *s,
-			struct tcpsock_ports *p);
 /* A field of a struct the tool reads besides sock's (tcp_sock.bytes_acked),
  * into constant `name` of t's object. */
 struct tcpsock_extra {

@@ -199,28 +199,3 @@ int tcpsock_ports_fill(struct tool_ctx *t, int map_fd,
 	return 0;
 }
 
-int tcpsock_parse_ports(struct tool_ctx *t, const char *opt, const char *s,
-			struct tcpsock_ports *p)
-{
-	const char *all = s;
-	char *end;
-	unsigned long v;
-
-	p->n = 0;
-	for (;;) {
-		errno = 0;
-		v = strtoul(s, &end, 10);
-		if (end == s || errno || v == 0 || v > 65535 ||
-		    (*end && *end != ','))
-			return tool_fail(t, -EINVAL, "%s '%s': not a port; give "
-					 "ports from 1 to 65535, separated "
-					 "by commas (80,443)", opt, all);
-		if (p->n == TCPSOCK_MAXPORTS)
-			return tool_fail(t, -E2BIG, "%s: at most %d ports",
-					 opt, TCPSOCK_MAXPORTS);
-		p->port[p->n++] = (uint16_t)v;
-		if (!*end)
-			return 0;
-		s = end + 1;
-	}
-}

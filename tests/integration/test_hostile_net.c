@@ -59,7 +59,7 @@ START_TEST(test_bad_values)
 	static const char *const bad[][4] = {
 		{ "tcpconnect", "-P", "0", "'0' is not a port" },
 		{ "tcpconnect", "-P", "80,70000", "'70000' is not a port" },
-		{ "tcpconnect", "-P", "80,,x", "'x' is not a port" },
+		{ "tcpconnect", "-P", "80,,x", "'' is not a port" },
 		{ "tcpconnect", "-u", "bob", "-u 'bob': not a user id" },
 		{ "tcpconnect", "-4", "-6", "-4 and -6 exclude each other" },
 		{ "tcpconnect", "-p", "x1", "-p" },

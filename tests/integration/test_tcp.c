@@ -558,9 +558,9 @@ START_TEST(test_bad_options)
 		       "--duration", "1", NULL };
 
 	ck_assert_int_eq(run(a1, out, sizeof(out), err, sizeof(err)), 1);
-	ck_assert_msg(strstr(err, "-L '80,x': not a port"), "%s", err);
+	ck_assert_msg(strstr(err, "-L '80,x': 'x' is not a port"), "%s", err);
 	ck_assert_int_eq(run(a2, out, sizeof(out), err, sizeof(err)), 1);
-	ck_assert_msg(strstr(err, "-D '70000': not a port"), "%s", err);
+	ck_assert_msg(strstr(err, "-D '70000': '70000' is not a port"), "%s", err);
 	ck_assert_int_eq(run(a3, out, sizeof(out), err, sizeof(err)), 1);
 	ck_assert_msg(strstr(err, "-4 and -6"), "%s", err);
 	ck_assert_int_eq(run(a4, out, sizeof(out), err, sizeof(err)), 1);

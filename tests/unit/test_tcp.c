@@ -235,24 +235,27 @@ START_TEST(test_tcpretrans_lines)
 }
 END_TEST
 
+#define PL p.port, &p.n, TCPSOCK_MAXPORTS
 START_TEST(test_port_lists)
 {
 	struct tool_ctx t;
 	struct tcpsock_ports p;
 
 	tool_init(&t, "tcpstates");
-	ck_assert_int_eq(tcpsock_parse_ports(&t, "-L", "80", &p), 0);
+	ck_assert_int_eq(opt_ports(&t, "-L", "80", PL), 0);
 	ck_assert_int_eq(p.n, 1);
 	ck_assert_int_eq(p.port[0], 80);
-	ck_assert_int_eq(tcpsock_parse_ports(&t, "-L", "80,81,65535", &p), 0);
+	ck_assert_int_eq(opt_ports(&t, "-L", "80,81,65535", PL), 0);
 	ck_assert_int_eq(p.n, 3);
 	ck_assert_int_eq(p.port[2], 65535);
-	ck_assert_int_lt(tcpsock_parse_ports(&t, "-L", "80,", &p), 0);
-	ck_assert_int_lt(tcpsock_parse_ports(&t, "-L", "0", &p), 0);
-	ck_assert_int_lt(tcpsock_parse_ports(&t, "-L", "65536", &p), 0);
-	ck_assert_int_lt(tcpsock_parse_ports(&t, "-L", "http", &p), 0);
-	ck_assert_int_lt(tcpsock_parse_ports(&t, "-L", "1,2,3,4,5,6,7,8,9,10,"
-					     "11,12,13,14,15,16,17", &p), 0);
+	ck_assert_int_lt(opt_ports(&t, "-L", "80,", PL), 0);
+	ck_assert_int_lt(opt_ports(&t, "-L", "0", PL), 0);
+	ck_assert_int_lt(opt_ports(&t, "-L", "65536", PL), 0);
+	ck_assert_int_lt(opt_ports(&t, "-L", "http", PL), 0);
+	ck_assert_int_lt(opt_ports(&t, "-L", "1,2,3,4,5,6,7,8,9,10,"
+					     "11,12,13,14,15,16,17", PL), 0);
+	ck_assert_int_lt(opt_ports(&t, "-L", "-80", PL), 0);
+	ck_assert_int_lt(opt_ports(&t, "-L", "80,,81", PL), 0);
 }
 END_TEST
 

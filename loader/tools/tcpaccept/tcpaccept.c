@@ -90,31 +90,6 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	tool_output_failed();
 }
 
-/* -P 80,81: each 1 to 65535 */
-static int parse_ports(struct tool_ctx *t, const char *arg, uint16_t *p,
-		       int *n)
-{
-	char buf[1024], *tok, *save = NULL;
-	unsigned long v;
-
-	snprintf(buf, sizeof(buf), "%s", arg);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (parse_ulong(tok, &v) || !v || v > 65535)
-			return tool_fail(t, -EINVAL, "-P '%s': '%s' is not a "
-					 "port (1 to 65535); give ports "
-					 "separated by commas: -P 80,443",
-					 arg, tok);
-		if (*n == TCPCONN_MAXPORTS)
-			return tool_fail(t, -E2BIG, "-P: more than %d ports",
-					 TCPCONN_MAXPORTS);
-		p[(*n)++] = v;
-	}
-	if (!*n)
-		return tool_fail(t, -EINVAL, "-P '%s': no port", arg);
-	return 0;
-}
-
 static int parse_args(struct tool_ctx *t, struct tcpaccept_opts *o,
 		      int argc, char **argv)
 {
@@ -146,7 +121,8 @@ static int parse_args(struct tool_ctx *t, struct tcpaccept_opts *o,
 			o->ip = c - '0';
 			break;
 		case 'P':
-			if (parse_ports(t, optarg, o->ports, &o->nports))
+			if (opt_ports(t, "-P", optarg, o->ports, &o->nports,
+				      TCPCONN_MAXPORTS))
 				return -EINVAL;
 			break;
 		}

@@ -219,11 +219,13 @@ static int parse_args(struct tool_ctx *t, struct tcpstates_opts *o, int argc,
 		case 'w': o->mode |= TCPSTATES_WIDE; break;
 		case 's': o->mode |= TCPSTATES_CSV; break;
 		case 'L':
-			if (tcpsock_parse_ports(t, "-L", optarg, &o->lports))
+			if (opt_ports(t, "-L", optarg, o->lports.port,
+				      &o->lports.n, TCPSOCK_MAXPORTS))
 				return -EINVAL;
 			break;
 		case 'D':
-			if (tcpsock_parse_ports(t, "-D", optarg, &o->dports))
+			if (opt_ports(t, "-D", optarg, o->dports.port,
+				      &o->dports.n, TCPSOCK_MAXPORTS))
 				return -EINVAL;
 			break;
 		}
