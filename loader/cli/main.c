@@ -26,7 +26,7 @@
 	X(ext4slower) X(xfsslower) X(btrfsslower) X(nfsslower) X(f2fsslower)  \
 	X(fsdist) X(ext4dist) X(xfsdist) X(btrfsdist) \
 	X(tcpconnect) X(tcpaccept) \
-	X(tcpstates) X(tcplife) X(tcpretrans)
+	X(tcpstates) X(tcplife) X(tcpretrans) X(tcpdrop)
 
 #define DECLARE(name) extern const struct tool tool_##name __attribute__((weak));
 #define ENTRY(name) &tool_##name,
