@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tcpdrop: TCP segments the kernel drops, as bcc's tcpdrop, with the
- * kernel stack: a kprobe on tcp_drop(sk, skb) (4.10 to 5.18), else the
- * tracepoint skb:kfree_skb where it has a reason (5.17+), the drops with a
- * reason above NOT_SPECIFIED (min_reason, from the format file) of IPv4 or
- * IPv6 packets whose header says TCP.
+ * kernel stack: a kprobe on tcp_drop(sk, skb) (4.10 to 5.18, where the
+ * compiler kept it a function), else the tracepoint skb:kfree_skb: where
+ * it has a reason (5.17+), the drops with a reason above NOT_SPECIFIED
+ * (min_reason, from the format file), else (by_location) every kfree_skb,
+ * its location sent for the tool to keep those of TCP's functions; of
+ * IPv4 or IPv6 packets whose header says TCP.
  *
  * The addresses, ports and flags come from the packet's IP and TCP
  * headers where struct sk_buff's offsets are known (skb_known: BTF or
@@ -15,7 +17,8 @@
  *
  * Constants: filter_family (-4: 2, -6: 10; 0: both), skb_known,
  * skb_off_{head,nh,th,sk}, tp_reason, tp_protocol, tp_skaddr, tp_rx_sk,
- * tp_has_rx_sk, min_reason, and the socket's (sk_off_*, sk_have_v6).
+ * tp_has_rx_sk, min_reason, by_location, tp_location, and the socket's
+ * (sk_off_*, sk_have_v6).
  */
 #define TCPSOCK_BPF
 #include "bb_helpers.h"
@@ -140,9 +143,13 @@ int tp_kfree_skb(void *ctx)
 	u32 reason = 0;
 	u16 proto = 0;
 
-	BB_TP_READ(reason, ctx, tp_reason);
-	if (reason <= BB_CONST(min_reason))
-		return 0;
+	if (BB_CONST(by_location)) {
+		e.location = BB_TP_READ_ULONG(ctx, tp_location);
+	} else {
+		BB_TP_READ(reason, ctx, tp_reason);
+		if (reason <= BB_CONST(min_reason))
+			return 0;
+	}
 	BB_TP_READ(proto, ctx, tp_protocol);
 	if ((proto != ETH_P_IP && proto != ETH_P_IPV6) || !skb ||
 	    !read_pkt(skb, &e))

@@ -7,6 +7,7 @@
 struct tcpdrop_event {
 	unsigned long long ts;        /* bpf_ktime_get_ns() */
 	unsigned long long entry_ret; /* arm64's kprobe: x30, the caller */
+	unsigned long long location;  /* skb:kfree_skb's: who freed it */
 	unsigned int pid;
 	unsigned int reason; /* skb:kfree_skb's reason; 0: none (tcp_drop) */
 	int kstack;          /* stack map id, or -errno */

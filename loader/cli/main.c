@@ -83,6 +83,11 @@ static void usage(FILE *f)
 		"  BAREBPF_TCP=kprobes  tcpstates, tcplife, tcpretrans: kprobes\n"
 		"                        and struct sock, not the tracepoints\n"
 		"                        (to check one way against the other)\n"
+		"  BAREBPF_TCPDROP=location  tcpdrop: skb:kfree_skb by its\n"
+		"                        location in tcp functions, as before\n"
+		"                        5.17, not by its reason; =kprobe:FUNC\n"
+		"                        its kprobe on FUNC(sk, skb) instead of\n"
+		"                        tcp_drop (a test's, where it is inlined)\n"
 		"  BAREBPF_DEBUG_ROOT=DIR  where separate debug files of stripped\n"
 		"                        binaries are looked for, instead of\n"
 		"                        /usr/lib/debug\n");

@@ -178,15 +178,19 @@ struct tcpdrop_settings {
 	perfbuf_sample_fn on_event;
 	void *ctx;
 	/* set by tcpdrop_start */
-	int tp;        /* 1 skb:kfree_skb (reasons), 0 a kprobe on tcp_drop */
+	int tp;        /* 1 skb:kfree_skb, 0 a kprobe on tcp_drop */
+	int by_location; /* the tracepoint without reasons (before 5.17):
+			  * every kfree_skb of a TCP packet, its location for
+			  * the tool to keep those freed by tcp_* functions */
+	const char *kfunc; /* the kprobe's: tcp_drop (BAREBPF_TCPDROP) */
 	int skb_known; /* struct sk_buff placed: the packet's headers read */
 	char why[600]; /* with skb_known 0, why not */
 	struct tcpdrop_reasons reasons; /* with tp */
 };
-/* Choose the kprobe on tcp_drop (where the kernel has it) or the
- * tracepoint, refusing where neither is (4.9) or where the tracepoint's
- * packet cannot be read (no BTF); then configure, load, open the ring
- * into *pb, attach. */
+/* Choose the kprobe on tcp_drop (where the kernel has it as a function),
+ * else skb:kfree_skb (by its reason, else by its location), refusing
+ * where the tracepoint's packet cannot be read (no BTF); then configure,
+ * load, open the ring into *pb, attach. */
 int tcpdrop_start(struct tool_ctx *t, struct tcpdrop_settings *s,
 		  struct bb_perfbuf **pb);
 /* the stack trace map of the records' kstack ids */

@@ -150,31 +150,47 @@ static int skb_offsets(struct tool_ctx *t, struct tcpdrop_settings *s)
 				  s->skb_known ? off[i] : 0) < 0)
 			return tool_fail(t, -EINVAL, "internal: constant %s",
 					 f[i].name);
-	if (!s->skb_known && t->verbose)
+	if (!s->skb_known && !s->tp && t->verbose)
 		fprintf(stderr, "struct sk_buff not placed (%s): the addresses "
 			"and ports from the socket, no flags\n", s->why);
 	return s->skb_known;
 }
 
-/* Which way: 1 the tracepoint, 0 the kprobe; -errno said */
-static int choose(struct tool_ctx *t)
+/* Which way: 0 the kprobe, 1 the tracepoint by its reason, 2 by its
+ * location; -errno said */
+static int choose(struct tool_ctx *t, const char **kfunc)
 {
 	static const char *const fn[] = { "tcp_drop" };
+	const char *way = getenv("BAREBPF_TCPDROP");
 	char **avail = NULL;
-	int n = tool_funcs(t, BB_FUNCS_FTRACE, fn, 1, 1, &avail);
+	int n;
 
+	*kfunc = "tcp_drop";
+	/* a test's: the kprobe's program on another function of tcp_drop's
+	 * arguments (sk, skb), tcp_v4_do_rcv, where tcp_drop was inlined */
+	if (way && !strncmp(way, "kprobe:", 7) && way[7]) {
+		*kfunc = way + 7;
+		if (t->verbose)
+			fprintf(stderr, "BAREBPF_TCPDROP: a kprobe on %s\n",
+				*kfunc);
+		return 0;
+	}
+	n = tool_funcs(t, BB_FUNCS_FTRACE, fn, 1, 1, &avail);
 	if (n >= 0)
 		bb_free_strv(avail, n);
 	if (n < 0)
 		return n;
 	if (n > 0)
 		return 0;
-	if (tcpsock_tp_has(t, TP_CAT, TP, "reason"))
+	if (tcpsock_tp_has(t, TP_CAT, TP, "reason") &&
+	    !(way && !strcmp(way, "location")))
 		return 1;
+	if (tcpsock_tp_has(t, TP_CAT, TP, "location"))
+		return 2;
 	return tool_fail(t, -EOPNOTSUPP, "this kernel has neither the "
-			 "function tcp_drop (Linux 4.10 to 5.18) nor the "
-			 "tracepoint skb:kfree_skb with a drop reason (5.17+): "
-			 "nothing tells of its TCP drops");
+			 "function tcp_drop (Linux 4.10 to 5.18, where the "
+			 "compiler did not inline it) nor the tracepoint "
+			 "skb:kfree_skb: nothing tells of its TCP drops");
 }
 
 static int configure(struct tool_ctx *t, struct tcpdrop_settings *s)
@@ -182,26 +198,42 @@ static int configure(struct tool_ctx *t, struct tcpdrop_settings *s)
 	static const struct mod_tp_off offs[] = {
 		{ TP, "skbaddr", TCPDROP_C_tp_skaddr, 0, 0 },
 		{ TP, "protocol", TCPDROP_C_tp_protocol, 0, 0 },
+	};
+	static const struct mod_tp_off reason[] = {
 		{ TP, "reason", TCPDROP_C_tp_reason, 0, 0 },
+	};
+	static const struct mod_tp_off loc[] = {
+		{ TP, "location", TCPDROP_C_tp_location, 0, 0 },
 	};
 	static const struct mod_tp_off rx[] = {
 		{ TP, "rx_sk", TCPDROP_C_tp_rx_sk, 0, 0 },
 	};
 	uint32_t min = 0;
 	int has_rx = s->tp && tcpsock_tp_has(t, TP_CAT, TP, "rx_sk");
-	int ret = mod_tp_offsets(t, &tcpdrop_skel, TP_CAT, offs, 3, s->tp);
+	int by_reason = s->tp && !s->by_location;
+	int ret = mod_tp_offsets(t, &tcpdrop_skel, TP_CAT, offs, 2, s->tp);
 
-	if (ret < 0 || (s->tp && (ret = read_reasons(t, s, &min)) < 0) ||
+	if (ret < 0 || (by_reason && (ret = read_reasons(t, s, &min)) < 0) ||
+	    (ret = mod_tp_offsets(t, &tcpdrop_skel, TP_CAT, reason, 1,
+				  by_reason)) < 0 ||
+	    (ret = mod_tp_offsets(t, &tcpdrop_skel, TP_CAT, loc, 1,
+				  s->by_location)) < 0 ||
 	    (ret = mod_tp_offsets(t, &tcpdrop_skel, TP_CAT, rx, 1,
 				  has_rx)) < 0 ||
 	    (ret = skb_offsets(t, s)) < 0)
 		return ret;
 	if (s->tp && !s->skb_known)
-		return tool_fail(t, -EOPNOTSUPP, "skb:kfree_skb gives the "
+		return tool_fail(t, -EOPNOTSUPP, "%sskb:kfree_skb gives the "
 				 "packet, whose headers barebpf reads at "
 				 "struct sk_buff's offsets, which this kernel "
 				 "does not say: %s; give its BTF with --btf "
-				 "FILE (e.g. BTFhub's)", s->why);
+				 "FILE (e.g. BTFhub's)", s->by_location ?
+				 "tcp_drop is no function of this kernel (it "
+				 "was inlined): " : "", s->why);
+	if (s->by_location && t->verbose)
+		fprintf(stderr, "tcp_drop is no function here and skb:kfree_skb "
+			"has no reason: the drops of TCP packets that tcp "
+			"functions free\n");
 	if ((ret = tcpsock_sk_offsets(t, 1, NULL, 0)) < 0)
 		return ret;
 	obj_set_noload(t->obj, s->tp ? TCPDROP_P_kp_tcp_drop :
@@ -211,6 +243,7 @@ static int configure(struct tool_ctx *t, struct tcpdrop_settings *s)
 		tcpdrop_set(t->obj, TCPDROP_C_skb_known, s->skb_known),
 		tcpdrop_set(t->obj, TCPDROP_C_tp_has_rx_sk, has_rx),
 		tcpdrop_set(t->obj, TCPDROP_C_min_reason, min),
+		tcpdrop_set(t->obj, TCPDROP_C_by_location, s->by_location),
 	};
 	return MOD_CONSTS_SET(t, set);
 }
@@ -221,13 +254,14 @@ int tcpdrop_start(struct tool_ctx *t, struct tcpdrop_settings *s,
 	struct bb_probe p = { NULL, NULL, 0, NULL, NULL, 0, 0 };
 	int ret = tool_open(t, &tcpdrop_skel, EMBEDDED_ARGS(tcpdrop));
 
-	if (ret < 0 || (ret = choose(t)) < 0)
+	if (ret < 0 || (ret = choose(t, &s->kfunc)) < 0)
 		return ret;
-	s->tp = ret;
+	s->tp = ret > 0;
+	s->by_location = ret == 2;
 	if (!s->tp && (ret = tool_need_kprobes(t)) < 0)
 		return ret;
 	p.prog = s->tp ? TCPDROP_P_tp_kfree_skb : TCPDROP_P_kp_tcp_drop;
-	p.target = s->tp ? TP_CAT "/" TP : "tcp_drop";
+	p.target = s->tp ? TP_CAT "/" TP : s->kfunc;
 	if ((ret = configure(t, s)) < 0 || (ret = tool_load(t)) < 0 ||
 	    (ret = tool_ring(t, tcpdrop_map_fd(t->obj, TCPDROP_M_events), 16,
 			     s->on_event, s->ctx, pb)) < 0)

@@ -308,6 +308,31 @@ START_TEST(test_family)
 }
 END_TEST
 
+/* before 5.17's reasons (BAREBPF_TCPDROP=location here): the drops
+ * tcp functions make, without a reason */
+START_TEST(test_by_location)
+{
+	static char out[1 << 20];
+	char want[256];
+	struct drop_run r = { .nfam = 1 };
+	int j;
+
+	setenv("BAREBPF_TCPDROP", "location", 1);
+	with_tcpdrop(NULL, &r, 0, out, sizeof(out));
+	unsetenv("BAREBPF_TCPDROP");
+	for (j = 0; j < NSYN; j++) {
+		snprintf(want, sizeof(want), "\"ip\":4,\"saddr\":\"127.0.0.1\","
+			 "\"sport\":%d,\"daddr\":\"127.0.0.1\",\"dport\":%d,"
+			 "\"state\":null,\"flags\":\"SYN\",\"reason\":null",
+			 r.sport[0][j], r.dport[0]);
+		ck_assert_msg(count_of(out, want) == 1, "%d lines of %s:\n%s",
+			      count_of(out, want), want, out);
+		line_with_stack(out, want, "tcp_v4_rcv+");
+	}
+	ck_assert_msg(!strstr(out, "\"reason\":\""), "a reason:\n%s", out);
+}
+END_TEST
+
 /* the text: bcc's header and line, the stack a frame a line */
 START_TEST(test_text)
 {
@@ -356,6 +381,7 @@ static Suite *tcpdrop_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_refused_and_bad_seq);
 	tcase_add_test(tc, test_family);
+	tcase_add_test(tc, test_by_location);
 	tcase_add_test(tc, test_text);
 	tcase_add_test(tc, test_bad_options);
 	suite_add_tcase(s, tc);

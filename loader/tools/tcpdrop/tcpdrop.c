@@ -31,11 +31,13 @@ static const char usage[] =
 "  REASON       why, as the kernel names it (NO_SOCKET, TCP_CSUM,\n"
 "               TCP_INVALID_SEQUENCE, ...): where it gives one (5.17+)\n"
 "\n"
-"Where the kernel has the function tcp_drop (Linux 4.10 to 5.18), a\n"
-"kprobe on it, as bcc; else (5.19+) the tracepoint skb:kfree_skb, the\n"
-"drops whose reason is above NOT_SPECIFIED (as bcc) of IPv4 and IPv6\n"
-"packets whose header says TCP (the reasons' names from the event's\n"
-"format file). 4.9 has neither, and is refused.\n"
+"Where the kernel has the function tcp_drop (Linux 4.10 to 5.18, where\n"
+"the compiler did not inline it), a kprobe on it, as bcc; else the\n"
+"tracepoint skb:kfree_skb, of IPv4 and IPv6 packets whose header says\n"
+"TCP: 5.17+, the drops whose reason is above NOT_SPECIFIED (as bcc; the\n"
+"reasons' names from the event's format file); before, those freed by a\n"
+"tcp function (tcp_v4_rcv ...), without a reason (the drops tcp_drop\n"
+"made, inlined, are not seen there).\n"
 "\n"
 "The addresses, ports and flags are read from the packet's IP and TCP\n"
 "headers at struct sk_buff's offsets, from the kernel's BTF\n"
@@ -77,6 +79,14 @@ struct tcpdrop_run {
 	struct tool_stream st;
 };
 
+/* before 5.17: a kfree_skb in a function of TCP's (tcp_v4_rcv ...) */
+static int tcp_location(const struct bb_ksyms *ks, uint64_t location)
+{
+	const struct bb_ksym *k = ks ? ksyms_find(ks, location, NULL) : NULL;
+
+	return k && strstr(k->name, "tcp");
+}
+
 static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 {
 	struct tcpdrop_run *r = ctx;
@@ -87,13 +97,14 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 	int n;
 
 	(void)cpu;
-	if (tool_stream_take(&r->st, &e, sizeof(e), data, size) < 0)
+	if (tool_stream_take(&r->st, &e, sizeof(e), data, size) < 0 ||
+	    (r->s->by_location && !tcp_location(r->ks, e.location)))
 		return;
 	n = e.kstack < 0 ? e.kstack :
 		stack_read(tcpdrop_stacks_fd(r->t), e.kstack, ips,
 			   BB_MAX_STACK);
 	n = stack_add_entry_ret(ips, n, BB_MAX_STACK, e.entry_ret);
-	if (r->s->tp) {
+	if (r->s->tp && !r->s->by_location) {
 		reason = tcpdrop_reason_name(&r->s->reasons, e.reason);
 		if (!reason) {
 			snprintf(num, sizeof(num), "%u", e.reason);
@@ -161,10 +172,12 @@ static int tcpdrop_main(int argc, char **argv)
 	if (tcpdrop_start(&t, &s, &pb) < 0)
 		goto out;
 	tool_tracing(&t, o.json ? stderr : stdout,
-		     "Tracing TCP drops through %s... Hit Ctrl-C to end\n",
-		     s.tp ? "skb:kfree_skb" : "a kprobe on tcp_drop");
+		     "Tracing TCP drops through %s%s... Hit Ctrl-C to end\n",
+		     !s.tp ? "a kprobe on " : "", !s.tp ? s.kfunc :
+		     s.by_location ? "skb:kfree_skb in tcp functions" :
+		     "skb:kfree_skb");
 	if (!o.json)
-		tcpdrop_print_header(stdout, s.tp);
+		tcpdrop_print_header(stdout, s.tp && !s.by_location);
 	fflush(stdout);
 	tool_stream_run(&t, &r.st, pb, o.duration);
 	ret = 0;
