@@ -26,7 +26,7 @@
 	X(ext4slower) X(xfsslower) X(btrfsslower) X(nfsslower) X(f2fsslower)  \
 	X(fsdist) X(ext4dist) X(xfsdist) X(btrfsdist) \
 	X(tcpconnect) X(tcpaccept) \
-	X(tcpstates) X(tcplife) X(tcpretrans)
+	X(tcpstates) X(tcplife) X(tcpretrans) X(tcpdrop)
 
 #define DECLARE(name) extern const struct tool tool_##name __attribute__((weak));
 #define ENTRY(name) &tool_##name,
@@ -83,6 +83,11 @@ static void usage(FILE *f)
 		"  BAREBPF_TCP=kprobes  tcpstates, tcplife, tcpretrans: kprobes\n"
 		"                        and struct sock, not the tracepoints\n"
 		"                        (to check one way against the other)\n"
+		"  BAREBPF_TCPDROP=location  tcpdrop: skb:kfree_skb by its\n"
+		"                        location in tcp functions, as before\n"
+		"                        5.17, not by its reason; =kprobe:FUNC\n"
+		"                        its kprobe on FUNC(sk, skb) instead of\n"
+		"                        tcp_drop (a test's, where it is inlined)\n"
 		"  BAREBPF_DEBUG_ROOT=DIR  where separate debug files of stripped\n"
 		"                        binaries are looked for, instead of\n"
 		"                        /usr/lib/debug\n");

@@ -4,7 +4,7 @@
  * sockoff.c (struct sock's fields discovered), tcpconn.c (tcpconnect,
  * tcpaccept), tcpsock.c (what tcpstates, tcplife and tcpretrans share:
  * bpf/tcpsock.h's host side), tcpstates.c, tcplife.c (and tcplife_disc.c),
- * tcpretrans.c. */
+ * tcpretrans.c, tcpdrop.c. */
 #ifndef BAREBPF_MODS_NET_H
 #define BAREBPF_MODS_NET_H
 
@@ -159,5 +159,43 @@ int tcpretrans_start(struct tool_ctx *t, struct tcpretrans_settings *s,
 /* counts: struct tcpretrans_key -> u64 */
 int tcpretrans_counts_fd(struct tool_ctx *t);
 int tcpretrans_stats_fd(struct tool_ctx *t);
+
+/* ---- tcpdrop.c: TCP drops, with the kernel stack and the reason ---- */
+#define TCPDROP_MAX_REASONS 256
+/* skb:kfree_skb's reasons, by its format file's __print_symbolic list */
+struct tcpdrop_reasons {
+	int n;
+	struct {
+		uint32_t value;
+		char name[40];
+	} r[TCPDROP_MAX_REASONS];
+};
+struct tcpdrop_settings {
+	int family; /* -4: 2, -6: 10; 0: both */
+	perfbuf_sample_fn on_event;
+	void *ctx;
+	/* set by tcpdrop_start */
+	int tp;        /* 1 skb:kfree_skb, 0 a kprobe on tcp_drop */
+	int by_location; /* the tracepoint without reasons (before 5.17):
+			  * every kfree_skb of a TCP packet, its location for
+			  * the tool to keep those freed by tcp_* functions */
+	const char *kfunc; /* the kprobe's: tcp_drop (BAREBPF_TCPDROP) */
+	int skb_known; /* struct sk_buff placed: the packet's headers read */
+	char why[600]; /* with skb_known 0, why not */
+	struct tcpdrop_reasons reasons; /* with tp */
+};
+/* Choose the kprobe on tcp_drop (where the kernel has it as a function),
+ * else skb:kfree_skb (by its reason, else by its location), refusing
+ * where the tracepoint's packet cannot be read (no BTF); then configure,
+ * load, open the ring into *pb, attach. */
+int tcpdrop_start(struct tool_ctx *t, struct tcpdrop_settings *s,
+		  struct bb_perfbuf **pb);
+/* the stack trace map of the records' kstack ids */
+int tcpdrop_stacks_fd(struct tool_ctx *t);
+/* Pure: the reasons of a format file's text into r: 0, or -ENOENT (no
+ * list), -EINVAL (a list barebpf cannot read). */
+int tcpdrop_parse_reasons(const char *fmt, struct tcpdrop_reasons *r);
+/* v's name, or NULL */
+const char *tcpdrop_reason_name(const struct tcpdrop_reasons *r, uint32_t v);
 
 #endif

@@ -33,6 +33,10 @@ static const char *const tools[][2] = {
 		     "15 16 17 18 19 20; do sleep 0.1; bash -c "
 		     "': </dev/tcp/127.0.0.1/1' 2>/dev/null; done" },
 	{ "tcpretrans", NULL },
+	/* each refused SYN: a NO_SOCKET drop, its stack (many lines) */
+	{ "tcpdrop", "tcpdrop & for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 "
+		     "15 16 17 18 19 20; do sleep 0.1; bash -c "
+		     "': </dev/tcp/127.0.0.1/1' 2>/dev/null; done" },
 };
 #define NTOOLS (sizeof(tools) / sizeof(tools[0]))
 
