@@ -29,8 +29,11 @@ BB_MAP(who, BPF_MAP_TYPE_HASH, sizeof(u32), sizeof(struct exitsnoop_who),
 
 static __always_inline u64 exiting_task(void *ctx)
 {
+	/* sched_process_exit(struct task_struct *p): args[0]. Copied, not
+	 * loaded from ctx: 4.9 walks this branch too, for a tracepoint
+	 * program, and takes no load of its first 8 bytes */
 	if (BB_CONST(task_arg))
-		return *(u64 *)ctx; /* sched_process_exit(struct task_struct *p) */
+		return BB_KREAD_ULONG(ctx);
 	return bpf_get_current_task();
 }
 
