@@ -96,14 +96,19 @@ int exitsnoop_start(struct tool_ctx *t, const struct exitsnoop_settings *s,
 {
 	uint32_t off[EXITSNOOP_NF] = { 0 };
 	/* the exiting task from the raw tracepoint where the helper that
-	 * says it needs the JIT, which is off (bpf_helper_needs_jit) */
-	int raw = bpf_helper_needs_jit(BPF_PROG_TYPE_TRACEPOINT, 35), ret;
+	 * says it needs the JIT, which is off (bpf_helper_needs_jit); or
+	 * where asked, to test that way on any kernel (4.17+) */
+	const char *force = getenv("BAREBPF_EXITSNOOP_TASK");
+	int forced = force && !strcmp(force, "tracepoint"), ret;
+	int raw = forced || bpf_helper_needs_jit(BPF_PROG_TYPE_TRACEPOINT, 35);
 
 	memset(info, 0, sizeof(*info));
 	if (raw && t->verbose)
 		fprintf(stderr, "the exiting task: the raw tracepoint "
-			"sched_process_exit's argument (bpf_get_current_task "
-			"needs the JIT here, which is off)\n");
+			"sched_process_exit's argument (%s)\n", forced ?
+			"BAREBPF_EXITSNOOP_TASK=tracepoint" :
+			"bpf_get_current_task needs the JIT here, which is "
+			"off");
 	ret = find_fields(t, off, info, raw);
 	if (ret < 0)
 		return ret;

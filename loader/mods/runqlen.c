@@ -366,17 +366,22 @@ static int find_rq(struct tool_ctx *t, struct bb_fieldoff *fo,
  * (probe.h, bpf_cpu_helper_ok), the CPU from a map of each CPU's own. */
 static void cpu_by_map(struct tool_ctx *t, struct rq_where *w)
 {
-	if (bpf_cpu_helper_ok())
+	const char *force = getenv("BAREBPF_RUNQLEN_CPU");
+	/* BAREBPF_RUNQLEN_CPU=map: to test that way on any kernel */
+	int forced = force && !strcmp(force, "map");
+
+	if (!forced && bpf_cpu_helper_ok())
 		return;
 	w->cpu_map = 1;
 	/* riscv64 7.x, its JIT off, refuses this one too; 6.12 takes it */
 	w->no_task = bpf_helper_needs_jit(BPF_PROG_TYPE_PERF_EVENT, 35);
 	if (t->verbose)
 		fprintf(stderr, "CPU: the map cpus, each CPU's number in its "
-			"own slot, as bpf_get_smp_processor_id() is refused "
-			"or answers 0 (the JIT inlines it and is off)%s\n",
-			w->no_task ? "; bpf_get_current_task() is refused "
-			"too" : "");
+			"own slot, as %s%s\n", forced ?
+			"BAREBPF_RUNQLEN_CPU=map asks" :
+			"bpf_get_smp_processor_id() is refused or answers 0 "
+			"(the JIT inlines it and is off)", w->no_task ?
+			"; bpf_get_current_task() is refused too" : "");
 }
 
 int runqlen_start(struct tool_ctx *t, const struct runqlen_settings *s,
