@@ -19,7 +19,8 @@
  *    on each CPU: kernels with neither BTF nor data symbols.
  * off_nr_running: rq.nr_running (BTF, or discovered with discover = 1:
  * the program then copies the first bytes of the rq into `snaps`).
- * per_cpu (-C): the key's cpu is this CPU's, else 0.
+ * per_cpu (-C): the key's cpu is this CPU's, else 0. cpu_map: this CPU
+ * from the map `cpus` (this_cpu).
  * bcc reads task->se.cfs_rq->nr_running instead: the queue of the running
  * task's group only (its cgroup's, under systemd), and nr_queued from
  * 6.14 on. The whole CPU's count is what the tool's name says.
@@ -35,6 +36,8 @@ BB_MAP(snaps, BPF_MAP_TYPE_ARRAY, sizeof(u32), sizeof(struct runqlen_snap),
 /* RUNQLEN_TABLE: the rq of each possible CPU (max_entries set by the
  * loader) */
 BB_MAP(rqs, BPF_MAP_TYPE_ARRAY, sizeof(u32), sizeof(u64), 1);
+/* cpu_map: each CPU's number, in its own slot (filled by the loader) */
+BB_MAP(cpus, BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(u32), sizeof(u64), 1);
 BB_DROPS_MAP();
 
 static __always_inline u64 this_rq(u32 cpu)
@@ -70,20 +73,21 @@ static __always_inline int snapshot(u32 cpu, u64 rq)
 }
 
 /*
- * This CPU: bpf_get_smp_processor_id(), or with off_task_cpu the task's
- * own (task_struct.thread_info.cpu, BTF) where that helper answers 0 on
- * every CPU (riscv64 6.12 with the JIT off: probe.h, bpf_cpu_helper_ok).
+ * This CPU: bpf_get_smp_processor_id(), or with cpu_map this CPU's slot of
+ * `cpus`, where the loader wrote each CPU's number, where that helper is
+ * refused or answers 0 on every CPU (the JIT inlines it and is off:
+ * riscv64 7.x, 6.12; probe.h, bpf_cpu_helper_ok). The interpreter calls
+ * the map's lookup, which takes this CPU's slot.
  */
 static __always_inline u32 this_cpu(void)
 {
 	u32 cpu = 0;
+	u64 *p;
 
-	if (!BB_CONST(off_task_cpu))
+	if (!BB_CONST(cpu_map))
 		return bpf_get_smp_processor_id();
-	bpf_probe_read(&cpu, sizeof(cpu),
-		       (const void *)(long)(bpf_get_current_task() +
-					    BB_CONST(off_task_cpu)));
-	return cpu;
+	p = bpf_map_lookup_elem(&cpus, &cpu);
+	return p ? (u32)*p : 0;
 }
 
 SEC("bb_perf_event")

@@ -118,6 +118,16 @@ int bpf_prog_load(uint32_t type, const struct bpf_insn *insns, uint32_t cnt,
  * probe_read family). 1 or 0; -errno if bpf() itself fails (EPERM).
  */
 int bpf_helper_available(uint32_t prog_type, int32_t helper);
+/*
+ * Is a program of prog_type that calls helper(), a helper this kernel
+ * has, refused when one that does not is taken? Where the JIT inlines
+ * that helper (bpf_jit_inlines_helper_call: riscv64 7.x's
+ * bpf_get_current_task and bpf_get_smp_processor_id) and is off
+ * (bpf_jit_enable 0, as on Debian's riscv64), the verifier leaves the call
+ * to it and refuses the program ("program requires BPF JIT compiler").
+ * 1: refused so; 0: taken (or the type itself is refused).
+ */
+int bpf_helper_needs_jit(uint32_t prog_type, int32_t helper);
 /* Do helpers take a map value as their memory (4.11; before, the stack
  * only)? 1 yes, 0 no, or -errno (the test map or program). */
 int bpf_helper_map_value_mem(void);

@@ -406,6 +406,30 @@ int bpf_helper_available(uint32_t prog_type, int32_t helper)
 	return 1;
 }
 
+int bpf_helper_needs_jit(uint32_t prog_type, int32_t helper)
+{
+	const struct bpf_insn call[] = {
+		{ .code = BPF_CALL_CODE, .imm = helper },
+		{ .code = 0x95 },                              /* exit */
+	}, ret0[] = {
+		{ .code = 0xb7 },                              /* r0 = 0 */
+		{ .code = 0x95 },
+	};
+	int fd = bpf_prog_load(prog_type, call, 2, "GPL", 0, "bb_helper",
+			       NULL, NULL);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	fd = bpf_prog_load(prog_type, ret0, 2, "GPL", 0, "bb_helper", NULL,
+			   NULL);
+	if (fd < 0)
+		return 0; /* the type itself is refused: said by its load */
+	close(fd);
+	return 1;
+}
+
 int bpf_map_sum_percpu_u64(int fd, uint32_t key, uint64_t *sum)
 {
 	int ncpus = bb_ncpus_possible(), i, ret;

@@ -20,7 +20,7 @@ static const char *const paths[EXITSNOOP_NF] = {
 /* the offsets into off[]: 0, or -errno said; start_time may be missing
  * (info->have_start 0, why in info->start_why) */
 static int find_fields(struct tool_ctx *t, uint32_t *off,
-		       struct exitsnoop_info *info)
+		       struct exitsnoop_info *info, int raw)
 {
 	static const uint32_t want[EXITSNOOP_NF] = { 4, 4, 0, 8 };
 	struct exitsnoop_disc *d = calloc(1, sizeof(*d));
@@ -30,6 +30,7 @@ static int find_fields(struct tool_ctx *t, uint32_t *off,
 	if (!d)
 		return tool_fail(t, -ENOMEM, "out of memory");
 	d->t = t;
+	d->raw = raw;
 	fieldoff_init(&fo, t->btf_file);
 	for (f = 0; f < EXITSNOOP_NF; f++)
 		fieldoff_register(&fo, paths[f], exitsnoop_discover, d);
@@ -66,7 +67,7 @@ static int find_fields(struct tool_ctx *t, uint32_t *off,
 }
 
 static int configure(struct tool_ctx *t, const struct exitsnoop_settings *s,
-		     const uint32_t *off, int have_start)
+		     const uint32_t *off, int have_start, int raw)
 {
 	struct bb_obj *o = t->obj;
 	const int set[] = {
@@ -82,29 +83,43 @@ static int configure(struct tool_ctx *t, const struct exitsnoop_settings *s,
 		exitsnoop_set(o, EXITSNOOP_C_off_start_time, have_start ?
 			      off[EXITSNOOP_F_START_TIME] : 0),
 		exitsnoop_set(o, EXITSNOOP_C_disc_comm, 0),
+		exitsnoop_set(o, EXITSNOOP_C_task_arg, raw),
 	};
 	obj_set_noload(o, EXITSNOOP_P_tp_disc);
+	if (raw) /* its copy only (exitsnoop_attach) */
+		obj_set_noload(o, EXITSNOOP_P_tp_exit);
 	return MOD_CONSTS_SET(t, set);
 }
 
 int exitsnoop_start(struct tool_ctx *t, const struct exitsnoop_settings *s,
 		    struct bb_perfbuf **pb, struct exitsnoop_info *info)
 {
-	struct bb_probe p = { EXITSNOOP_P_tp_exit, NULL, 0, NULL, NULL, 0, 0 };
 	uint32_t off[EXITSNOOP_NF] = { 0 };
-	int ret;
+	/* the exiting task from the raw tracepoint where the helper that
+	 * says it needs the JIT, which is off (bpf_helper_needs_jit); or
+	 * where asked, to test that way on any kernel (4.17+) */
+	const char *force = getenv("BAREBPF_EXITSNOOP_TASK");
+	int forced = force && !strcmp(force, "tracepoint"), ret;
+	int raw = forced || bpf_helper_needs_jit(BPF_PROG_TYPE_TRACEPOINT, 35);
 
 	memset(info, 0, sizeof(*info));
-	ret = find_fields(t, off, info);
+	if (raw && t->verbose)
+		fprintf(stderr, "the exiting task: the raw tracepoint "
+			"sched_process_exit's argument (%s)\n", forced ?
+			"BAREBPF_EXITSNOOP_TASK=tracepoint" :
+			"bpf_get_current_task needs the JIT here, which is "
+			"off");
+	ret = find_fields(t, off, info, raw);
 	if (ret < 0)
 		return ret;
 	ret = tool_open(t, &exitsnoop_skel, EMBEDDED_ARGS(exitsnoop));
-	if (ret < 0 || (ret = configure(t, s, off, info->have_start)) < 0 ||
+	if (ret < 0 ||
+	    (ret = configure(t, s, off, info->have_start, raw)) < 0 ||
 	    (ret = tool_load(t)) < 0)
 		return ret;
 	ret = tool_ring(t, exitsnoop_map_fd(t->obj, EXITSNOOP_M_events), 16,
 			s->on_event, s->ctx, pb);
-	return ret < 0 ? ret : tool_attach_probes(t, &p, 1);
+	return ret < 0 ? ret : exitsnoop_attach(t, EXITSNOOP_P_tp_exit, raw);
 }
 
 int exitsnoop_stats_fd(struct tool_ctx *t)

@@ -319,9 +319,25 @@ static void no_record(void *ctx, int cpu, const void *data, uint32_t size)
 	(void)size;
 }
 
+int exitsnoop_attach(struct tool_ctx *t, const char *prog, int raw)
+{
+	struct bb_probe p = { prog, raw ? "sched_process_exit" : NULL, 0,
+			      NULL, NULL, 0, 0 };
+	struct bb_prog *copy = NULL;
+	struct bb_err err = { "" };
+	int ret;
+
+	if (raw) {
+		ret = obj_prog_load_copy(t->obj, prog, BB_PROG_RAW_TRACEPOINT,
+					 &copy, &err);
+		if (ret < 0)
+			return tool_fail(t, ret, "%s", err.msg);
+	}
+	return tool_attach_probe_progs(t, &p, &copy, 1);
+}
+
 static int run_once(struct exitsnoop_disc *d, struct bb_err *err)
 {
-	struct bb_probe p = { EXITSNOOP_P_tp_disc, NULL, 0, NULL, NULL, 0, 0 };
 	struct bb_perfbuf *pb = NULL;
 	struct tool_ctx td;
 	uint64_t name = 0;
@@ -344,8 +360,11 @@ static int run_once(struct exitsnoop_disc *d, struct bb_err *err)
 			exitsnoop_set(td.obj, EXITSNOOP_C_off_tgid, 0),
 			exitsnoop_set(td.obj, EXITSNOOP_C_off_real_parent, 0),
 			exitsnoop_set(td.obj, EXITSNOOP_C_off_start_time, 0),
+			exitsnoop_set(td.obj, EXITSNOOP_C_task_arg, d->raw),
 		};
 		obj_set_noload(td.obj, EXITSNOOP_P_tp_exit);
+		if (d->raw)
+			obj_set_noload(td.obj, EXITSNOOP_P_tp_disc);
 		ret = MOD_CONSTS_SET(&td, set);
 	}
 	if (ret == 0)
@@ -357,7 +376,7 @@ static int run_once(struct exitsnoop_disc *d, struct bb_err *err)
 						       EXITSNOOP_M_events), 1,
 				no_record, NULL, &pb);
 	if (ret == 0)
-		ret = tool_attach_probes(&td, &p, 1);
+		ret = exitsnoop_attach(&td, EXITSNOOP_P_tp_disc, d->raw);
 	if (ret == 0)
 		ret = experiment(d, &td, err);
 	else

@@ -44,6 +44,7 @@ int exitsnoop_match(const struct exitsnoop_snap *s, int n, int field,
 		    int psize, int *offs, int max);
 struct exitsnoop_disc {
 	struct tool_ctx *t;
+	int raw;                  /* exitsnoop_attach's */
 	int done, run_ret;        /* the experiment runs once for all */
 	struct bb_err run_err;
 	struct exitsnoop_snap snaps[6];
@@ -52,9 +53,17 @@ struct exitsnoop_disc {
 	char why[EXITSNOOP_NF][200];
 	struct bb_field field[EXITSNOOP_NF];
 };
-/* A bb_field_discover_fn (ctx: a struct exitsnoop_disc, zeroed but t). */
+/* A bb_field_discover_fn (ctx: a struct exitsnoop_disc, zeroed but t
+ * and raw). */
 int exitsnoop_discover(void *ctx, const char *path, struct bb_field *out,
 		       struct bb_err *err);
+/*
+ * Attach the loaded object's program prog (tp_exit, tp_disc) to
+ * sched_process_exit; with raw (where bpf_get_current_task needs the JIT,
+ * which is off: riscv64 7.x), a copy of it loaded as a raw tracepoint
+ * program, its constant task_arg set. 0, or -errno said.
+ */
+int exitsnoop_attach(struct tool_ctx *t, const char *prog, int raw);
 
 /* ---- killsnoop.c: one line per kill() ---- */
 struct killsnoop_settings {

@@ -61,7 +61,7 @@ static int configure(struct tool_ctx *t, const struct rq_where *w,
 		runqlen_set(o, RUNQLEN_C_discover, discover),
 		runqlen_set(o, RUNQLEN_C_off_nr_running, off_nr),
 		runqlen_set(o, RUNQLEN_C_per_cpu, per_cpu),
-		runqlen_set(o, RUNQLEN_C_off_task_cpu, w->off_task_cpu),
+		runqlen_set(o, RUNQLEN_C_cpu_map, w->cpu_map),
 	};
 	int ncpus = bb_ncpus_possible();
 
@@ -72,12 +72,17 @@ static int configure(struct tool_ctx *t, const struct rq_where *w,
 	return MOD_CONSTS_SET(t, set);
 }
 
-/* RUNQLEN_TABLE: the run queues found, into the loaded object's map */
-static int fill_rqs(struct tool_ctx *t, const struct rq_where *w)
+/* RUNQLEN_TABLE: the run queues found, into the loaded object's map;
+ * cpu_map: each CPU's number into its slot of cpus */
+static int fill_maps(struct tool_ctx *t, const struct rq_where *w)
 {
-	int fd = runqlen_map_fd(t->obj, RUNQLEN_M_rqs);
+	int fd = runqlen_map_fd(t->obj, RUNQLEN_M_rqs), ret;
 	uint32_t cpu;
 
+	if (w->cpu_map &&
+	    (ret = runqlen_cpus_map(runqlen_map_fd(t->obj, RUNQLEN_M_cpus))) < 0)
+		return tool_fail(t, ret, "cannot fill the map cpus: %s",
+				 strerror(-ret));
 	if (w->route != RUNQLEN_TABLE)
 		return 0;
 	for (cpu = 0; cpu < (uint32_t)w->nrqs; cpu++)
@@ -267,7 +272,7 @@ static int discover_nr_running(void *ctx, const char *path,
 	td.kver_override = d->t->kver_override;
 	ret = tool_open(&td, &runqlen_skel, EMBEDDED_ARGS(runqlen));
 	if (ret < 0 || (ret = configure(&td, d->w, 1, 0, 0)) < 0 ||
-	    (ret = tool_load(&td)) < 0 || (ret = fill_rqs(&td, d->w)) < 0 ||
+	    (ret = tool_load(&td)) < 0 || (ret = fill_maps(&td, d->w)) < 0 ||
 	    (ret = attach(&td, DISC_HZ, &sw)) < 0)
 		goto out; /* said */
 	fd = runqlen_map_fd(td.obj, RUNQLEN_M_snaps);
@@ -302,7 +307,11 @@ static int rq_by_btf(struct tool_ctx *t, struct bb_fieldoff *fo,
 	struct bb_err err = { "" };
 	struct bb_field a, b;
 
-	if (fieldoff_find(fo, "task_struct.se.cfs_rq", &a, &err) < 0 ||
+	if (w->no_task)
+		bb_fail(&err, -EOPNOTSUPP, "bpf_get_current_task() needs the "
+			"JIT here, which is off");
+	if (w->no_task || fieldoff_find(fo, "task_struct.se.cfs_rq", &a,
+					&err) < 0 ||
 	    fieldoff_find(fo, "cfs_rq.rq", &b, &err) < 0) {
 		char why2[1200];
 
@@ -353,32 +362,26 @@ static int find_rq(struct tool_ctx *t, struct bb_fieldoff *fo,
 	return 0;
 }
 
-/* Where bpf_get_smp_processor_id() answers 0 on every CPU (probe.h,
- * bpf_cpu_helper_ok), the CPU from the task's thread_info (BTF). */
-static int cpu_by_task(struct tool_ctx *t, struct bb_fieldoff *fo,
-		       struct rq_where *w)
+/* Where bpf_get_smp_processor_id() is refused or answers 0 on every CPU
+ * (probe.h, bpf_cpu_helper_ok), the CPU from a map of each CPU's own. */
+static void cpu_by_map(struct tool_ctx *t, struct rq_where *w)
 {
-	struct bb_err err = { "" };
-	struct bb_field f;
+	const char *force = getenv("BAREBPF_RUNQLEN_CPU");
+	/* BAREBPF_RUNQLEN_CPU=map: to test that way on any kernel */
+	int forced = force && !strcmp(force, "map");
 
-	if (bpf_cpu_helper_ok())
-		return 0;
-	if (fieldoff_find(fo, "task_struct.thread_info.cpu", &f, &err) < 0 ||
-	    f.size != 4)
-		return tool_fail(t, -EOPNOTSUPP, "bpf_get_smp_processor_id() "
-				 "is refused or answers 0 on every CPU here (a "
-				 "helper the JIT inlines, with the JIT off: "
-				 "riscv64 7.x, 6.12), and no BTF places the "
-				 "task's CPU "
-				 "(task_struct.thread_info.cpu, 4 bytes): %s; "
-				 "sysctl net.core.bpf_jit_enable=1 avoids it",
-				 err.msg[0] ? err.msg : "not 4 bytes");
-	w->off_task_cpu = f.offset;
+	if (!forced && bpf_cpu_helper_ok())
+		return;
+	w->cpu_map = 1;
+	/* riscv64 7.x, its JIT off, refuses this one too; 6.12 takes it */
+	w->no_task = bpf_helper_needs_jit(BPF_PROG_TYPE_PERF_EVENT, 35);
 	if (t->verbose)
-		fprintf(stderr, "CPU: current->thread_info.cpu (at %u: %s), as "
-			"bpf_get_smp_processor_id() is refused or answers 0\n",
-			f.offset, f.how);
-	return 0;
+		fprintf(stderr, "CPU: the map cpus, each CPU's number in its "
+			"own slot, as %s%s\n", forced ?
+			"BAREBPF_RUNQLEN_CPU=map asks" :
+			"bpf_get_smp_processor_id() is refused or answers 0 "
+			"(the JIT inlines it and is off)", w->no_task ?
+			"; bpf_get_current_task() is refused too" : "");
 }
 
 int runqlen_start(struct tool_ctx *t, const struct runqlen_settings *s,
@@ -395,9 +398,8 @@ int runqlen_start(struct tool_ctx *t, const struct runqlen_settings *s,
 	fieldoff_init(&fo, t->btf_file);
 	fieldoff_register(&fo, "rq.nr_running", discover_nr_running, &d);
 	memset(&w, 0, sizeof(w));
-	ret = cpu_by_task(t, &fo, &w);
-	if (ret == 0)
-		ret = find_rq(t, &fo, &w);
+	cpu_by_map(t, &w);
+	ret = find_rq(t, &fo, &w);
 	if (ret == 0) {
 		ret = fieldoff_find(&fo, "rq.nr_running", &nr, &err);
 		if (ret < 0)
@@ -421,7 +423,7 @@ int runqlen_start(struct tool_ctx *t, const struct runqlen_settings *s,
 	r->src = nr.src;
 	ret = tool_open(t, &runqlen_skel, EMBEDDED_ARGS(runqlen));
 	if (ret < 0 || (ret = configure(t, &w, 0, nr.offset, s->per_cpu)) < 0 ||
-	    (ret = tool_load(t)) < 0 || (ret = fill_rqs(t, &w)) < 0)
+	    (ret = tool_load(t)) < 0 || (ret = fill_maps(t, &w)) < 0)
 		goto out;
 	r->dist_fd = runqlen_map_fd(t->obj, RUNQLEN_M_dist);
 	ret = attach(t, s->hz, &r->software);

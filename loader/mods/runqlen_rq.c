@@ -18,21 +18,21 @@
  * it on 6.1, not on Debian's 5.10: ENOENT): by hand, as the object
  * loader takes no raw tracepoint programs.
  */
-static int rawtp_prog(int map_fd, uint32_t off_task_cpu)
+static int rawtp_prog(int map_fd, int cpus_fd)
 {
-	/* r0 = the CPU: get_smp_processor_id, or where that helper answers
-	 * 0 on every CPU, current->thread_info.cpu (w->off_task_cpu) */
+	/* r0 = the CPU: get_smp_processor_id, or where that helper is
+	 * refused or answers 0 on every CPU, this CPU's slot of cpus_fd */
 	const struct bpf_insn cpu_helper[] = {
 		INSN(BPF_CALL_CODE, 0, 0, 0, 8),     /* get_smp_processor_id */
-	}, cpu_task[] = {
-		INSN(BPF_CALL_CODE, 0, 0, 0, 35),    /* get_current_task */
-		INSN(0xbf, 3, 0, 0, 0),              /* r3 = r0 */
-		INSN(0x07, 3, 0, 0, (int32_t)off_task_cpu),
-		INSN(0xbf, 1, 10, 0, 0),             /* r1 = r10 - 32 */
-		INSN(0x07, 1, 0, 0, -32),
-		INSN(0xb7, 2, 0, 0, 4),              /* r2 = 4 */
-		INSN(BPF_CALL_CODE, 0, 0, 0, 4),     /* probe_read */
-		INSN(0x61, 0, 10, -32, 0),           /* r0 = *(u32 *)(r10 - 32) */
+	}, cpu_map[] = {
+		INSN(0x62, 10, 0, -32, 0),           /* *(u32 *)(r10 - 32) = 0 */
+		INSN(BPF_LD_IMM64_CODE, 1, BPF_PSEUDO_MAP_FD, 0, cpus_fd),
+		INSN(0, 0, 0, 0, 0),
+		INSN(0xbf, 2, 10, 0, 0),             /* r2 = r10 - 32 */
+		INSN(0x07, 2, 0, 0, -32),
+		INSN(BPF_CALL_CODE, 0, 0, 0, 1),     /* map_lookup_elem */
+		INSN(0x15, 0, 0, 1, 0),              /* if !r0: CPU 0 */
+		INSN(0x61, 0, 0, 0, 0),              /* r0 = *(u32 *)r0 */
 	};
 	const struct bpf_insn head[] = {
 		INSN(0x79, 7, 1, 0, 0),              /* r7 = ctx[0]: rq */
@@ -62,8 +62,8 @@ static int rawtp_prog(int map_fd, uint32_t off_task_cpu)
 		INSN(0x95, 0, 0, 0, 0),              /* exit */
 	};
 	struct bpf_insn in[1 + 8 + sizeof(tail) / sizeof(tail[0])];
-	const struct bpf_insn *cpu = off_task_cpu ? cpu_task : cpu_helper;
-	size_t ncpu = off_task_cpu ? sizeof(cpu_task) : sizeof(cpu_helper);
+	const struct bpf_insn *cpu = cpus_fd >= 0 ? cpu_map : cpu_helper;
+	size_t ncpu = cpus_fd >= 0 ? sizeof(cpu_map) : sizeof(cpu_helper);
 
 	memcpy(in, head, sizeof(head));
 	memcpy(in + 1, cpu, ncpu);
@@ -71,6 +71,31 @@ static int rawtp_prog(int map_fd, uint32_t off_task_cpu)
 	return bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, in,
 			     1 + (ncpu + sizeof(tail)) / sizeof(in[0]), "GPL",
 			     0, "runqlen_rq", NULL, NULL);
+}
+
+int runqlen_cpus_map(int fd)
+{
+	int n = bb_ncpus_possible(), own = fd < 0, i, ret = 0;
+	uint64_t *v;
+	uint32_t k = 0;
+
+	if (n < 1)
+		return n < 0 ? n : -ENODEV;
+	if (own)
+		fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1, 0,
+				    NULL);
+	v = calloc(n, sizeof(*v));
+	if (fd < 0 || !v) {
+		free(v);
+		return fd < 0 ? fd : -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		v[i] = (uint64_t)i;
+	ret = bpf_map_update_elem(fd, &k, v, BPF_ANY);
+	free(v);
+	if (ret < 0 && own)
+		close(fd);
+	return ret < 0 ? ret : fd;
 }
 
 struct rq_key {
@@ -140,7 +165,7 @@ static int rqs_vote(int map_fd, struct rq_where *w)
 int runqlen_rq_by_rawtp(struct tool_ctx *t, struct rq_where *w,
 		       const char *why)
 {
-	int map, prog = -1, link = -1, ret;
+	int map, cpus = -1, prog = -1, link = -1, ret;
 
 	/* before 5.11 the map is charged to RLIMIT_MEMLOCK (tool_load
 	 * raises it too, later) */
@@ -155,7 +180,11 @@ int runqlen_rq_by_rawtp(struct tool_ctx *t, struct rq_where *w,
 		ret = map < 0 ? map : -ENOMEM;
 		goto out;
 	}
-	prog = rawtp_prog(map, w->off_task_cpu);
+	if (w->cpu_map && (cpus = runqlen_cpus_map(-1)) < 0) {
+		ret = cpus;
+		goto out;
+	}
+	prog = rawtp_prog(map, cpus);
 	ret = prog < 0 ? prog : bpf_raw_tp_open("sched_update_nr_running_tp",
 						prog);
 	if (ret < 0)
@@ -168,6 +197,8 @@ int runqlen_rq_by_rawtp(struct tool_ctx *t, struct rq_where *w,
 out:
 	if (prog >= 0)
 		close(prog);
+	if (cpus >= 0)
+		close(cpus);
 	if (map >= 0)
 		close(map);
 	if (ret < 0)

@@ -12,7 +12,10 @@ struct rq_where {
 	int route;               /* RUNQLEN_* */
 	uint64_t rq_addr, pcpu_offsets;
 	uint32_t off_task_cfs_rq, off_cfs_rq_rq;
-	uint32_t off_task_cpu;   /* 0: bpf_get_smp_processor_id() */
+	int cpu_map;             /* the CPU from a map of each CPU's number
+				  * (runqlen_cpus_map), not
+				  * bpf_get_smp_processor_id() */
+	int no_task;             /* bpf_get_current_task() refused too */
 	uint64_t *rqs;           /* RUNQLEN_TABLE: by CPU (0: unknown) */
 	int nrqs;
 };
@@ -24,5 +27,8 @@ struct rq_where {
  */
 int runqlen_rq_by_rawtp(struct tool_ctx *t, struct rq_where *w,
 			const char *why);
+/* Fill fd, a BPF_MAP_TYPE_PERCPU_ARRAY of one u64 (or create one if fd is
+ * negative): each CPU's slot holds its number. The fd, or -errno. */
+int runqlen_cpus_map(int fd);
 
 #endif

@@ -433,8 +433,9 @@ int obj_prog_load_copy(struct bb_obj *obj, const char *name,
 	}
 	*c = tmp.p;
 	c->kind = kind;
-	c->prog_type = kind == BB_PROG_TRACEPOINT ? BPF_PROG_TYPE_TRACEPOINT
-						  : BPF_PROG_TYPE_KPROBE;
+	c->prog_type = kind == BB_PROG_TRACEPOINT ? BPF_PROG_TYPE_TRACEPOINT :
+		       kind == BB_PROG_RAW_TRACEPOINT ?
+		       BPF_PROG_TYPE_RAW_TRACEPOINT : BPF_PROG_TYPE_KPROBE;
 	if (obj->str_rewrite)
 		str_rewrite(c->insns, c->insn_cnt);
 	free(obj->log);

@@ -39,6 +39,8 @@ enum bb_prog_kind {
 			     * same way (not at its section's target) */
 	BB_PROG_UPROBE,     /* uprobe/PATH:FUNC: a kprobe program */
 	BB_PROG_URETPROBE,
+	BB_PROG_RAW_TRACEPOINT, /* a copy only (obj_prog_load_copy): its
+				 * target the tracepoint's name alone */
 };
 
 /* What the programs do with a map, told by their helper calls. */
@@ -210,8 +212,10 @@ int obj_verifier_log_truncated(const struct bb_obj *obj);
  * program of `kind`: one program serves several probes, each with
  * constants of its own. kind may differ from the section's (a kprobe
  * program attached as a kretprobe, or loaded as a tracepoint program if
- * its constants keep it from reading pt_regs). The copy belongs to obj:
- * obj_close closes it. Its insns are not kept (NULL).
+ * its constants keep it from reading pt_regs; a tracepoint program as a
+ * raw tracepoint one, 4.17+, if they keep it from reading the event's
+ * fields). The copy belongs to obj: obj_close closes it. Its insns are
+ * not kept (NULL).
  */
 int obj_prog_load_copy(struct bb_obj *obj, const char *name,
 		       enum bb_prog_kind kind, struct bb_prog **copy,

@@ -223,9 +223,9 @@ int perf_sample_open(int cpu, unsigned hz, int prog_fd, int *sw);
  * to a CPU other than 0. Not where the JIT inlines that helper and is
  * off: riscv64 6.12's verifier then leaves the call unpatched and the
  * interpreter calls __bpf_call_base + 8, which returns 0 on every CPU
- * (7.x refuses such a program instead: 0 too). 1: it does (or the check
- * cannot be made: one CPU, no BPF_PROG_TEST_RUN before 4.12); 0: it does
- * not (probe/sample.c).
+ * (7.x refuses such a program instead: 0 too, one CPU or more). 1: it
+ * does (or the run cannot be made: one CPU, no BPF_PROG_TEST_RUN before
+ * 4.12); 0: it does not (probe/sample.c).
  */
 int bpf_cpu_helper_ok(void);
 

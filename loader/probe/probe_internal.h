@@ -3,9 +3,10 @@
  * loader/probe/: attaching programs, one file per attach kind behind one
  * provider table, as ply does. session.c keeps a session's books and picks
  * the provider of a program's kind; kprobe.c (kprobes and kretprobes),
- * uprobe.c (uprobes and uretprobes), tracepoint.c and sample.c (perf_event
- * programs: a sampling event per CPU, attached with
- * session_attach_sampling, which knows the rate) are the providers;
+ * uprobe.c (uprobes and uretprobes), tracepoint.c (tracepoints and raw
+ * tracepoints) and sample.c (perf_event programs: a sampling event per
+ * CPU, attached with session_attach_sampling, which knows the rate) are
+ * the providers;
  * perf_event.c makes the perf events all of them use; kprobe_events.c owns
  * our lines in kprobe_events and uprobe_events (names, removal, leftovers
  * of dead barebpf processes); kretprobe_misses.c counts lost returns;
@@ -33,7 +34,7 @@ struct bb_provider {
 };
 extern const struct bb_provider kprobe_provider, kretprobe_provider,
 	tracepoint_provider, sample_provider, uprobe_provider,
-	uretprobe_provider;
+	uretprobe_provider, rawtp_provider;
 
 /* ---- perf_event.c ---- */
 /* perf_event_open on trace event id, SET_BPF, ENABLE: the perf fd. */

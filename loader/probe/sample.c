@@ -126,8 +126,6 @@ int bpf_cpu_helper_ok(void)
 	int ncpu = bb_ncpus_possible(), fd, cpu, got = -ENODEV;
 	cpu_set_t old;
 
-	if (ncpu < 2 || sched_getaffinity(0, sizeof(old), &old) < 0)
-		return 1;
 	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, insns, 2, "GPL", 0,
 			   "bb_cpu_probe", NULL, NULL);
 	if (fd < 0) {
@@ -139,6 +137,10 @@ int bpf_cpu_helper_ok(void)
 			return 1;
 		close(fd);
 		return 0;
+	}
+	if (ncpu < 2 || sched_getaffinity(0, sizeof(old), &old) < 0) {
+		close(fd);
+		return 1;
 	}
 	/* the highest CPU this task may run on, other than 0 */
 	for (cpu = ncpu - 1; cpu > 0; cpu--)

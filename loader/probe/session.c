@@ -22,6 +22,7 @@ static const struct bb_provider *providers[] = {
 	&sample_provider,
 	&uprobe_provider,
 	&uretprobe_provider,
+	&rawtp_provider,
 };
 
 static const struct bb_provider *provider_for(enum bb_prog_kind kind)

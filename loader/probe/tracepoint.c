@@ -3,6 +3,9 @@
  * Tracepoints: the event already exists in tracefs, we only look up its id
  * and attach a perf event. Targets are "category/name" (the section
  * convention) or "category:name" (the way perf and bpftrace spell them).
+ * Raw tracepoints (4.17): the program is handed the tracepoint's own
+ * arguments, attached by name (BPF_RAW_TRACEPOINT_OPEN, no tracefs); the
+ * fd that holds it is the link's pfd.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -82,4 +85,35 @@ const struct bb_provider tracepoint_provider = {
 	.kind = BB_PROG_TRACEPOINT,
 	.attach = tracepoint_attach,
 	.detach = tracepoint_detach,
+};
+
+static int rawtp_attach(struct bb_session *s, struct bb_link *l, int prog_fd,
+			int maxactive, struct bb_err *err)
+{
+	const char *name = strrchr(l->target, '/');
+	int fd;
+
+	(void)s;
+	(void)maxactive;
+	if (!name)
+		name = strrchr(l->target, ':');
+	name = name ? name + 1 : l->target;
+	fd = bpf_raw_tp_open(name, prog_fd);
+	if (fd == -ENOENT)
+		return bb_fail(err, fd, "raw tracepoint %s not found on this "
+			       "kernel", name);
+	if (fd < 0)
+		return bb_fail(err, fd, "cannot attach to raw tracepoint %s: "
+			       "BPF_RAW_TRACEPOINT_OPEN: %s%s", name,
+			       strerror(-fd), fd == -EINVAL ? " (before Linux "
+			       "4.17?)" : "");
+	l->pfd = fd;
+	return 0;
+}
+
+const struct bb_provider rawtp_provider = {
+	.name = "raw tracepoint",
+	.kind = BB_PROG_RAW_TRACEPOINT,
+	.attach = rawtp_attach,
+	.detach = tracepoint_detach, /* closes pfd: the link */
 };

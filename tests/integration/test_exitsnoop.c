@@ -95,7 +95,10 @@ static const char *const jexit[NKIDS] = {
 	"\"exit_code\":0,\"sig_info\":11}", "\"exit_code\":7,\"sig_info\":0}",
 };
 
-START_TEST(test_each_exit_json)
+/* task_way: NULL, or BAREBPF_EXITSNOOP_TASK's (the exiting task from the
+ * raw tracepoint's argument, as where bpf_get_current_task needs the JIT,
+ * which is off) */
+static void each_exit_json(const char *task_way)
 {
 	char *args[] = { "-j", "-v", NULL };
 	static char out[1 << 20];
@@ -103,7 +106,13 @@ START_TEST(test_each_exit_json)
 	pid_t kids[NKIDS];
 	int i;
 
+	if (task_way)
+		setenv("BAREBPF_EXITSNOOP_TASK", task_way, 1);
 	snoop(args, out, sizeof(out), err, sizeof(err), kids);
+	unsetenv("BAREBPF_EXITSNOOP_TASK");
+	if (task_way)
+		ck_assert_msg(strstr(err, "the exiting task: the raw "
+				     "tracepoint"), "%s", err);
 	for (i = 0; i < NKIDS; i++) {
 		snprintf(want, sizeof(want), "\"pid\":%d,\"ppid\":%d,"
 			 "\"tid\":%d,\"age\":", (int)kids[i], (int)getpid(),
@@ -123,6 +132,17 @@ START_TEST(test_each_exit_json)
 		      "no escaped name in %s", out);
 	ck_assert_msg(strstr(err, "task_struct.exit_code at offset"), "%s",
 		      err);
+}
+
+START_TEST(test_each_exit_json)
+{
+	each_exit_json(NULL);
+}
+END_TEST
+
+START_TEST(test_each_exit_json_raw_tracepoint)
+{
+	each_exit_json("tracepoint");
 }
 END_TEST
 
@@ -180,7 +200,8 @@ static void offsets(const char *err, char *dst, size_t len)
 	}
 }
 
-START_TEST(test_discovery_agrees_with_btf)
+/* task_way: as each_exit_json's, for the discovery's program */
+static void discovery_agrees(const char *task_way)
 {
 	char *args[] = { "-j", "-v", NULL };
 	static char out[1 << 20];
@@ -195,8 +216,11 @@ START_TEST(test_discovery_agrees_with_btf)
 	ck_assert_msg(count(btf, "\n") == 4 && !strstr(err, "discovered"),
 		      "not 4 fields from the BTF: %s", err);
 	setenv("BAREBPF_FIELDS", "discover", 1);
+	if (task_way)
+		setenv("BAREBPF_EXITSNOOP_TASK", task_way, 1);
 	snoop(args, out, sizeof(out), err, sizeof(err), kids);
 	unsetenv("BAREBPF_FIELDS");
+	unsetenv("BAREBPF_EXITSNOOP_TASK");
 	offsets(err, disc, sizeof(disc));
 	ck_assert_msg(count(err, "discovered: ") == 4, "%s", err);
 	ck_assert_str_eq(disc, btf);
@@ -205,6 +229,17 @@ START_TEST(test_discovery_agrees_with_btf)
 		 (int)getpid());
 	ck_assert_msg(strstr(out, want) && count(out, jexit[4]) >= 1, "%s",
 		      out);
+}
+
+START_TEST(test_discovery_agrees_with_btf)
+{
+	discovery_agrees(NULL);
+}
+END_TEST
+
+START_TEST(test_discovery_agrees_raw_tracepoint)
+{
+	discovery_agrees("tracepoint");
 }
 END_TEST
 
@@ -304,8 +339,10 @@ static Suite *exitsnoop_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_each_exit_json);
+	tcase_add_test(tc, test_each_exit_json_raw_tracepoint);
 	tcase_add_test(tc, test_failed_text);
 	tcase_add_test(tc, test_discovery_agrees_with_btf);
+	tcase_add_test(tc, test_discovery_agrees_raw_tracepoint);
 	tcase_add_test(tc, test_pid_and_threads);
 	tcase_add_test(tc, test_bad_arguments);
 	suite_add_tcase(s, tc);

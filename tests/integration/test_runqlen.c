@@ -154,8 +154,10 @@ static void cpu_counts(const char *line, int cpu, unsigned want,
 }
 
 /* route: NULL, or BAREBPF_RUNQLEN_RQ's (the run queues taken another
- * way than this kernel's first: from the raw tracepoint) */
-static void pinned_spinners(const char *route)
+ * way than this kernel's first: from the raw tracepoint); cpu: NULL, or
+ * BAREBPF_RUNQLEN_CPU's (the CPU from the map of each CPU's number, as
+ * where bpf_get_smp_processor_id needs the JIT, which is off) */
+static void pinned_spinners(const char *route, const char *cpu_way)
 {
 	char *argv[] = { (char *)barebpf(), "runqlen", "-C", "-j", "1", "2",
 			 NULL };
@@ -170,8 +172,11 @@ static void pinned_spinners(const char *route)
 	usleep(200000);
 	if (route)
 		setenv("BAREBPF_RUNQLEN_RQ", route, 1);
+	if (cpu_way)
+		setenv("BAREBPF_RUNQLEN_CPU", cpu_way, 1);
 	i = run(argv, out, sizeof(out), err, sizeof(err));
 	unsetenv("BAREBPF_RUNQLEN_RQ");
+	unsetenv("BAREBPF_RUNQLEN_CPU");
 	ck_assert_msg(i == 0, "runqlen failed: %s", err);
 	for (i = 0; i < NSPIN; i++) {
 		kill(pids[i], SIGKILL);
@@ -180,9 +185,10 @@ static void pinned_spinners(const char *route)
 	second = strchr(out, '\n');
 	ck_assert_msg(second && second[1], "not two lines: %s", out);
 	cpu_counts(second + 1, cpu, NSPIN - 1, &ge, &all);
-	fprintf(stderr, "runqlen%s%s: CPU %d with %d spinners: %lu of %lu "
-		"samples at %d or more\n", route ? " " : "", route ? route : "",
-		cpu, NSPIN, ge, all, NSPIN - 1);
+	fprintf(stderr, "runqlen%s%s%s%s: CPU %d with %d spinners: %lu of "
+		"%lu samples at %d or more\n", route ? " " : "",
+		route ? route : "", cpu_way ? " cpu " : "",
+		cpu_way ? cpu_way : "", cpu, NSPIN, ge, all, NSPIN - 1);
 	/* 99 Hz for a second */
 	ck_assert_uint_ge(all, 60);
 	ck_assert_msg(ge * 100 >= all * 95, "%lu of %lu samples of CPU %d "
@@ -191,7 +197,7 @@ static void pinned_spinners(const char *route)
 
 START_TEST(test_pinned_spinners)
 {
-	pinned_spinners(NULL);
+	pinned_spinners(NULL, NULL);
 }
 END_TEST
 
@@ -199,7 +205,16 @@ END_TEST
  * neither BTF nor data symbols (Debian's armv7) */
 START_TEST(test_pinned_spinners_tracepoint)
 {
-	pinned_spinners("tracepoint");
+	pinned_spinners("tracepoint", NULL);
+}
+END_TEST
+
+/* the CPU from the map of each CPU's number, as on riscv64 with the JIT
+ * off: in the sampling program, and in the raw tracepoint route's */
+START_TEST(test_pinned_spinners_cpu_map)
+{
+	pinned_spinners(NULL, "map");
+	pinned_spinners("tracepoint", "map");
 }
 END_TEST
 
@@ -213,6 +228,7 @@ static Suite *runqlen_suite(void)
 	tcase_add_test(tc, test_discovery_agrees);
 	tcase_add_test(tc, test_pinned_spinners);
 	tcase_add_test(tc, test_pinned_spinners_tracepoint);
+	tcase_add_test(tc, test_pinned_spinners_cpu_map);
 	suite_add_tcase(s, tc);
 	return s;
 }
