@@ -517,8 +517,8 @@ START_TEST(test_retrans_count)
 		ck_assert_msg(p, "no %s in\n%s", want, out);
 		n = strtoull(p + strlen(want), NULL, 10);
 		ck_assert_msg(n == r.delta[i], "%s: %llu retransmits counted, "
-			      "RetransSegs grew by %llu", addrs[i], n,
-			      r.delta[i]);
+			      "RetransSegs grew by %llu; the output:\n%s",
+			      addrs[i], n, r.delta[i], out);
 	}
 	if (!r.ok[1])
 		bbtest_skip("IPv4 passed; no IPv6 loopback in a new network "
