@@ -226,10 +226,12 @@ static int configure(struct tool_ctx *t, struct tcpdrop_settings *s)
 		return tool_fail(t, -EOPNOTSUPP, "%sskb:kfree_skb gives the "
 				 "packet, whose headers barebpf reads at "
 				 "struct sk_buff's offsets, which this kernel "
-				 "does not say: %s; give its BTF with --btf "
-				 "FILE (e.g. BTFhub's)", s->by_location ?
+				 "does not say: %s%s", s->by_location ?
 				 "tcp_drop is no function of this kernel (it "
-				 "was inlined): " : "", s->why);
+				 "was inlined): " : "", s->why,
+				 strstr(s->why, "--btf") ? "" :
+				 "; give its BTF with --btf FILE (e.g. "
+				 "BTFhub's)");
 	if (s->by_location && t->verbose)
 		fprintf(stderr, "tcp_drop is no function here and skb:kfree_skb "
 			"has no reason: the drops of TCP packets that tcp "
