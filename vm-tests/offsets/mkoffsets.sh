@@ -68,6 +68,7 @@ cp .config "$work/config.orig"
 	--disable DEBUG_INFO_SPLIT
 mk olddefconfig
 # nothing but debug options changed
+changed=$(diff "$work/config.orig" .config | sed -n 's/^> //p' | tr '\n' ' ' || true)
 extra=$(diff "$work/config.orig" .config | grep '^[<>]' |
 	grep -vE 'CONFIG_(DEBUG_INFO[A-Z0-9_]*|GDB_SCRIPTS|DEBUG_KERNEL_DC|PAHOLE_HAS[A-Z_]*)[= ]' || true)
 [ -z "$extra" ] || { echo "$0: CONFIG_DEBUG_INFO changed more than debug options:" >&2; echo "$extra" >&2; exit 1; }
@@ -80,7 +81,7 @@ tmp=$work/pahole
 	echo "# $label: struct field offsets from pahole (the kernel's own answer, for the QEMU case offsets-pahole)"
 	echo "# kernel: $(make -s kernelversion) ARCH=$arch, source github:${mirror/+//} $commit${patch#-}" |
 		sed "s/ \($commit\)\(.\)/ \1, patch $kdir\/\2/"
-	echo "# config: $kdir/$config md5 $(md5sum <"$kd/$config" | cut -d' ' -f1), + CONFIG_DEBUG_INFO (no other change)"
+	echo "# config: $kdir/$config md5 $(md5sum <"$kd/$config" | cut -d' ' -f1), changed only by: ${changed% }"
 	echo "# ${cross}gcc: $(${cross}gcc --version | head -n 1), pahole $(pahole --version)"
 	echo "# pahole -C STRUCT --expand_types OBJ ($objs); vm-tests/offsets/pahole-offsets.py reads offsets"
 	echo "# made by: vm-tests/offsets/mkoffsets.sh $label"
