@@ -1,0 +1,64 @@
+# The offsets barebpf discovers on a kernel without BTF, against that
+# kernel's own answer: vm-tests/offsets/LABEL.txt, pahole on DWARF of the
+# same source and config (made by vm-tests/offsets/mkoffsets.sh). With
+# BAREBPF_FIELDS=discover (no cache), each tool that discovers says with
+# -v where each field is: tcpconnect (struct sock's), tcplife
+# (tcp_sock.bytes_acked/bytes_received), exitsnoop (task_struct's),
+# ext4slower (kiocb, file, dentry), runqlen (rq.nr_running). Every field
+# named must be in the fixture at the same offset and size, and every
+# field of the fixture must have been discovered (file.f_op only where
+# ext4 reads through generic_file_read_iter: 4.9). Kernels with no
+# fixture skip (where there is BTF, the cases sockoff-btf, tcplife-bytes,
+# exitsnoop-codes, fsslower-ext4 and runqlen-spin check against it).
+. /vmtest/lib.sh
+F=/vmtest/offsets/$LABEL.txt
+[ -r $F ] || skip "no pahole fixture for $LABEL (vm-tests/offsets/)"
+grep -q "^# kernel: $R " $F || fail "$F is not of this kernel ($R): $(grep '^# kernel' $F)"
+need_tracefs
+lo_up
+slow_ext4 1
+export BAREBPF_FIELDS=discover
+# run NAME ARGS...: the tool's -v lines "PATH at offset N (S bytes)" (or
+# without the size: fsslower's) appended to $W/disc as "PATH N S"
+run() {
+	local n=$1; shift
+	local rc=0
+	"$@" -v >$W/$n.out 2>$W/$n.err || rc=$?
+	[ $rc = 0 ] || { tail -n 3 $W/$n.err; fail "$n: exit $rc ($*)"; }
+	grep -q ': discovered' $W/$n.err || { cat $W/$n.err; fail "$n: nothing discovered"; }
+	sed -n 's/^\([a-z_]*\.[a-z_.0-9]*\) at offset \([0-9]*\) (\([0-9]*\) bytes): .*/\1 \2 \3/p; s/^\([a-z_]*\.[a-z_.0-9]*\) at offset \([0-9]*\): .*/\1 \2 -/p' $W/$n.err >>$W/disc
+}
+: >$W/disc
+run tcpconnect barebpf tcpconnect --duration 0.1
+run tcplife barebpf tcplife --duration 0.1
+run exitsnoop barebpf exitsnoop --duration 0.1
+run ext4slower barebpf ext4slower -d 0.1
+run runqlen barebpf runqlen --duration 0.1
+diag "discovered: $(sort -u $W/disc | tr '\n' ';')"
+# each field once (two tools that place one must agree)
+sort -u $W/disc | awk '{ print $1 }' | uniq -d >$W/twice
+[ -s $W/twice ] && fail "placed differently by two tools: $(grep -F -f $W/twice $W/disc | sort -u | tr '\n' ';')"
+bad=
+while read -r p off size; do
+	want=$(awk -v p=$p '$1 == p { print $2, $3 }' $F)
+	if [ -z "$want" ]; then
+		bad="$bad $p: discovered at $off, not in the fixture;"
+	elif [ "$size" = - ] && [ "${want% *}" != $off ]; then
+		bad="$bad $p: discovered $off, pahole ${want% *};"
+	elif [ "$size" != - ] && [ "$want" != "$off $size" ]; then
+		bad="$bad $p: discovered $off ($size bytes), pahole ${want% *} (${want#* } bytes);"
+	fi
+done <<EOT
+$(sort -u $W/disc)
+EOT
+# file.f_op: read only where ext4 reads through generic_file_read_iter
+# (4.9; 4.10 and later have ext4_file_read_iter)
+OPT=
+grep -q ' ext4_file_read_iter$' /proc/kallsyms && OPT=file.f_op
+for p in $(grep -v '^#' $F | awk '{ print $1 }'); do
+	[ "$p" = "$OPT" ] || grep -q "^$p " $W/disc || bad="$bad $p: in the fixture, not discovered;"
+done
+[ -z "$bad" ] || fail "offsets against pahole ($F):$bad"
+no_probes_left "the discoveries"
+diag "$(sort -u $W/disc | wc -l) fields as pahole says"
+pass
