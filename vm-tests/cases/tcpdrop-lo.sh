@@ -32,8 +32,8 @@ start_tool barebpf tcpdrop -v
 if ! started; then
 	[ -z "$(our_probes)" ] || fail "probes left in kprobe_events"
 	if [ $RC = 1 ] && [ ! -e /sys/kernel/btf/vmlinux ] &&
-		grep -q "skb:kfree_skb gives the packet, .*give its BTF with --btf FILE" $W/err; then
-		diag "$(grep 'give its BTF' $W/err)"
+		grep -q "skb:kfree_skb gives the packet, .*with --btf FILE" $W/err; then
+		diag "$(grep 'with --btf FILE' $W/err)"
 		REFUSED=1
 	else
 		grep -q "field sock.__sk_common.* cannot discover it" $W/err &&
