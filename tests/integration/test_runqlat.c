@@ -186,8 +186,8 @@ static void counts_exactly_of(const char *tool, const char *how, int off)
 	ck_assert_uint_ge(b - a, 10);
 	ck_assert_msg(counted <= b - a - off && b - a - off - counted <= miss,
 		      "%s %s%s counted %lu, the kernel %lu switches "
-		      "(%lu runs skipped): %.1500s", tool, how,
-		      off ? " -O" : "", counted, b - a, miss,
+		      "(%lu runs skipped; stderr: %.300s): %.1500s", tool,
+		      how, off ? " -O" : "", counted, b - a, miss, err,
 		      strstr(out, section) ? strstr(out, section) : out);
 }
 
