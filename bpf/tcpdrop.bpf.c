@@ -18,7 +18,7 @@
  * Constants: filter_family (-4: 2, -6: 10; 0: both), skb_known,
  * skb_off_{head,nh,th,sk}, tp_reason, tp_protocol, tp_skaddr, tp_rx_sk,
  * tp_has_rx_sk, min_reason, by_location, tp_location, and the socket's
- * (sk_off_*, sk_have_v6).
+ * (sk_off_*, sk_have_v6); the discovery's: disc_pid, tp_q_skaddr.
  */
 #define TCPSOCK_BPF
 #include "bb_helpers.h"
@@ -33,6 +33,8 @@ BB_MAP(stacks, BPF_MAP_TYPE_STACK_TRACE, sizeof(u32), 127 * sizeof(u64),
 BB_MAP(stats, BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(u32), sizeof(u64),
        TCPDROP_NSTATS);
 BB_MAP(events, BPF_MAP_TYPE_PERF_EVENT_ARRAY, sizeof(u32), sizeof(u32), 1024);
+BB_MAP(skbdisc, BPF_MAP_TYPE_ARRAY, sizeof(u32), TCPDROP_DISC_V,
+       TCPDROP_DISC_N);
 
 /*
  * The IP and TCP headers of skb into e: 1 for a TCP segment of IPv4 or
@@ -161,6 +163,47 @@ int tp_kfree_skb(void *ctx)
 		sk = (const char *)(unsigned long)
 			BB_TP_READ_ULONG(ctx, tp_rx_sk);
 	emit(ctx, &e, sk);
+	return 0;
+}
+
+/*
+ * The discovery of struct sk_buff's fields (loader/mods/skboff.c): the
+ * first packet process disc_pid sends after the loader clears skbdisc[0],
+ * at net:net_dev_queue (in the sender's context; its socket, headers and
+ * data set), copied as bpf/tcpdrop.h says, through the stack (4.9's
+ * bpf_probe_read writes the stack only).
+ */
+SEC("tracepoint/net/net_dev_queue")
+int tp_skbdisc(void *ctx)
+{
+	const char *skb = (const char *)(unsigned long)
+		BB_TP_READ_ULONG(ctx, tp_q_skaddr);
+	bb_kulong win[TCPDROP_DISC_WIN / sizeof(bb_kulong)];
+	char buf[TCPDROP_DISC_V];
+	u32 k = 0, i, *done;
+
+	if ((u32)(bpf_get_current_pid_tgid() >> 32) != BB_CONST(disc_pid))
+		return 0;
+	done = bpf_map_lookup_elem(&skbdisc, &k);
+	if (!done || *done)
+		return 0;
+	*done = sizeof(bb_kulong);
+	bpf_probe_read(win, sizeof(win), skb);
+	k = 1;
+	bpf_map_update_elem(&skbdisc, &k, win, BPF_ANY);
+	k = 2;
+	bpf_map_update_elem(&skbdisc, &k, (char *)win + TCPDROP_DISC_V,
+			    BPF_ANY);
+#pragma unroll
+	for (i = 0; i < TCPDROP_DISC_WIN / sizeof(bb_kulong); i++) {
+		bpf_probe_read(buf + i % TCPDROP_DISC_PER * TCPDROP_DISC_PEEK,
+			       TCPDROP_DISC_PEEK,
+			       (const void *)(unsigned long)win[i]);
+		if (i % TCPDROP_DISC_PER == TCPDROP_DISC_PER - 1) {
+			k = 3 + i / TCPDROP_DISC_PER;
+			bpf_map_update_elem(&skbdisc, &k, buf, BPF_ANY);
+		}
+	}
 	return 0;
 }
 

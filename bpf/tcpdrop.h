@@ -28,4 +28,19 @@ struct tcpdrop_event {
 
 #define TCPDROP_STACKS 1024 /* stack map entries, as bcc's */
 
+/*
+ * skbdisc: the discovery of struct sk_buff's fields (loader/mods/skboff.c),
+ * entries of TCPDROP_DISC_V bytes. 0: its first u32, the kernel's pointer
+ * size once a packet was copied (the loader clears it); 1 and 2: the
+ * first TCPDROP_DISC_WIN bytes of the packet's sk_buff; 3 on: for each
+ * pointer-sized slot of them, TCPDROP_DISC_PEEK bytes at the address it
+ * holds (zeros where that cannot be read), TCPDROP_DISC_PER an entry.
+ */
+#define TCPDROP_DISC_V 128
+#define TCPDROP_DISC_WIN 256
+#define TCPDROP_DISC_PEEK 64
+#define TCPDROP_DISC_PER (TCPDROP_DISC_V / TCPDROP_DISC_PEEK)
+#define TCPDROP_DISC_SLOTS (TCPDROP_DISC_WIN / 4) /* at most: 32-bit */
+#define TCPDROP_DISC_N (3 + TCPDROP_DISC_SLOTS / TCPDROP_DISC_PER)
+
 #endif

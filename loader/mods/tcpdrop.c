@@ -127,6 +127,7 @@ static int skb_offsets(struct tool_ctx *t, struct tcpdrop_settings *s)
 	int i, ret = 0;
 
 	fieldoff_init(&fo, t->btf_file);
+	ret = skboff_register(&fo);
 	for (i = 0; i < 4 && ret == 0; i++) {
 		memset(&fl, 0, sizeof(fl));
 		ret = fieldoff_find(&fo, f[i].path, &fl, &err);
@@ -240,7 +241,10 @@ static int configure(struct tool_ctx *t, struct tcpdrop_settings *s)
 		return ret;
 	obj_set_noload(t->obj, s->tp ? TCPDROP_P_kp_tcp_drop :
 		       TCPDROP_P_tp_kfree_skb);
+	obj_set_noload(t->obj, TCPDROP_P_tp_skbdisc);
 	const int set[] = {
+		tcpdrop_set(t->obj, TCPDROP_C_disc_pid, 0),
+		tcpdrop_set(t->obj, TCPDROP_C_tp_q_skaddr, 0),
 		tcpdrop_set(t->obj, TCPDROP_C_filter_family, s->family),
 		tcpdrop_set(t->obj, TCPDROP_C_skb_known, s->skb_known),
 		tcpdrop_set(t->obj, TCPDROP_C_tp_has_rx_sk, has_rx),
