@@ -33,8 +33,7 @@ BB_MAP(stacks, BPF_MAP_TYPE_STACK_TRACE, sizeof(u32), 127 * sizeof(u64),
 BB_MAP(stats, BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(u32), sizeof(u64),
        TCPDROP_NSTATS);
 BB_MAP(events, BPF_MAP_TYPE_PERF_EVENT_ARRAY, sizeof(u32), sizeof(u32), 1024);
-BB_MAP(skbdisc, BPF_MAP_TYPE_ARRAY, sizeof(u32), TCPDROP_DISC_V,
-       TCPDROP_DISC_N);
+BB_MAP(skbdisc, BPF_MAP_TYPE_ARRAY, sizeof(u32), TCPDROP_DISC_V, 3);
 
 /*
  * The IP and TCP headers of skb into e: 1 for a TCP segment of IPv4 or
@@ -178,32 +177,23 @@ int tp_skbdisc(void *ctx)
 {
 	const char *skb = (const char *)(unsigned long)
 		BB_TP_READ_ULONG(ctx, tp_q_skaddr);
-	bb_kulong win[TCPDROP_DISC_WIN / sizeof(bb_kulong)];
 	char buf[TCPDROP_DISC_V];
-	u32 k = 0, i, *done;
+	u32 k = 0, *c;
+	u64 p;
 
 	if ((u32)(bpf_get_current_pid_tgid() >> 32) != BB_CONST(disc_pid))
 		return 0;
-	done = bpf_map_lookup_elem(&skbdisc, &k);
-	if (!done || *done)
+	c = bpf_map_lookup_elem(&skbdisc, &k);
+	if (!c || c[0])
 		return 0;
-	*done = sizeof(bb_kulong);
-	bpf_probe_read(win, sizeof(win), skb);
+	c[0] = sizeof(bb_kulong);
+	p = BB_KREAD_ULONG(skb + c[1]);
+	bpf_probe_read(buf, sizeof(buf), skb);
 	k = 1;
-	bpf_map_update_elem(&skbdisc, &k, win, BPF_ANY);
+	bpf_map_update_elem(&skbdisc, &k, buf, BPF_ANY);
+	bpf_probe_read(buf, TCPDROP_DISC_PEEK, (const void *)(unsigned long)p);
 	k = 2;
-	bpf_map_update_elem(&skbdisc, &k, (char *)win + TCPDROP_DISC_V,
-			    BPF_ANY);
-#pragma unroll
-	for (i = 0; i < TCPDROP_DISC_WIN / sizeof(bb_kulong); i++) {
-		bpf_probe_read(buf + i % TCPDROP_DISC_PER * TCPDROP_DISC_PEEK,
-			       TCPDROP_DISC_PEEK,
-			       (const void *)(unsigned long)win[i]);
-		if (i % TCPDROP_DISC_PER == TCPDROP_DISC_PER - 1) {
-			k = 3 + i / TCPDROP_DISC_PER;
-			bpf_map_update_elem(&skbdisc, &k, buf, BPF_ANY);
-		}
-	}
+	bpf_map_update_elem(&skbdisc, &k, buf, BPF_ANY);
 	return 0;
 }
 

@@ -30,17 +30,13 @@ struct tcpdrop_event {
 
 /*
  * skbdisc: the discovery of struct sk_buff's fields (loader/mods/skboff.c),
- * entries of TCPDROP_DISC_V bytes. 0: its first u32, the kernel's pointer
- * size once a packet was copied (the loader clears it); 1 and 2: the
- * first TCPDROP_DISC_WIN bytes of the packet's sk_buff; 3 on: for each
- * pointer-sized slot of them, TCPDROP_DISC_PEEK bytes at the address it
- * holds (zeros where that cannot be read), TCPDROP_DISC_PER an entry.
+ * entries of TCPDROP_DISC_V bytes. 0: two u32s, the kernel's pointer size
+ * once a packet was copied (the loader clears it) and the offset of the
+ * slot to follow (the loader's); 1: the first TCPDROP_DISC_V bytes of the
+ * packet's sk_buff; 2: TCPDROP_DISC_PEEK bytes at the address in that
+ * slot (zeros where that cannot be read).
  */
-#define TCPDROP_DISC_V 128
-#define TCPDROP_DISC_WIN 256
-#define TCPDROP_DISC_PEEK 64
-#define TCPDROP_DISC_PER (TCPDROP_DISC_V / TCPDROP_DISC_PEEK)
-#define TCPDROP_DISC_SLOTS (TCPDROP_DISC_WIN / 4) /* at most: 32-bit */
-#define TCPDROP_DISC_N (3 + TCPDROP_DISC_SLOTS / TCPDROP_DISC_PER)
+#define TCPDROP_DISC_V 256
+#define TCPDROP_DISC_PEEK 40
 
 #endif

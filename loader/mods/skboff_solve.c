@@ -10,8 +10,6 @@ const char *const skboff_paths[SKBOFF_NFIELDS] = {
 	"sk_buff.sk",
 };
 
-#define SKBOFF_MAXREC 8
-
 /* the pointer (or long) at off of r's copy */
 static uint64_t slot(const struct skboff_rec *r, uint32_t off)
 {
@@ -31,30 +29,27 @@ static uint32_t be16(const unsigned char *p)
 	return (uint32_t)(p[0] << 8 | p[1]);
 }
 
-/* the address of r's IPv4 header into *ip, its length into *hl: 0;
- * -ESRCH at no pointer; -EEXIST at two addresses */
+/* the address of r's IPv4 header, its peek showing it, into *ip, its
+ * length into *hl: 1, else 0 */
 static int find_ip(const struct skboff_rec *r, uint64_t *ip, uint32_t *hl)
 {
-	uint32_t i, k, h, n = 0;
+	uint32_t k, h;
 	const unsigned char *p;
 
-	for (i = 0; i < TCPDROP_DISC_WIN / r->ptr_size; i++)
-		for (k = 0; k + 24 <= TCPDROP_DISC_PEEK; k++) {
-			p = r->peek[i] + k;
-			h = (p[0] & 15) * 4;
-			if (p[0] >> 4 != 4 || h < 20 || p[9] != 17 ||
-			    memcmp(p + 12, &r->saddr, 4) ||
-			    memcmp(p + 16, &r->daddr, 4) ||
-			    k + h + 4 > TCPDROP_DISC_PEEK ||
-			    be16(p + h) != r->sport ||
-			    be16(p + h + 2) != r->dport)
-				continue;
-			if (n++ && *ip != slot(r, i * r->ptr_size) + k)
-				return -EEXIST;
-			*ip = slot(r, i * r->ptr_size) + k;
+	for (k = 0; k + 24 <= TCPDROP_DISC_PEEK; k++) {
+		p = r->peek + k;
+		h = (p[0] & 15) * 4;
+		if (p[0] >> 4 == 4 && h >= 20 && p[9] == 17 &&
+		    !memcmp(p + 12, &r->saddr, 4) &&
+		    !memcmp(p + 16, &r->daddr, 4) &&
+		    k + h + 4 <= TCPDROP_DISC_PEEK &&
+		    be16(p + h) == r->sport && be16(p + h + 2) == r->dport) {
+			*ip = slot(r, r->at) + k;
 			*hl = h;
+			return 1;
 		}
-	return n ? 0 : -ESRCH;
+	}
+	return 0;
 }
 
 /* does a u16 of r's copy hold v? */
@@ -63,7 +58,7 @@ static int has_u16(const struct skboff_rec *r, uint64_t v)
 	uint32_t o;
 	uint16_t w;
 
-	for (o = 0; o + 2 <= TCPDROP_DISC_WIN; o += 2) {
+	for (o = 0; o + 2 <= TCPDROP_DISC_V; o += 2) {
 		memcpy(&w, r->win + o, 2);
 		if (w == v)
 			return 1;
@@ -71,86 +66,83 @@ static int has_u16(const struct skboff_rec *r, uint64_t v)
 	return 0;
 }
 
-/* is the slot at o, in every record, field f (given head's offset)? */
-static int fits(const struct skboff_rec *r, int n, int f, uint32_t o,
+/* is the slot at o field f? head, network_header, transport_header: in
+ * each of the m records q that show their IPv4 header (at ip, hl long);
+ * sk: in every peek of o, of which there is one at least */
+static int fits(const struct skboff_rec *r, int n,
+		const struct skboff_rec *const *q, int m, int f, uint32_t o,
 		uint32_t head, const uint64_t *ip, const uint32_t *hl)
 {
 	const unsigned char *p;
 	uint64_t v, d;
 	uint16_t w;
-	int j;
+	int j, seen = 0;
 
-	for (j = 0; j < n; j++) {
-		v = slot(&r[j], f == SKBOFF_HEAD ? o : head);
-		d = ip[j] - v;
-		memcpy(&w, r[j].win + o, 2);
-		p = r[j].peek[o / r->ptr_size];
-		if (f == SKBOFF_HEAD ? v >= ip[j] || d > 0xffff ||
-		    !has_u16(&r[j], d) || !has_u16(&r[j], d + hl[j]) :
-		    f == SKBOFF_NH ? v >= ip[j] || w != d :
-		    f == SKBOFF_TH ? v >= ip[j] || w != d + hl[j] :
-		    memcmp(p, &r[j].daddr, 4) || memcmp(p + 4, &r[j].saddr, 4) ||
-		    be16(p + 12) != r[j].dport ||
-		    memcmp(p + 14, &r[j].sport, 2))
+	for (j = 0; f == SKBOFF_SK && j < n; j++) {
+		p = r[j].peek;
+		if (r[j].at != o)
+			continue;
+		if (memcmp(p, &r[j].daddr, 4) || memcmp(p + 4, &r[j].saddr, 4) ||
+		    be16(p + 12) != r[j].dport || memcmp(p + 14, &r[j].sport, 2))
 			return 0;
+		seen = 1;
 	}
-	return 1;
+	for (j = 0; f != SKBOFF_SK && j < m; j++) {
+		v = slot(q[j], f == SKBOFF_HEAD ? o : head);
+		d = ip[j] - v;
+		memcpy(&w, q[j]->win + o, 2);
+		if (v >= ip[j] || d > 0xffff ||
+		    (f == SKBOFF_HEAD ? !has_u16(q[j], d) ||
+		     !has_u16(q[j], d + hl[j]) :
+		     w != d + (f == SKBOFF_TH ? hl[j] : 0)))
+			return 0;
+		seen = 1;
+	}
+	return seen;
 }
 
 int skboff_solve(const struct skboff_rec *r, int n, struct skboff_result *res)
 {
-	static const char *const what[SKBOFF_NFIELDS] = {
-		"pointer below their IPv4 header at u16s to it and to their "
-		"UDP header", "u16 from head to their IPv4 header",
-		"u16 from head to their UDP header", "pointer to their socket"
-	};
+	const struct skboff_rec *q[SKBOFF_MAXREC];
 	uint64_t ip[SKBOFF_MAXREC];
 	uint32_t hl[SKBOFF_MAXREC], ps = n > 0 ? r->ptr_size : 0, o, at = 0;
-	int j, f, cnt, ret;
+	int j, m = 0, f, cnt;
 
 	memset(res, 0, sizeof(*res));
-	if (n < 1 || n > SKBOFF_MAXREC || (ps != 4 && ps != 8))
-		goto bad;
 	for (j = 0; j < n; j++) {
-		if (r[j].ptr_size != ps)
-			goto bad;
-		ret = find_ip(&r[j], &ip[j], &hl[j]);
-		if (ret < 0) {
-			snprintf(res->why, sizeof(res->why), "field %s: the "
-				 "IPv4 header of datagram %d is %s of the "
-				 "pointers of its sk_buff's first %u bytes",
-				 skboff_paths[0], j + 1, ret == -ESRCH ?
-				 "at none" : "at two addresses through some",
-				 TCPDROP_DISC_WIN);
-			return ret;
-		}
+		if (n > SKBOFF_MAXREC || (ps != 4 && ps != 8) ||
+		    r[j].ptr_size != ps || r[j].at % ps ||
+		    r[j].at + ps > TCPDROP_DISC_V)
+			break;
+		if (find_ip(&r[j], &ip[m], &hl[m]))
+			q[m++] = &r[j];
+	}
+	j = j < n || n < 1;
+	if (j || m < 2) {
+		snprintf(res->why, sizeof(res->why), "field %s: %s",
+			 skboff_paths[0], j ? "not the discovery's records" :
+			 "the IPv4 header of fewer than two datagrams at a "
+			 "pointer of their sk_buff");
+		return j ? -EINVAL : -ESRCH;
 	}
 	for (f = 0; f < SKBOFF_NFIELDS; f++) {
 		uint32_t step = f == SKBOFF_NH || f == SKBOFF_TH ? 2 : ps;
 
-		for (o = 0, cnt = 0; o + step <= TCPDROP_DISC_WIN; o += step)
-			if (fits(r, n, f, o, res->off[SKBOFF_HEAD], ip, hl) &&
-			    cnt++ == 0)
+		for (o = 0, cnt = 0; o + step <= TCPDROP_DISC_V; o += step)
+			if (fits(r, n, q, m, f, o, res->off[SKBOFF_HEAD], ip,
+				 hl) && cnt++ == 0)
 				at = o;
 		if (cnt != 1) {
-			snprintf(res->why, sizeof(res->why), "field %s: %s "
-				 "offset of the first %u bytes of the sk_buffs "
-				 "of %d UDP datagrams holds the %s in each",
+			snprintf(res->why, sizeof(res->why), "field %s: at %s "
+				 "offset of the sk_buffs of %d UDP datagrams",
 				 skboff_paths[f], cnt ? "more than one" : "no",
-				 TCPDROP_DISC_WIN, n, what[f]);
+				 n);
 			return cnt ? -EEXIST : -ESRCH;
 		}
 		res->off[f] = at;
 		res->size[f] = step;
 	}
-	snprintf(res->why, sizeof(res->why), "discovered: in the sk_buffs of "
-		 "%d UDP datagrams over lo, the %u-byte pointer to their "
-		 "socket and the one from which u16s lead to their IPv4 and "
-		 "UDP headers", n, ps);
+	snprintf(res->why, sizeof(res->why), "discovered: the sk_buffs of %d "
+		 "UDP datagrams over lo", n);
 	return 0;
-bad:
-	snprintf(res->why, sizeof(res->why), "field %s: %d copies of "
-		 "sk_buffs, of pointers of %u bytes: not what the discovery "
-		 "makes", skboff_paths[0], n, ps);
-	return -EINVAL;
 }

@@ -127,7 +127,7 @@ static int skb_offsets(struct tool_ctx *t, struct tcpdrop_settings *s)
 	int i, ret = 0;
 
 	fieldoff_init(&fo, t->btf_file);
-	ret = skboff_register(&fo);
+	ret = skboff_register(&fo, &tcpdrop_skel);
 	for (i = 0; i < 4 && ret == 0; i++) {
 		memset(&fl, 0, sizeof(fl));
 		ret = fieldoff_find(&fo, f[i].path, &fl, &err);
