@@ -140,8 +140,9 @@ static int skb_offsets(struct tool_ctx *t, struct tcpdrop_settings *s)
 		} else {
 			off[i] = fl.offset;
 			if (t->verbose)
-				fprintf(stderr, "%s at offset %u: %s\n",
-					f[i].path, fl.offset, fl.how);
+				fprintf(stderr, "%s at offset %u (%u bytes): "
+					"%s\n", f[i].path, fl.offset, fl.size,
+					fl.how);
 		}
 	}
 	fieldoff_close(&fo);

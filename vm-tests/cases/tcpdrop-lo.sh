@@ -38,7 +38,7 @@ if ! started; then
 fi
 grep -E 'sk_buff|Tracing|drop reasons' $W/err $W/out | sed 's/^/# /'
 if [ ! -e /sys/kernel/btf/vmlinux ] && grep -q 'through skb:kfree_skb' $W/out; then
-	n=$(grep -cE '^sk_buff\.(head|network_header|transport_header|sk) at offset [0-9]+: discovered' $W/err)
+	n=$(grep -cE '^sk_buff\.(head|network_header|transport_header|sk) at offset [0-9]+ \([248] bytes\): discovered' $W/err)
 	[ "$n" = 4 ] || fail "no BTF: $n of struct sk_buff's 4 fields discovered, not 4"
 fi
 # blocks RE: how many lines match RE and have a tcp_ frame in the stack
