@@ -134,8 +134,9 @@ static int run(struct tool_ctx *td, const struct bb_skel *sk,
 				2 + 2 * i, r, n);
 	if (ret < 0)
 		snprintf(st.r.why, sizeof(st.r.why), ": its UDP datagrams over "
-			 "lo: %s", ret == -ENODATA ? "net:net_dev_queue did "
-			 "not see them" : strerror(-ret));
+			 "lo: %s (is lo up?)", ret == -ENODATA ?
+			 "net:net_dev_queue did not see them" :
+			 strerror(-ret));
 	return ret;
 }
 

@@ -380,6 +380,28 @@ START_TEST(test_skb_discovery)
 }
 END_TEST
 
+/* the discovery where lo is down (a network namespace of its own):
+ * refused, naming the field, lo and --btf; nothing printed on stdout */
+START_TEST(test_skb_discovery_no_lo)
+{
+	char out[4096], err[8192];
+	char *a1[] = { "/usr/bin/unshare", "-n", (char *)barebpf(), "tcpdrop",
+		       "--duration", "1", NULL };
+	int rc;
+
+	if (system("/usr/bin/unshare -n true 2>/dev/null") != 0)
+		bbtest_skip("no /usr/bin/unshare -n here");
+	setenv("BAREBPF_FIELDS", "discover:" SKB_FIELDS, 1);
+	rc = run(a1, out, sizeof(out), err, sizeof(err));
+	unsetenv("BAREBPF_FIELDS");
+	ck_assert_msg(rc == 1, "exit %d: %s", rc, err);
+	ck_assert_msg(strstr(err, "field sk_buff.head: ") &&
+		      strstr(err, "(is lo up?)") && strstr(err, "--btf FILE"),
+		      "%s", err);
+	ck_assert_msg(!out[0], "%s", out);
+}
+END_TEST
+
 /* the text: bcc's header and line, the stack a frame a line */
 START_TEST(test_text)
 {
@@ -430,6 +452,7 @@ static Suite *tcpdrop_suite(void)
 	tcase_add_test(tc, test_family);
 	tcase_add_test(tc, test_by_location);
 	tcase_add_test(tc, test_skb_discovery);
+	tcase_add_test(tc, test_skb_discovery_no_lo);
 	tcase_add_test(tc, test_text);
 	tcase_add_test(tc, test_bad_options);
 	suite_add_tcase(s, tc);
