@@ -9,8 +9,9 @@
  * IPv4 or IPv6 packets whose header says TCP.
  *
  * The addresses, ports and flags come from the packet's IP and TCP
- * headers where struct sk_buff's offsets are known (skb_known: BTF or
- * --btf; the tracepoint needs them), else (the kprobe) from the socket
+ * headers where struct sk_buff's offsets are known (skb_known: BTF,
+ * --btf or the discovery, tp_skbdisc below; the tracepoint needs them),
+ * else (the kprobe) from the socket
  * through the field-offset layer (bpf/tcpsock.h), its remote end as the
  * source, without the flags. The state is the socket's: skb->sk, else the
  * event's rx_sk (6.12+), else none (a segment no socket took).

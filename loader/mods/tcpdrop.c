@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* bpf/tcpdrop.bpf.c on the host: a kprobe on tcp_drop where the kernel
  * has it (4.10 to 5.18), else skb:kfree_skb with its reason (5.17+);
- * struct sk_buff's offsets (BTF or --btf) and struct sock's (tcpsock.c);
+ * struct sk_buff's offsets (BTF, --btf, else skboff.c's discovery) and
+ * struct sock's (tcpsock.c);
  * the reasons' names from the tracepoint's format file. */
 #include <errno.h>
 #include <stdio.h>
