@@ -12,10 +12,14 @@
 struct lay {
 	uint32_t ps, head, nh, th, sk, data, mh, csum;
 };
-/* x86_64 (4.9 to 6.18: the same offsets) */
+/* head, network_header, transport_header and sk as pahole gives them
+ * (vm-tests/offsets/); data after head, mac_header after network_header:
+ * x86_64 (4.9 to 6.18: the same offsets) */
 static const struct lay lay64 = { 8, 192, 180, 178, 24, 200, 182, 152 };
-/* a 32-bit one (tail and end pointers before head) */
-static const struct lay lay32 = { 4, 156, 142, 140, 12, 160, 144, 96 };
+/* arm64 4.15 */
+static const struct lay laya64 = { 8, 184, 172, 170, 24, 192, 174, 144 };
+/* armv7 4.19 (tail and end: pointers before head) */
+static const struct lay lay32 = { 4, 160, 148, 146, 12, 164, 150, 96 };
 
 static uint32_t seed = 4242;
 static uint8_t noise(void)
@@ -135,6 +139,7 @@ START_TEST(test_finds_64)
 {
 	check_found(&lay64, 78, 78);
 	check_found(&lay64, 16, 22); /* the header in head's bytes too */
+	check_found(&laya64, 64, 64);
 }
 END_TEST
 
