@@ -9,8 +9,9 @@
  * IPv4 or IPv6 packets whose header says TCP.
  *
  * The addresses, ports and flags come from the packet's IP and TCP
- * headers where struct sk_buff's offsets are known (skb_known: BTF or
- * --btf; the tracepoint needs them), else (the kprobe) from the socket
+ * headers where struct sk_buff's offsets are known (skb_known: BTF,
+ * --btf or the discovery, tp_skbdisc below; the tracepoint needs them),
+ * else (the kprobe) from the socket
  * through the field-offset layer (bpf/tcpsock.h), its remote end as the
  * source, without the flags. The state is the socket's: skb->sk, else the
  * event's rx_sk (6.12+), else none (a segment no socket took).
@@ -18,7 +19,7 @@
  * Constants: filter_family (-4: 2, -6: 10; 0: both), skb_known,
  * skb_off_{head,nh,th,sk}, tp_reason, tp_protocol, tp_skaddr, tp_rx_sk,
  * tp_has_rx_sk, min_reason, by_location, tp_location, and the socket's
- * (sk_off_*, sk_have_v6).
+ * (sk_off_*, sk_have_v6); the discovery's: disc_pid, tp_q_skaddr.
  */
 #define TCPSOCK_BPF
 #include "bb_helpers.h"
@@ -33,6 +34,7 @@ BB_MAP(stacks, BPF_MAP_TYPE_STACK_TRACE, sizeof(u32), 127 * sizeof(u64),
 BB_MAP(stats, BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(u32), sizeof(u64),
        TCPDROP_NSTATS);
 BB_MAP(events, BPF_MAP_TYPE_PERF_EVENT_ARRAY, sizeof(u32), sizeof(u32), 1024);
+BB_MAP(skbdisc, BPF_MAP_TYPE_ARRAY, sizeof(u32), TCPDROP_DISC_V, 3);
 
 /*
  * The IP and TCP headers of skb into e: 1 for a TCP segment of IPv4 or
@@ -161,6 +163,38 @@ int tp_kfree_skb(void *ctx)
 		sk = (const char *)(unsigned long)
 			BB_TP_READ_ULONG(ctx, tp_rx_sk);
 	emit(ctx, &e, sk);
+	return 0;
+}
+
+/*
+ * The discovery of struct sk_buff's fields (loader/mods/skboff.c): the
+ * first packet process disc_pid sends after the loader clears skbdisc[0],
+ * at net:net_dev_queue (in the sender's context; its socket, headers and
+ * data set), copied as bpf/tcpdrop.h says, through the stack (4.9's
+ * bpf_probe_read writes the stack only).
+ */
+SEC("tracepoint/net/net_dev_queue")
+int tp_skbdisc(void *ctx)
+{
+	const char *skb = (const char *)(unsigned long)
+		BB_TP_READ_ULONG(ctx, tp_q_skaddr);
+	char buf[TCPDROP_DISC_V];
+	u32 k = 0, *c;
+	u64 p;
+
+	if ((u32)(bpf_get_current_pid_tgid() >> 32) != BB_CONST(disc_pid))
+		return 0;
+	c = bpf_map_lookup_elem(&skbdisc, &k);
+	if (!c || c[0])
+		return 0;
+	c[0] = sizeof(bb_kulong);
+	p = BB_KREAD_ULONG(skb + c[1]);
+	bpf_probe_read(buf, sizeof(buf), skb);
+	k = 1;
+	bpf_map_update_elem(&skbdisc, &k, buf, BPF_ANY);
+	bpf_probe_read(buf, TCPDROP_DISC_PEEK, (const void *)(unsigned long)p);
+	k = 2;
+	bpf_map_update_elem(&skbdisc, &k, buf, BPF_ANY);
 	return 0;
 }
 

@@ -28,4 +28,15 @@ struct tcpdrop_event {
 
 #define TCPDROP_STACKS 1024 /* stack map entries, as bcc's */
 
+/*
+ * skbdisc: the discovery of struct sk_buff's fields (loader/mods/skboff.c),
+ * entries of TCPDROP_DISC_V bytes. 0: two u32s, the kernel's pointer size
+ * once a packet was copied (the loader clears it) and the offset of the
+ * slot to follow (the loader's); 1: the first TCPDROP_DISC_V bytes of the
+ * packet's sk_buff; 2: TCPDROP_DISC_PEEK bytes at the address in that
+ * slot (zeros where that cannot be read).
+ */
+#define TCPDROP_DISC_V 256
+#define TCPDROP_DISC_PEEK 40
+
 #endif

@@ -19,6 +19,11 @@ struct bb_fieldoff;
  * (sockoff_solve.h); fieldoff_find caches each per boot. 0 or -errno.
  */
 int sockoff_register(struct bb_fieldoff *fo);
+/* skboff.c: the discovery of struct sk_buff's head, network_header,
+ * transport_header and sk where no BTF places them (UDP datagrams over lo
+ * of known addresses and ports, net:net_dev_queue, the program tp_skbdisc
+ * of tcpdrop's object, whose skeleton the caller gives): registers them. */
+int skboff_register(struct bb_fieldoff *fo, const struct bb_skel *tcpdrop);
 /* 1 if this kernel has IPv6 (an AF_INET6 socket binds to ::1), else 0. */
 int sockoff_have_ipv6(void);
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* bpf/tcpdrop.bpf.c on the host: a kprobe on tcp_drop where the kernel
  * has it (4.10 to 5.18), else skb:kfree_skb with its reason (5.17+);
- * struct sk_buff's offsets (BTF or --btf) and struct sock's (tcpsock.c);
+ * struct sk_buff's offsets (BTF, --btf, else skboff.c's discovery) and
+ * struct sock's (tcpsock.c);
  * the reasons' names from the tracepoint's format file. */
 #include <errno.h>
 #include <stdio.h>
@@ -127,6 +128,7 @@ static int skb_offsets(struct tool_ctx *t, struct tcpdrop_settings *s)
 	int i, ret = 0;
 
 	fieldoff_init(&fo, t->btf_file);
+	ret = skboff_register(&fo, &tcpdrop_skel);
 	for (i = 0; i < 4 && ret == 0; i++) {
 		memset(&fl, 0, sizeof(fl));
 		ret = fieldoff_find(&fo, f[i].path, &fl, &err);
@@ -139,8 +141,9 @@ static int skb_offsets(struct tool_ctx *t, struct tcpdrop_settings *s)
 		} else {
 			off[i] = fl.offset;
 			if (t->verbose)
-				fprintf(stderr, "%s at offset %u: %s\n",
-					f[i].path, fl.offset, fl.how);
+				fprintf(stderr, "%s at offset %u (%u bytes): "
+					"%s\n", f[i].path, fl.offset, fl.size,
+					fl.how);
 		}
 	}
 	fieldoff_close(&fo);
@@ -240,7 +243,10 @@ static int configure(struct tool_ctx *t, struct tcpdrop_settings *s)
 		return ret;
 	obj_set_noload(t->obj, s->tp ? TCPDROP_P_kp_tcp_drop :
 		       TCPDROP_P_tp_kfree_skb);
+	obj_set_noload(t->obj, TCPDROP_P_tp_skbdisc);
 	const int set[] = {
+		tcpdrop_set(t->obj, TCPDROP_C_disc_pid, 0),
+		tcpdrop_set(t->obj, TCPDROP_C_tp_q_skaddr, 0),
 		tcpdrop_set(t->obj, TCPDROP_C_filter_family, s->family),
 		tcpdrop_set(t->obj, TCPDROP_C_skb_known, s->skb_known),
 		tcpdrop_set(t->obj, TCPDROP_C_tp_has_rx_sk, has_rx),

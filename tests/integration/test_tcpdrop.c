@@ -308,28 +308,97 @@ START_TEST(test_family)
 }
 END_TEST
 
-/* before 5.17's reasons (BAREBPF_TCPDROP=location here): the drops
- * tcp functions make, without a reason */
-START_TEST(test_by_location)
+/* the lines of test_by_location's drops */
+static void check_by_location(const char *out, const struct drop_run *r)
 {
-	static char out[1 << 20];
 	char want[256];
-	struct drop_run r = { .nfam = 1 };
 	int j;
 
-	setenv("BAREBPF_TCPDROP", "location", 1);
-	with_tcpdrop(NULL, &r, 0, out, sizeof(out));
-	unsetenv("BAREBPF_TCPDROP");
 	for (j = 0; j < NSYN; j++) {
 		snprintf(want, sizeof(want), "\"ip\":4,\"saddr\":\"127.0.0.1\","
 			 "\"sport\":%d,\"daddr\":\"127.0.0.1\",\"dport\":%d,"
 			 "\"state\":null,\"flags\":\"SYN\",\"reason\":null",
-			 r.sport[0][j], r.dport[0]);
+			 r->sport[0][j], r->dport[0]);
 		ck_assert_msg(count_of(out, want) == 1, "%d lines of %s:\n%s",
 			      count_of(out, want), want, out);
 		line_with_stack(out, want, "tcp_v4_rcv+");
 	}
 	ck_assert_msg(!strstr(out, "\"reason\":\""), "a reason:\n%s", out);
+}
+
+/* before 5.17's reasons (BAREBPF_TCPDROP=location here): the drops
+ * tcp functions make, without a reason */
+START_TEST(test_by_location)
+{
+	static char out[1 << 20];
+	struct drop_run r = { .nfam = 1 };
+
+	setenv("BAREBPF_TCPDROP", "location", 1);
+	with_tcpdrop(NULL, &r, 0, out, sizeof(out));
+	unsetenv("BAREBPF_TCPDROP");
+	check_by_location(out, &r);
+}
+END_TEST
+
+#define SKB_FIELDS "sk_buff.head,sk_buff.network_header," \
+	"sk_buff.transport_header,sk_buff.sk"
+
+/* struct sk_buff's fields discovered (forced) where BTF has them, as
+ * 4.9 to 4.15 do: BTF's offsets, and the drops of test_by_location */
+START_TEST(test_skb_discovery)
+{
+	static char out[1 << 20];
+	char o1[4096], err[8192], e2[8192], f[64];
+	char *a1[] = { (char *)barebpf(), "tcpdrop", "-v", "--duration", "1",
+		       NULL };
+	struct drop_run r = { .nfam = 1 };
+	const char *b, *d;
+	int i;
+
+	if (access("/sys/kernel/btf/vmlinux", R_OK))
+		bbtest_skip("no BTF to check the discovery against");
+	ck_assert_int_eq(run(a1, o1, sizeof(o1), err, sizeof(err)), 0);
+	setenv("BAREBPF_FIELDS", "discover:" SKB_FIELDS, 1);
+	i = run(a1, o1, sizeof(o1), e2, sizeof(e2));
+	ck_assert_msg(i == 0, "forced discovery: exit %d: %s", i, e2);
+	for (i = 0; i < 4; i++) {
+		snprintf(f, sizeof(f), "%s at offset ", i == 0 ? "sk_buff.head" :
+			 i == 1 ? "sk_buff.network_header" : i == 2 ?
+			 "sk_buff.transport_header" : "sk_buff.sk");
+		b = strstr(err, f);
+		d = strstr(e2, f);
+		ck_assert_msg(b && strstr(b, "BTF"), "no BTF offset: %s", err);
+		ck_assert_msg(d && strstr(d, "discovered"), "not discovered: "
+			      "%s", e2);
+		ck_assert_int_eq(atoi(d + strlen(f)), atoi(b + strlen(f)));
+	}
+	setenv("BAREBPF_TCPDROP", "location", 1);
+	with_tcpdrop(NULL, &r, 0, out, sizeof(out));
+	unsetenv("BAREBPF_TCPDROP");
+	unsetenv("BAREBPF_FIELDS");
+	check_by_location(out, &r);
+}
+END_TEST
+
+/* the discovery where lo is down (a network namespace of its own):
+ * refused, naming the field, lo and --btf; nothing printed on stdout */
+START_TEST(test_skb_discovery_no_lo)
+{
+	char out[4096], err[8192];
+	char *a1[] = { "/usr/bin/unshare", "-n", (char *)barebpf(), "tcpdrop",
+		       "--duration", "1", NULL };
+	int rc;
+
+	if (system("/usr/bin/unshare -n true 2>/dev/null") != 0)
+		bbtest_skip("no /usr/bin/unshare -n here");
+	setenv("BAREBPF_FIELDS", "discover:" SKB_FIELDS, 1);
+	rc = run(a1, out, sizeof(out), err, sizeof(err));
+	unsetenv("BAREBPF_FIELDS");
+	ck_assert_msg(rc == 1, "exit %d: %s", rc, err);
+	ck_assert_msg(strstr(err, "field sk_buff.head: ") &&
+		      strstr(err, "(is lo up?)") && strstr(err, "--btf FILE"),
+		      "%s", err);
+	ck_assert_msg(!out[0], "%s", out);
 }
 END_TEST
 
@@ -382,6 +451,8 @@ static Suite *tcpdrop_suite(void)
 	tcase_add_test(tc, test_refused_and_bad_seq);
 	tcase_add_test(tc, test_family);
 	tcase_add_test(tc, test_by_location);
+	tcase_add_test(tc, test_skb_discovery);
+	tcase_add_test(tc, test_skb_discovery_no_lo);
 	tcase_add_test(tc, test_text);
 	tcase_add_test(tc, test_bad_options);
 	suite_add_tcase(s, tc);

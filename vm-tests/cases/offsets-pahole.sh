@@ -4,7 +4,8 @@
 # BAREBPF_FIELDS=discover (no cache), each tool that discovers says with
 # -v where each field is: tcpconnect (struct sock's), tcplife
 # (tcp_sock.bytes_acked/bytes_received), exitsnoop (task_struct's),
-# ext4slower (kiocb, file, dentry), runqlen (rq.nr_running). Every field
+# ext4slower (kiocb, file, dentry), runqlen (rq.nr_running), tcpdrop
+# (sk_buff's head, network_header, transport_header, sk). Every field
 # named must be in the fixture at the same offset and size, and every
 # field of the fixture must have been discovered (file.f_op only where
 # ext4 reads through generic_file_read_iter: 4.9). Kernels with no
@@ -34,6 +35,7 @@ run tcplife barebpf tcplife --duration 0.1
 run exitsnoop barebpf exitsnoop --duration 0.1
 run ext4slower barebpf ext4slower -d 0.1
 run runqlen barebpf runqlen --duration 0.1
+run tcpdrop barebpf tcpdrop --duration 0.1
 diag "discovered: $(sort -u $W/disc | tr '\n' ';')"
 # each field once (two tools that place one must agree)
 sort -u $W/disc | awk '{ print $1 }' | uniq -d >$W/twice

@@ -9,6 +9,7 @@
 #   env KERNELS: the test kernels' folders (default <repo>/../shared/kernels)
 #       MIRRORS: where the git mirrors are, as OWNER+NAME/repo (default
 #       /work/.mirror; the fetch of github:OWNER/NAME)
+#       JOBS: make's -j (default 2)
 # Writes vm-tests/offsets/LABEL.txt; WORKDIR (default /tmp/offsets-LABEL)
 # holds the source tree and is deleted at the end (KEEP=1 keeps it).
 set -euo pipefail
@@ -44,7 +45,8 @@ sock.__sk_common.skc_family sock.__sk_common.skc_state
 tcp_sock.bytes_acked tcp_sock.bytes_received rq.nr_running
 task_struct.exit_code task_struct.tgid task_struct.real_parent
 task_struct.start_time kiocb.ki_filp kiocb.ki_pos file.f_path.dentry
-dentry.d_name.name file.f_op"
+dentry.d_name.name file.f_op sk_buff.head sk_buff.network_header
+sk_buff.transport_header sk_buff.sk"
 objs="kernel/sched/core.o net/ipv4/tcp.o fs/read_write.o"
 # IPv6's addresses where the kernel has IPv6 (none of these kernels)
 grep -q '^CONFIG_IPV6=y' "$kd/$config" &&
@@ -73,7 +75,8 @@ extra=$(diff "$work/config.orig" .config | grep '^[<>]' |
 	grep -vE 'CONFIG_(DEBUG_INFO[A-Z0-9_]*|GDB_SCRIPTS|DEBUG_KERNEL_DC|PAHOLE_HAS[A-Z_]*)[= ]' || true)
 [ -z "$extra" ] || { echo "$0: CONFIG_DEBUG_INFO changed more than debug options:" >&2; echo "$extra" >&2; exit 1; }
 echo "building $objs (ARCH=$arch)" >&2
-mk -j2 prepare >"$work/build.log" 2>&1 && mk -j2 $objs >>"$work/build.log" 2>&1 ||
+mk -j${JOBS:-2} prepare >"$work/build.log" 2>&1 &&
+	mk -j${JOBS:-2} $objs >>"$work/build.log" 2>&1 ||
 	{ tail -n 20 "$work/build.log" >&2; echo "$0: the build failed (above)" >&2; exit 1; }
 out=$here/$label.txt
 tmp=$work/pahole
