@@ -223,6 +223,19 @@ int opt_ports(struct tool_ctx *t, const char *opt, const char *arg,
 	}
 }
 
+int opt_family(struct tool_ctx *t, int c, int *family)
+{
+	int want = c == '4' ? 2 : 10;
+
+	if (*family && *family != want) {
+		tool_error(t, "-4 and -6 exclude each other: give one, or "
+			   "neither for both");
+		return tool_see_help(t);
+	}
+	*family = want;
+	return 0;
+}
+
 int parse_ulong(const char *s, unsigned long *v)
 {
 	char *end;

@@ -132,12 +132,8 @@ static int parse_args(struct tool_ctx *t, struct tcpdrop_opts *o, int argc,
 	int c;
 
 	while ((c = tool_getopt(t, argc, argv, "h46jv", longopts, &v)) > 0) {
-		if (o->family && o->family != (c == '4' ? 2 : 10)) {
-			tool_error(t, "-4 and -6 exclude each other: give one, "
-				   "or neither for both");
-			return tool_see_help(t);
-		}
-		o->family = c == '4' ? 2 : 10;
+		if (opt_family(t, c, &o->family))
+			return -EINVAL;
 	}
 	if (c < 0)
 		return c;

@@ -231,12 +231,8 @@ static int parse_args(struct tool_ctx *t, struct tcpretrans_opts *o, int argc,
 		case 'l': o->tlp = 1; break;
 		case 'c': o->count = 1; break;
 		case '4': case '6':
-			if (o->family && o->family != (c == '4' ? 2 : 10)) {
-				tool_error(t, "-4 and -6 exclude each other: "
-					   "give one, or neither for both");
-				return tool_see_help(t);
-			}
-			o->family = c == '4' ? 2 : 10;
+			if (opt_family(t, c, &o->family))
+				return -EINVAL;
 			break;
 		}
 	}
