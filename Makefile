@@ -142,7 +142,7 @@ LIB_OBJS := $(patsubst loader/%.c,$(O)/musl/%.o,$(LIB_SRCS))
 CMD_OBJS := $(patsubst loader/%.c,$(O)/musl/%.o,$(CMD_SRCS))
 HLIB_OBJS := $(patsubst loader/%.c,$(O)/host/%.o,$(LIB_SRCS))
 HCMD_OBJS := $(patsubst loader/%.c,$(O)/host/%.o,$(filter-out loader/cli/main.c,$(CMD_SRCS)))
-HEMBED_OBJS := $(patsubst %,$(O)/host/embed/%.o,$(BPF_NAMES)) $(O)/host/embed_list.o
+HEMBED_OBJS := $(patsubst %,$(O)/host/embed/%.o,$(BPF_NAMES)) $(O)/host/embed_list.o $(O)/host/embed/help-text.o
 
 # BPF objects only the tests load (read from disk, never embedded).
 TEST_BPF_OBJS := $(patsubst tests/bpf/%.bpf.c,$(O)/tests/bpf/%.bpf.o,$(wildcard tests/bpf/*.bpf.c))
@@ -172,7 +172,7 @@ $(O)/host/embed_list.o: $(O)/embed_list.c $(HDRS)
 # tool not named brings neither its files, nor its program module, nor its
 # embedded BPF object (nor the library code only it calls).
 AR := $(shell $(MUSL_CC) -print-prog-name=ar)
-$(O)/musl/barebpf.a: $(filter-out $(O)/musl/cli/main.o,$(CMD_OBJS)) $(LIB_OBJS) $(EMBED_OBJS)
+$(O)/musl/barebpf.a: $(filter-out $(O)/musl/cli/main.o,$(CMD_OBJS)) $(LIB_OBJS) $(EMBED_OBJS) $(O)/embed/help-text.o
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcsD $@ $^
 
@@ -238,6 +238,33 @@ $(CMD_OBJS) $(HCMD_OBJS) $(O)/host/embed_list.o: $(SKELS) $(O)/gen/sysnr.h
 
 $(O)/bpf/%.bpf.lz: $(O)/bpf/%.bpf.o $(O)/lzpack
 	$(Q)$(O)/lzpack $< $@
+
+# The tools' --help texts (loader/tools/.../NAME.help), one blob of them,
+# each after a line "\001NAME", compressed as the objects are (about 104
+# KB to 27: they repeat each other) and decoded by loader/cli/help.c. Every
+# tool's text is in it, also in a build of some TOOLS only. @BB_FLOOR@ and
+# @BB_FIELDOFF_CACHE@ in a text are the values of those macros.
+HELP_SRCS := $(sort $(wildcard loader/tools/*.help loader/tools/*/*.help))
+help_macro = $(shell sed -n 's/^\#define $(1) "\(.*\)"$$/\1/p' $(2))
+$(O)/gen/help.txt: $(HELP_SRCS) loader/cli/facts.h loader/kernel/fieldoff.h
+	$(call msg,GEN,$@)
+	@mkdir -p $(dir $@)
+	$(Q)for f in $(HELP_SRCS); do printf '\001%s\n' "$$(basename $$f .help)"; cat $$f; done | \
+	  sed -e 's|@BB_FLOOR@|$(call help_macro,BB_FLOOR,loader/cli/facts.h)|g' \
+	      -e 's|@BB_FIELDOFF_CACHE@|$(call help_macro,BB_FIELDOFF_CACHE,loader/kernel/fieldoff.h)|g' >$@.tmp
+	$(Q)! grep -n '@[A-Z_]*@' $@.tmp || { echo "$@: a macro of a help text is not known (Makefile)" >&2; exit 1; }
+	$(Q)mv $@.tmp $@
+
+$(O)/gen/help.lz: $(O)/gen/help.txt $(O)/lzpack
+	$(Q)$(O)/lzpack $< $@
+
+$(O)/embed/help-text.o: $(O)/gen/help.lz asm/embed.S
+	@mkdir -p $(dir $@)
+	$(Q)$(MUSL_CC) -c -DSYM=bb_help_lz -DOBJ_PATH='"$<"' -o $@ asm/embed.S
+
+$(O)/host/embed/help-text.o: $(O)/gen/help.lz asm/embed.S
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -c -DSYM=bb_help_lz -DOBJ_PATH='"$<"' -o $@ asm/embed.S
 
 $(O)/embed/%.o: $(O)/bpf/%.bpf.lz asm/embed.S
 	$(call msg,EMBED,$@)

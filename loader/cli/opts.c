@@ -15,7 +15,11 @@ int tool_opt(struct tool_ctx *t, int c, const struct tool_usage *u,
 	case 'h':
 		if (u->head)
 			fputs(u->head, stdout);
-		fputs(u->body, stdout);
+		if (tool_help(u->name, stdout) < 0) {
+			tool_error(t, "no help text '%s' in this binary (out "
+				   "of memory, or a build without it)", u->name);
+			exit(1);
+		}
 		exit(0);
 	case 'v':
 		t->verbose = 1;

@@ -296,11 +296,20 @@ enum { TOOL_OPT_BTF = 0x4254 };
 	{ "json", no_argument, NULL, 'j' },                                    \
 	{ "kern-version", required_argument, NULL, TOOL_OPT_KVER },            \
 	{ "duration", required_argument, NULL, TOOL_OPT_DURATION }
-/* What -h prints (head, if any, then body) to stdout; a bad option prints
- * one line pointing to --help (tool_see_help). */
+/* What -h prints to stdout: head, if any, then the help text `name`
+ * (loader/tools/.../NAME.help, help.c); a bad option prints one line
+ * pointing to --help (tool_see_help). */
 struct tool_usage {
-	const char *head, *body;
+	const char *head, *name;
 };
+/* help.c: the help texts, decoded (malloc'd, NUL-terminated; NULL without
+ * memory); the text `name` in them (not NUL-terminated: *text_len bytes),
+ * or NULL; text `name` written to f: 0, -ENOENT (no such text), -ENOMEM
+ * or -EIO. */
+char *tool_help_blob(size_t *len);
+const char *tool_help_find(const char *blob, size_t len, const char *name,
+			   size_t *text_len);
+int tool_help(const char *name, FILE *f);
 /* c is getopt's answer, optarg its argument: -h prints the usage and
  * exits 0; returns 0 for an option it took, -EINVAL after saying
  * what is wrong. */

@@ -13,46 +13,7 @@
 
 _Static_assert(BIOLAT_SLOTS == DHIST_SLOTS, "one slot count");
 
-static const char usage[] =
-"usage: barebpf biolatency [-h] [-T] [-Q] [-m] [-D] [-F] [-j] [-d DISK]\n"
-"                          [--duration SECONDS] [interval [count]]\n"
-"\n"
-"Summarize block device I/O latency as a log2 histogram.\n"
-"\n"
-"Latency is measured from the moment a request is issued to the device\n"
-"driver (or, with -Q, inserted into the OS queue) to its completion, on\n"
-"the block_rq_issue/insert/complete tracepoints. It works without kprobes,\n"
-"BTF or kernel headers, from Linux " BB_FLOOR " on. It does NOT see time"
-" a bio\n"
-"spends waiting before it becomes a request (e.g. in blk_queue_enter()\n"
-"while the queue is frozen).\n"
-"\n"
-"positional arguments:\n"
-"  interval              output interval, in seconds\n"
-"  count                 number of outputs\n"
-"\n"
-"options:\n"
-"  -h, --help            show this help message and exit\n"
-"  -T, --timestamp       include timestamp on output\n"
-"  -Q, --queued          include OS queued time in I/O time\n"
-"  -m, --milliseconds    millisecond histogram\n"
-"  -D, --disks           print a histogram per disk device\n"
-"  -F, --flags           print a histogram per set of I/O flags (rwbs)\n"
-"  -j, --json            one JSON object per output (lines)\n"
-"  -d, --disk DISK       trace this disk only (a name in /sys/class/block)\n"
-"      --duration SECONDS  exit after this many seconds\n"
-"      --kern-version V  override the detected kernel version (a.b.c)\n"
-"  -v, --verbose         say what was detected and attached\n"
-"\n"
-"examples:\n"
-"  barebpf biolatency                  # summarize until Ctrl-C\n"
-"  barebpf biolatency 1 10             # print 1 second summaries, 10 times\n"
-"  barebpf biolatency -mT 1            # 1s summaries, milliseconds, timestamps\n"
-"  barebpf biolatency -Q               # include OS queued time in I/O time\n"
-"  barebpf biolatency -D               # show each disk device separately\n"
-"  barebpf biolatency -F               # show I/O flags separately\n"
-"  barebpf biolatency -d sdc --duration 10  # sdc only, for 10 seconds\n";
-static const struct tool_usage help = { NULL, usage };
+static const struct tool_usage help = { NULL, "biolatency" };
 
 struct biolat_opts {
 	int timestamp, queued, ms, per_disk, per_flags, json;

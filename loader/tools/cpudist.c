@@ -9,42 +9,7 @@
 #include "mods.h"
 #include "../../bpf/cpudist.h"
 
-static const char usage[] =
-"usage: barebpf cpudist [-h] [-O] [-T] [-m] [-P] [-L] [-p PID] [-j]\n"
-"                       [--duration SECONDS] [interval [count]]\n"
-"\n"
-"Summarize on-CPU time per task as a histogram: the time from a task's\n"
-"switch in to its switch out, one count per slice; with -O the time off\n"
-"the CPU between two slices. From sched:sched_switch alone (no kprobes,\n"
-"BTF or kernel headers; Linux 4.9 on). The idle tasks (pid 0) are left\n"
-"out. With -O and -p or -P, a time off CPU is counted when the task\n"
-"leaves the CPU again (its process is known only while it runs): a task\n"
-"still on a CPU at the last output is counted later.\n"
-"\n"
-"positional arguments:\n"
-"  interval              output interval, in seconds\n"
-"  count                 number of outputs\n"
-"\n"
-"options:\n"
-"  -h, --help            show this help message and exit\n"
-"  -O, --offcpu          measure off-CPU time\n"
-"  -T, --timestamp       include timestamp on output\n"
-"  -m, --milliseconds    millisecond histogram\n"
-"  -P, --pids            print a histogram per process ID\n"
-"  -L, --tids            print a histogram per thread ID\n"
-"  -p, --pid PID         trace this PID only\n"
-"  -j, --json            one JSON object per output (lines)\n"
-"      --duration SECONDS  exit after this many seconds\n"
-"  -v, --verbose         say what was detected and attached\n"
-"\n"
-"examples:\n"
-"  barebpf cpudist              # summarize on-CPU time as a histogram\n"
-"  barebpf cpudist -O           # summarize off-CPU time as a histogram\n"
-"  barebpf cpudist 1 10         # print 1 second summaries, 10 times\n"
-"  barebpf cpudist -mT 1        # 1s summaries, milliseconds, and timestamps\n"
-"  barebpf cpudist -P           # show each PID separately\n"
-"  barebpf cpudist -p 185       # trace PID 185 only\n";
-static const struct tool_usage help = { NULL, usage };
+static const struct tool_usage help = { NULL, "cpudist" };
 
 struct cpudist_opts {
 	int offcpu, timestamp, ms, pids, tids, json;

@@ -9,30 +9,7 @@
 #include <unistd.h>
 #include "tool.h"
 
-static const char usage[] =
-"usage: barebpf features [-h] [-j] [--kern-version V]\n"
-"\n"
-"Report what this kernel offers and what barebpf will use: the kernel\n"
-"version code given to kprobe programs and where it came from, the\n"
-"tracefs path, whether kprobes can be attached (and through the perf\n"
-"kprobe PMU), whether uprobes can (user-space functions and USDT probes;\n"
-"the uprobe PMU, and USDT semaphores, 4.20+), whether perf sampling\n"
-"works (profile: hardware cycles, or the software cpu-clock in most VMs),\n"
-"whether bpf() works, whether the kernel has BTF (/sys/kernel/btf/vmlinux:\n"
-"barebpf does not need it), the block tracepoints present and which of\n"
-"the kernel functions the block tools know about exist here (they were\n"
-"renamed across versions; they can be probed only where kprobes are).\n"
-"\n"
-"options:\n"
-"  -h, --help            show this help message and exit\n"
-"  -j, --json            print one JSON object\n"
-"      --kern-version V  override the detected kernel version (a.b.c)\n"
-"\n"
-"examples:\n"
-"  barebpf features                # before a tool: what will run here\n"
-"  barebpf features -j | jq .kprobes\n"
-"  BAREBPF_KPROBES=tracefs barebpf features   # the PMU left unused\n";
-static const struct tool_usage help = { NULL, usage };
+static const struct tool_usage help = { NULL, "features" };
 
 static const char *const block_tps[] = {
 	"block_rq_issue", "block_rq_insert", "block_rq_complete",

@@ -13,51 +13,7 @@
 
 #define FUNCCOUNT_PROBES 1000
 
-static const char usage[] =
-"usage: barebpf funccount [-h] [-p PID] [-i INTERVAL] [-d DURATION] [-T] [-r]\n"
-"                         [-j] [--max-probes N] pattern\n"
-"\n"
-"Count kernel or user-space function calls and tracepoint hits, as bcc's\n"
-"funccount.\n"
-"\n"
-"One kprobe on every kernel function that matches the pattern (a glob over\n"
-"available_filter_functions, /proc/kallsyms where that cannot be read,\n"
-"leaving out debugfs kprobes/blacklist; or with -r a regular expression),\n"
-"or every tracepoint of t:category:event: a raw tracepoint each from 4.17\n"
-"(the syscalls: events by number, through raw_syscalls), else a perf\n"
-"event. Functions need kprobes (CONFIG_KPROBE_EVENTS; see `barebpf\n"
-"features`); tracepoints do not. Output is sorted by count, smallest\n"
-"first; with -i, counts start from 0 every interval.\n"
-"\n"
-"positional arguments:\n"
-"  pattern               function name or glob (\"vfs_*\"), t:cat:event\n"
-"                        (globs too: \"t:sched:sched_*\"), or regex with -r\n"
-"                        LIB:FUNC, /path:FUNC: user-space functions (uprobes,\n"
-"                        globs too: \"c:str*\")\n"
-"\n"
-"options:\n"
-"  -h, --help            show this help message and exit\n"
-"  -p, --pid PID         trace this process (thread group) only\n"
-"  -i, --interval SECS   summary interval, in seconds\n"
-"  -d, --duration SECS   total duration of trace, in seconds\n"
-"  -T, --timestamp       include timestamp on output\n"
-"  -r, --regexp          use regular expressions; the default is globs\n"
-"  -j, --json            one JSON object per output (lines)\n"
-"      --max-probes N    attach to at most N functions or tracepoints\n"
-"                        (default 1000, up to 10000): each costs a file\n"
-"                        descriptor and time to attach and detach\n"
-"      --kern-version V  override the detected kernel version (a.b.c)\n"
-"  -v, --verbose         say what was detected, attached and how fast\n"
-"\n"
-"examples:\n"
-"  barebpf funccount 'vfs_*'             # count kernel fns starting with \"vfs\"\n"
-"  barebpf funccount -r '^vfs.*'         # same as above, using regular expressions\n"
-"  barebpf funccount -Ti 5 'vfs_*'       # output every 5 seconds, with timestamps\n"
-"  barebpf funccount -d 10 'vfs_*'       # trace for 10 seconds only\n"
-"  barebpf funccount -p 185 'vfs_*'      # count vfs calls for PID 185 only\n"
-"  barebpf funccount t:sched:sched_fork  # count calls to the sched_fork tracepoint\n"
-"  barebpf funccount 't:block:*'         # every block tracepoint\n";
-static const struct tool_usage help = { NULL, usage };
+static const struct tool_usage help = { NULL, "funccount" };
 
 struct funccount_opts {
 	const char *pattern, *match; /* match: pattern without its t: */

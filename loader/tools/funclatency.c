@@ -13,46 +13,7 @@
  * (the limit is raised as far as allowed); attaching takes time too. */
 #define FUNCLAT_MAX_FUNCS 4000
 
-static const char usage[] =
-"usage: barebpf funclatency [-h] [-p PID] [-i INTERVAL] [-d DURATION] [-T]\n"
-"                           [-u | -m] [-r] [-j] [-M MAXACTIVE] pattern\n"
-"\n"
-"Time kernel or user-space functions and print their latency as a log2\n"
-"histogram.\n"
-"\n"
-"A kprobe at entry and a kretprobe at return of every kernel function that\n"
-"matches the pattern (a glob over available_filter_functions, or with -r a\n"
-"regular expression). Needs kprobes (CONFIG_KPROBE_EVENTS); see\n"
-"`barebpf features`. User-space functions are LIB:FUNC (uprobes).\n"
-"\n"
-"positional arguments:\n"
-"  pattern               function name or glob (\"blk_mq_*\"), or regex with -r\n"
-"                        LIB:FUNC, /path:FUNC: user-space functions (uprobes)\n"
-"\n"
-"options:\n"
-"  -h, --help            show this help message and exit\n"
-"  -p, --pid PID         trace this process (thread group) only\n"
-"  -i, --interval SECS   summary interval, in seconds\n"
-"  -d, --duration SECS   total duration of trace, in seconds\n"
-"  -T, --timestamp       include timestamp on output\n"
-"  -u, --microseconds    microsecond histogram\n"
-"  -m, --milliseconds    millisecond histogram\n"
-"  -r, --regexp          use regular expressions; the default is globs\n"
-"  -j, --json            one JSON object per output (lines)\n"
-"  -M, --maxactive N     kretprobe instances per function (default 128):\n"
-"                        calls beyond this many in flight lose their return,\n"
-"                        which barebpf reports at exit\n"
-"      --kern-version V  override the detected kernel version (a.b.c)\n"
-"  -v, --verbose         say what was detected and attached\n"
-"\n"
-"examples:\n"
-"  barebpf funclatency do_sys_open          # time do_sys_open()\n"
-"  barebpf funclatency -u vfs_read          # in microseconds\n"
-"  barebpf funclatency -m -i 1 blk_queue_enter  # ms, 1s summaries\n"
-"  barebpf funclatency -p 181 vfs_read      # only for PID 181\n"
-"  barebpf funclatency 'vfs_fstat*'         # every vfs_fstat* function\n"
-"  barebpf funclatency -r '^blk_mq_.*_request$'\n";
-static const struct tool_usage help = { NULL, usage };
+static const struct tool_usage help = { NULL, "funclatency" };
 
 struct funclat_opts {
 	const char *pattern, *match; /* match: without a p: */

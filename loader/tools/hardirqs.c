@@ -12,45 +12,7 @@
 #include "mods.h"
 #include "../../bpf/hardirqs.h"
 
-static const char usage[] =
-"usage: barebpf hardirqs [-h] [-T] [-N] [-C] [-d] [-j] [interval [count]]\n"
-"\n"
-"Summarize hard irq event time (or counts, or distributions), by the\n"
-"name of the handler, as bcc's hardirqs: HARDIRQ and TOTAL_usecs,\n"
-"largest first; -d one histogram per handler.\n"
-"\n"
-"It uses the irq:irq_handler_entry and irq_handler_exit tracepoints\n"
-"(Linux 4.9 on, no kprobes needed). As bcc, a handler that returns\n"
-"IRQ_NONE (the interrupt of another device on a shared line) is not\n"
-"counted (-C -v says how many, at the end), and interrupts the kernel\n"
-"handles without a handler (the local timer, IPIs: LOC, RES, CAL... in\n"
-"/proc/interrupts) are not seen.\n"
-"\n"
-"positional arguments:\n"
-"  interval              output interval, in seconds (default: one\n"
-"                        summary, at Ctrl-C)\n"
-"  count                 number of outputs, then exit\n"
-"\n"
-"options:\n"
-"  -h, --help            show this help message and exit\n"
-"  -T, --timestamp       include timestamp on output\n"
-"  -N, --nanoseconds     output in nanoseconds\n"
-"  -C, --count           show event counts instead of timing\n"
-"  -d, --dist            show distributions as histograms\n"
-"  -j, --json            one JSON object per output (lines)\n"
-"      --duration SECS   exit after this many seconds\n"
-"      --kern-version V  override the detected kernel version (a.b.c)\n"
-"  -v, --verbose         say what was detected and attached\n"
-"\n"
-"examples:\n"
-"  barebpf hardirqs            # sum hard irq event time, at Ctrl-C\n"
-"  barebpf hardirqs -d         # show hard irq event time as histograms\n"
-"  barebpf hardirqs 1 10       # print 1 second summaries, 10 times\n"
-"  barebpf hardirqs -NT 1      # 1s summaries, nanoseconds, and timestamps\n"
-"  barebpf hardirqs -C 5 1     # interrupts handled in 5 seconds\n";
-static const struct tool_usage help = { NULL, usage };
-
-
+static const struct tool_usage help = { NULL, "hardirqs" };
 
 /* -C: the calls that returned IRQ_NONE, by name, said at the end. */
 struct nones {

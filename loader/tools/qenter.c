@@ -12,49 +12,7 @@
 
 _Static_assert(QENTER_SLOTS == DHIST_SLOTS, "one slot count");
 
-static const char usage[] =
-"usage: barebpf qenter [-h] [-T] [-m] [-D] [-j] [-d DISK] [-M MAXACTIVE]\n"
-"                      [--duration SECONDS] [interval [count]]\n"
-"\n"
-"Summarize, as a log2 histogram, the time bio submitters spend entering\n"
-"the block queue: blk_queue_enter() to its return, and __bio_queue_enter()\n"
-"on 5.15+. This is where submission blocks while a queue is frozen (by a\n"
-"write to queue/scheduler or queue/nr_requests, a disk reset, ...): time\n"
-"that iostat and biolatency cannot see because the request does not\n"
-"exist yet. See `barebpf freeze` for who froze it.\n"
-"\n"
-"Before 5.15 every bio enters through blk_queue_enter(), so the histogram\n"
-"counts every submission (most in the lowest buckets). From 5.15 the\n"
-"kernel enters without a call unless it has to wait, so only entries that\n"
-"took the slow path (and requests without a bio) are counted. Needs kprobes\n"
-"(CONFIG_KPROBE_EVENTS). With -D the disk is the one the task queued a bio\n"
-"to just before ('?' for entries without a bio); for stacked devices\n"
-"(dm, md) that is the last one it queued.\n"
-"\n"
-"positional arguments:\n"
-"  interval              output interval, in seconds\n"
-"  count                 number of outputs\n"
-"\n"
-"options:\n"
-"  -h, --help            show this help message and exit\n"
-"  -T, --timestamp       include timestamp on output\n"
-"  -m, --milliseconds    millisecond histogram\n"
-"  -D, --disks           print a histogram per disk device\n"
-"  -j, --json            one JSON object per output (lines)\n"
-"  -d, --disk DISK       trace this disk only (a name in /sys/class/block)\n"
-"  -M, --maxactive N     kretprobe instances per function (default 128):\n"
-"                        entries beyond this many waiting at once lose their\n"
-"                        return, which barebpf reports at exit\n"
-"      --duration SECONDS  exit after this many seconds\n"
-"      --kern-version V  override the detected kernel version (a.b.c)\n"
-"  -v, --verbose         say which functions were probed\n"
-"\n"
-"examples:\n"
-"  barebpf qenter                     # summarize until Ctrl-C\n"
-"  barebpf qenter -m 1 10             # 1 second summaries, ms, 10 times\n"
-"  barebpf qenter -D                  # a histogram per disk\n"
-"  barebpf qenter -d sdb --duration 60  # sdb only, for a minute\n";
-static const struct tool_usage help = { NULL, usage };
+static const struct tool_usage help = { NULL, "qenter" };
 
 struct qenter_opts {
 	int timestamp, ms, per_disk, json;

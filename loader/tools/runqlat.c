@@ -15,47 +15,7 @@
 _Static_assert(RUNQLAT_SLOTS == DHIST_SLOTS, "one slot count");
 _Static_assert(sizeof(struct runqlat_key) == DHIST_ID_KEY, "dhist's key");
 
-static const char usage[] =
-"usage: barebpf runqlat [-h] [-T] [-m] [-P] [--pidnss] [-L] [-p PID] [-j]\n"
-"                       [--duration SECONDS] [interval [count]]\n"
-"\n"
-"Summarize run queue (scheduler) latency as a histogram: the time a task\n"
-"waits on a run queue for its turn on a CPU, from its wakeup\n"
-"(sched_wakeup, sched_wakeup_new) or from the moment it was preempted\n"
-"while still runnable, to its context switch in (sched_switch). The\n"
-"scheduler's tracepoints only: no kprobes, BTF or kernel headers, from\n"
-"Linux 4.9 on. The idle tasks (pid 0) are left out.\n"
-"\n"
-"With -p, -P or --pidnss a wait is counted when the task leaves the CPU\n"
-"again (the tracepoints name a thread, its process is known only while\n"
-"it runs): a task still on a CPU at the last output is counted later.\n"
-"--pidnss reads each process's namespace from /proc/PID/ns/pid when it\n"
-"prints: a process gone by then counts under 'pidns = ?'.\n"
-"\n"
-"positional arguments:\n"
-"  interval              output interval, in seconds\n"
-"  count                 number of outputs\n"
-"\n"
-"options:\n"
-"  -h, --help            show this help message and exit\n"
-"  -T, --timestamp       include timestamp on output\n"
-"  -m, --milliseconds    millisecond histogram\n"
-"  -P, --pids            print a histogram per process ID\n"
-"      --pidnss          print a histogram per PID namespace\n"
-"  -L, --tids            print a histogram per thread ID\n"
-"  -p, --pid PID         trace this PID only\n"
-"  -j, --json            one JSON object per output (lines)\n"
-"      --duration SECONDS  exit after this many seconds\n"
-"  -v, --verbose         say what was detected and attached\n"
-"\n"
-"examples:\n"
-"  barebpf runqlat            # summarize run queue latency as a histogram\n"
-"  barebpf runqlat 1 10       # print 1 second summaries, 10 times\n"
-"  barebpf runqlat -mT 1      # 1s summaries, milliseconds, and timestamps\n"
-"  barebpf runqlat -P         # show each PID separately\n"
-"  barebpf runqlat -p 185     # trace PID 185 only\n"
-"  barebpf runqlat --pidnss 5 1  # one histogram per PID namespace, 5 s\n";
-static const struct tool_usage help = { NULL, usage };
+static const struct tool_usage help = { NULL, "runqlat" };
 
 enum { OPT_PIDNSS = TOOL_OPT_FIRST_OWN };
 

@@ -24,55 +24,7 @@
 #define BIOSNOOP_PAGES 128
 #define BIOSNOOP_BATCH 0.05
 
-static const char usage[] =
-"usage: barebpf biosnoop [-h] [-Q] [-j] [-d DISK] [--duration SECONDS]\n"
-"\n"
-"Trace block device I/O: one line per request as it completes, with the\n"
-"process that submitted it, bcc's columns:\n"
-"\n"
-"  TIME(s)  seconds since the first I/O printed\n"
-"  COMM     process (thread group) that submitted the I/O; ? if unknown\n"
-"  PID      its process id (0 if unknown)\n"
-"  DISK     disk name\n"
-"  T        R read, W write (and D discard, F flush, N none: bcc says R)\n"
-"  SECTOR   first 512-byte sector\n"
-"  BYTES    size of the request\n"
-"  QUE(ms)  with -Q: time from insertion into the OS queue (the I/O\n"
-"           scheduler) to issue; '-' if the request was issued directly,\n"
-"           without being inserted (or was inserted before tracing began)\n"
-"  LAT(ms)  time from issue to the device driver to completion\n"
-"\n"
-"It works on the block tracepoints alone (no kprobes, BTF or kernel\n"
-"headers), from Linux " BB_FLOOR " on. Requests are matched by disk and"
-" sector.\n"
-"The submitter is the task current when the request was made from its\n"
-"first bio (block_getrq), as bcc's biosnoop takes it (at\n"
-"blk_account_io_start): the task in whose submit_bio that happened.\n"
-"Requests made without a bio (flushes the block layer makes, SCSI\n"
-"passthrough) or before tracing began show '?'. Time a bio waits before it\n"
-"becomes a request (blk_queue_enter during a queue freeze) is in neither\n"
-"column: see slowbio.\n"
-"\n"
-"Records go through a perf ring per CPU, read every 50 ms and printed in\n"
-"completion order; if the reader falls behind, the kernel drops records:\n"
-"barebpf counts them and reports at exit how many I/Os were printed and\n"
-"how many were lost.\n"
-"\n"
-"options:\n"
-"  -h, --help            show this help message and exit\n"
-"  -Q, --queue           include OS queued time (QUE(ms) column)\n"
-"  -j, --json            one JSON object per I/O (lines)\n"
-"  -d, --disk DISK       trace this disk only (for a partition, its disk)\n"
-"      --duration SECONDS  exit after this many seconds\n"
-"      --kern-version V  override the detected kernel version (a.b.c)\n"
-"  -v, --verbose         say what was detected and attached\n"
-"\n"
-"examples:\n"
-"  barebpf biosnoop                    # trace all block I/O\n"
-"  barebpf biosnoop -Q                 # include OS queued time\n"
-"  barebpf biosnoop -d sdc             # trace sdc only\n"
-"  barebpf biosnoop -j --duration 10   # JSON lines, for 10 seconds\n";
-static const struct tool_usage help = { NULL, usage };
+static const struct tool_usage help = { NULL, "biosnoop" };
 
 struct biosnoop_opts {
 	int queued, json;

@@ -14,45 +14,7 @@
 #include "mods.h"
 #include "biotop_out.h"
 
-static const char usage[] =
-"usage: barebpf biotop [-h] [-C] [-r MAXROWS] [-s SORT] [-p PID] [-d DISK]\n"
-"                      [-j] [--duration SECONDS] [interval [count]]\n"
-"\n"
-"Block device (disk) I/O by process, as bcc's biotop: per interval the\n"
-"requests (I/O), Kbytes and average time from issue to completion (AVGms)\n"
-"of each process, direction (D: R or W) and disk, largest first.\n"
-"\n"
-"A request counts for the process that submitted it (block:block_getrq,\n"
-"where bcc takes it at blk_account_io_start), its size and time from\n"
-"block:block_rq_issue to block:block_rq_complete. Tracepoints only: no\n"
-"kprobes, BTF or kernel headers, from Linux 4.9 on. On a terminal the\n"
-"screen is cleared before each interval, unless -C.\n"
-"\n"
-"positional arguments:\n"
-"  interval              output interval, in seconds (default 1)\n"
-"  count                 number of outputs, then exit\n"
-"\n"
-"options:\n"
-"  -h, --help            show this help message and exit\n"
-"  -C, --noclear         don't clear the screen\n"
-"  -r, --maxrows MAXROWS\n"
-"                        maximum rows to print, default 20\n"
-"  -s, --sort SORT       sort by bytes (bcc's, the default), io, time, or\n"
-"                        all (their sum, as libbpf-tools')\n"
-"  -p, --pid PID         trace this PID only\n"
-"  -d, --disk DISK       trace this disk only (a partition means its disk)\n"
-"  -j, --json            one JSON object per row and interval (lines)\n"
-"      --duration SECONDS  exit after this many seconds\n"
-"      --kern-version V  override the detected kernel version (a.b.c)\n"
-"  -v, --verbose         say what was detected and attached\n"
-"\n"
-"examples:\n"
-"  barebpf biotop            # block device I/O top, 1 second refresh\n"
-"  barebpf biotop -C         # don't clear the screen\n"
-"  barebpf biotop -p 181     # only trace PID 181\n"
-"  barebpf biotop -s io 5    # 5 second summaries, most requests first\n"
-"  barebpf biotop 5 10       # 5 second summaries, 10 times only\n";
-static const struct tool_usage help = { NULL, usage };
+static const struct tool_usage help = { NULL, "biotop" };
 
 struct biotop_opts {
 	int noclear, json, sort;

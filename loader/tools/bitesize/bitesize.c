@@ -11,46 +11,7 @@
 #include "mods.h"
 #include "bitesize_out.h"
 
-static const char usage[] =
-"usage: barebpf bitesize [-h] [-T] [-j] [-c COMM] [-d DISK]\n"
-"                        [--duration SECONDS] [interval [count]]\n"
-"\n"
-"Summarize block device I/O sizes as a log2 histogram (Kbytes) per\n"
-"process name, as bcc's bitesize.\n"
-"\n"
-"Each request is counted when it is issued to the driver\n"
-"(block:block_rq_issue), with its size then, under the name of the task\n"
-"that submitted it (block:block_getrq), as bcc's bitesize did before it\n"
-"took the task running at issue: on 4.x kernels that is mostly a kworker\n"
-"(kblockd). A request whose submitter was not seen (made before the\n"
-"start, or by the block layer itself) counts under the task that issued\n"
-"it. Tracepoints only: no kprobes, BTF or kernel headers, from Linux 4.9\n"
-"on.\n"
-"\n"
-"positional arguments:\n"
-"  interval              output interval, in seconds (default: once, at\n"
-"                        the end)\n"
-"  count                 number of outputs, then exit\n"
-"\n"
-"options:\n"
-"  -h, --help            show this help message and exit\n"
-"  -T, --timestamp       include timestamp on output\n"
-"  -j, --json            one JSON object per output (lines)\n"
-"  -c, --comm COMM       trace this process name only (exactly; the\n"
-"                        first 15 bytes, as the kernel keeps it)\n"
-"  -d, --disk DISK       trace this disk only (a name in /sys/class/block;\n"
-"                        a partition means its disk)\n"
-"      --duration SECONDS  exit after this many seconds\n"
-"      --kern-version V  override the detected kernel version (a.b.c)\n"
-"  -v, --verbose         say what was detected and attached\n"
-"\n"
-"examples:\n"
-"  barebpf bitesize                 # histograms until Ctrl-C\n"
-"  barebpf bitesize 1 10            # print 1 second summaries, 10 times\n"
-"  barebpf bitesize -T 1            # 1s summaries with timestamps\n"
-"  barebpf bitesize -c fio          # trace fio only\n"
-"  barebpf bitesize -d sda --duration 10  # sda only, for 10 seconds\n";
-static const struct tool_usage help = { NULL, usage };
+static const struct tool_usage help = { NULL, "bitesize" };
 
 struct bitesize_opts {
 	int timestamp, json;

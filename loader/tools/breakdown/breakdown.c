@@ -19,33 +19,7 @@
  * each hold a kretprobe instance: allow many, as slowbio does. */
 #define BD_MAXACTIVE 1024
 
-static const char usage[] =
-"usage: barebpf breakdown [-h] [-m | -u] [-t THRESHOLD] [-p PID] [-n NAME]\n"
-"         [-K] [-j] [-i SECS] [--duration SECS] [-M MAXACTIVE] MAIN CHILD...\n"
-"\n"
-"For each call of kernel function MAIN of at least THRESHOLD (1ms), where\n"
-"its time went: each CHILD (a glob; missing ones skipped) called while\n"
-"MAIN runs on the task, as a tree, longest first; [self]: MAIN outside\n"
-"its children. A summary at exit (and every -i). At most 8 functions.\n"
-"Recursion times the outermost call; a missed return is dropped, counted.\n"
-"\n"
-"  -u, -m                times in us (default) or ms\n"
-"  -t, --threshold T     10ms, 500us, 1s, ... (bare: the unit of -u/-m)\n"
-"  -p, --pid PID         only this process\n"
-"  -n, --name NAME       only tasks of this name (/proc/PID/comm)\n"
-"  -K, --kernel-stack    MAIN's kernel stack with each record\n"
-"  -j, --json            JSON lines\n"
-"  -i, --interval SECS   a summary every SECS seconds\n"
-"      --duration SECS   exit after SECS seconds\n"
-"  -M, --maxactive N     kretprobe instances per function (1024)\n"
-"      --kern-version V  override the kernel version (a.b.c)\n"
-"  -v, --verbose         say what was detected and attached\n"
-"\n"
-"examples:\n"
-"  barebpf breakdown -m -t 10ms submit_bio_noacct __bio_queue_enter \\\n"
-"      blk_mq_submit_bio blk_mq_get_new_requests    # slow submissions\n"
-"  barebpf breakdown -t 5ms -p 1234 vfs_read 'ext4_*read*'\n";
-static const struct tool_usage help = { NULL, usage };
+static const struct tool_usage help = { NULL, "breakdown" };
 
 struct bd_opts {
 	int json, kstack;

@@ -9,39 +9,7 @@
 #include "mods.h"
 #include "cachestat_out.h"
 
-static const char usage[] =
-"usage: barebpf cachestat [-h] [-T] [-j] [--duration SECONDS]\n"
-"                         [interval [count]]\n"
-"\n"
-"Count page-cache hits and misses, as bcc's cachestat: one line per\n"
-"interval (default 1 second) with HITS, MISSES, DIRTIES (buffers\n"
-"dirtied), HITRATIO, and the Buffers and Cached of /proc/meminfo in MB.\n"
-"\n"
-"Kprobes on the page-cache functions, with the names this kernel has:\n"
-"add_to_page_cache_lru or filemap_add_folio (5.16+), mark_page_accessed or\n"
-"folio_mark_accessed, account_page_dirtied or folio_account_dirtied (or\n"
-"the writeback_dirty_page/folio tracepoint where it is inlined), and\n"
-"mark_buffer_dirty. Needs kprobes (CONFIG_KPROBE_EVENTS). The counts are\n"
-"bcc's estimate, of calls: read-ahead and writes blur them, and where the\n"
-"page cache holds large folios (6.x/7.x) a miss is a folio, not a page.\n"
-"\n"
-"positional arguments:\n"
-"  interval              output interval, in seconds (default 1)\n"
-"  count                 number of outputs, then exit\n"
-"\n"
-"options:\n"
-"  -h, --help            show this help message and exit\n"
-"  -T, --timestamp       include timestamp on output\n"
-"  -j, --json            one JSON object per interval (lines)\n"
-"      --duration SECONDS  exit after this many seconds\n"
-"      --kern-version V  override the detected kernel version (a.b.c)\n"
-"  -v, --verbose         say what was detected and attached\n"
-"\n"
-"examples:\n"
-"  barebpf cachestat             # one line per second, until Ctrl-C\n"
-"  barebpf cachestat -T 5 12     # 5 second lines with timestamps, 12 times\n"
-"  barebpf cachestat -j 1 10     # ten JSON lines\n";
-static const struct tool_usage help = { NULL, usage };
+static const struct tool_usage help = { NULL, "cachestat" };
 
 struct cachestat_opts {
 	int timestamp, json;

@@ -12,47 +12,7 @@
 #include "mods.h"
 #include "drsnoop_out.h"
 
-static const char usage[] =
-"usage: barebpf drsnoop [-h] [-T] [-U] [-p PID] [-t TID] [-u UID]\n"
-"                       [-d DURATION] [-n NAME] [-e] [-j]\n"
-"\n"
-"Trace direct reclaim: one line per stall of a task that had to free\n"
-"memory itself before it could allocate, with its time (LAT(ms)) and the\n"
-"pages it reclaimed, as bcc's drsnoop.\n"
-"\n"
-"From the vmscan tracepoints: mm_vmscan_direct_reclaim_begin/end (the\n"
-"system short of memory), and mm_vmscan_memcg_reclaim_begin/end (a task\n"
-"at its memory cgroup's limit: a container's stall, which bcc's drsnoop\n"
-"does not see; \"memcg\":true in -j). No kprobes, BTF or kernel headers,\n"
-"from Linux 4.9 on.\n"
-"\n"
-"options:\n"
-"  -h, --help            show this help message and exit\n"
-"  -T, --timestamp       include timestamp on output\n"
-"  -U, --print-uid       print UID column\n"
-"  -p, --pid PID         trace this PID only\n"
-"  -t, --tid TID         trace this TID only\n"
-"  -u, --uid UID         trace this UID only\n"
-"  -d, --duration SECS   total duration of trace in seconds\n"
-"  -n, --name NAME       only print process names containing this name\n"
-"  -e, --extended        FREE(KB): the system's free memory when the\n"
-"                        reclaim began (bcc's -v; needs vm_zone_stat in\n"
-"                        /proc/kallsyms: CONFIG_KALLSYMS_ALL)\n"
-"  -j, --json            one JSON object per reclaim (lines)\n"
-"      --kern-version V  override the detected kernel version (a.b.c)\n"
-"  -v, --verbose         say what was detected and attached\n"
-"\n"
-"examples:\n"
-"  barebpf drsnoop           # trace all direct reclaim\n"
-"  barebpf drsnoop -T        # include timestamps\n"
-"  barebpf drsnoop -U        # include UID\n"
-"  barebpf drsnoop -p 181    # only trace PID 181\n"
-"  barebpf drsnoop -t 123    # only trace TID 123\n"
-"  barebpf drsnoop -u 1000   # only trace UID 1000\n"
-"  barebpf drsnoop -d 10     # trace for 10 seconds only\n"
-"  barebpf drsnoop -n main   # only print process names containing \"main\"\n"
-"  barebpf drsnoop -e        # with the free memory at each start\n";
-static const struct tool_usage help = { NULL, usage };
+static const struct tool_usage help = { NULL, "drsnoop" };
 
 struct drsnoop_opts {
 	int timestamp, print_uid, extended, json, uid_set;

@@ -14,42 +14,7 @@
 #include "namedhist.h"
 #include "fsslower_out.h"
 
-static const char usage[] =
-"usage: barebpf fsdist [-h] [-t FS] [-T] [-m] [-p PID] [-j] [--btf FILE]\n"
-"                      [interval [count]]\n"
-"       barebpf ext4dist|xfsdist|btrfsdist|nfsdist|f2fsdist [-h] [-T] [-m]\n"
-"                      [-p PID] [-j] [interval [count]]\n"
-"\n"
-"Summarize a file system's operation latency: a log2 histogram of the\n"
-"reads, writes, opens and fsyncs, each, as bcc's ext4dist. The same\n"
-"kprobes as fsslower (see barebpf fsslower --help; the file name is not\n"
-"read, but the fields of the kiocb and, where reads go through\n"
-"generic_file_read_iter, the file's f_op, are: BTF, --btf, or discovered).\n"
-"\n"
-"positional arguments:\n"
-"  interval              output interval, in seconds\n"
-"  count                 number of outputs\n"
-"\n"
-"options:\n"
-"  -h, --help            show this help message and exit\n"
-"  -t, --type FS         ext4 (default), xfs, btrfs, nfs or f2fs\n"
-"  -T, --notimestamp     don't include timestamp on interval output\n"
-"  -m, --milliseconds    output in milliseconds\n"
-"  -p, --pid PID         trace this PID only\n"
-"  -j, --json            one JSON object per interval (lines)\n"
-"      --duration SECONDS  exit after this many seconds\n"
-"      --btf FILE        the kernel's BTF, for a kernel without\n"
-"                        /sys/kernel/btf/vmlinux (e.g. BTFhub's)\n"
-"      --kern-version V  override the detected kernel version (a.b.c)\n"
-"  -v, --verbose         say what was detected and attached\n"
-"\n"
-"examples:\n"
-"  barebpf ext4dist            # show operation latency as a histogram\n"
-"  barebpf ext4dist -p 181     # trace PID 181 only\n"
-"  barebpf ext4dist 1 10       # print 1 second summaries, 10 times\n"
-"  barebpf ext4dist -m 5       # 5s summaries, milliseconds\n"
-"  barebpf fsdist -t xfs 1 5   # xfs, five 1 second summaries\n";
-static const struct tool_usage help = { NULL, usage };
+static const struct tool_usage help = { NULL, "fsdist" };
 
 struct fsd_opts {
 	const char *fs;

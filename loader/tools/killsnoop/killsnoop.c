@@ -13,43 +13,7 @@
 #include "killsnoop_out.h"
 #include "mods.h"
 
-static const char usage[] =
-"usage: barebpf killsnoop [-h] [-x] [-p PID] [-s SIG] [-j]\n"
-"                         [--duration SECONDS]\n"
-"\n"
-"Trace signals issued by the kill() syscall: one line per kill() as it\n"
-"returns, bcc's columns:\n"
-"\n"
-"  TIME     when it returned (HH:MM:SS)\n"
-"  PID      the sender (its thread id, as bcc's)\n"
-"  COMM     the sender's name\n"
-"  SIG      the signal (0: only a check that the target exists)\n"
-"  TPID     the target: a process, or -N a process group, -1 every\n"
-"           process the sender may signal, 0 its own group\n"
-"  RESULT   0, or the negative errno (-3: ESRCH, no such process;\n"
-"           -1: EPERM)\n"
-"\n"
-"From the syscall tracepoints sys_enter_kill and sys_exit_kill, or kprobes\n"
-"on the kernel's kill function where there are none (before 4.14). As bcc's,\n"
-"only kill(): not tkill(), tgkill() or signals the kernel sends itself.\n"
-"\n"
-"options:\n"
-"  -h, --help            show this help message and exit\n"
-"  -x, --failed          only show failed kill syscalls\n"
-"  -p, --pid PID         trace this PID only (the sender's thread id)\n"
-"  -s, --signal SIG      trace this signal only (a number, or a name:\n"
-"                        9, KILL, SIGKILL)\n"
-"  -j, --json            one JSON object per kill (lines)\n"
-"      --duration SECONDS  exit after this many seconds\n"
-"  -v, --verbose         say what was detected and attached\n"
-"\n"
-"examples:\n"
-"  barebpf killsnoop           # trace all kill() signals\n"
-"  barebpf killsnoop -x        # only show failed kills\n"
-"  barebpf killsnoop -p 181    # only trace PID 181\n"
-"  barebpf killsnoop -s 13     # only trace signal 13\n"
-"  barebpf killsnoop -s TERM --duration 60 -j  # SIGTERMs for a minute\n";
-static const struct tool_usage help = { NULL, usage };
+static const struct tool_usage help = { NULL, "killsnoop" };
 
 struct killsnoop_opts {
 	int failed, json;

@@ -11,37 +11,7 @@
 #include "oomkill_out.h"
 #include "mods.h"
 
-static const char usage[] =
-"usage: barebpf oomkill [-h] [-j] [--duration SECS]\n"
-"\n"
-"Trace OOM kills, global or of a memory cgroup, one line each, as bcc's\n"
-"oomkill:\n"
-"\n"
-"  HH:MM:SS Triggered by PID 1234 (\"comm\"), OOM kill of PID 5678\n"
-"  (\"victim\"), 12345 pages, loadavg: 0.15 0.10 0.05 1/123 5678\n"
-"\n"
-"The task that triggered it is the one that ran the OOM killer (its\n"
-"process id); the victim is the task killed. It uses the oom:mark_victim\n"
-"tracepoint (Linux 4.13 on; no kprobes needed). Where it has them (6.1\n"
-"does, 5.10 not) it gives the victim's name and size; else the name is\n"
-"the one the SIGKILL the OOM killer sends it just before carries\n"
-"(signal_generate), and the size is read from /proc/PID at once: \"?\"\n"
-"if the victim is gone. The pages are the victim's total virtual\n"
-"memory (bcc prints the size of the memory that ran out instead, which\n"
-"needs the kernel's struct oom_control). If the reader falls behind,\n"
-"records are counted as lost.\n"
-"\n"
-"options:\n"
-"  -h, --help            show this help message and exit\n"
-"  -j, --json            one JSON object per kill (lines)\n"
-"      --duration SECS   exit after this many seconds\n"
-"      --kern-version V  override the detected kernel version (a.b.c)\n"
-"  -v, --verbose         say what was detected and attached\n"
-"\n"
-"examples:\n"
-"  barebpf oomkill                  # trace OOM kills, until Ctrl-C\n"
-"  barebpf oomkill -j               # JSON lines\n";
-static const struct tool_usage help = { NULL, usage };
+static const struct tool_usage help = { NULL, "oomkill" };
 
 struct oomkill_run {
 	int json;

@@ -15,43 +15,7 @@
 #include <unistd.h>
 #include "run_out.h"
 
-static const char usage[] =
-"usage: barebpf run [-h] [-j] [-c NAME=VALUE]... [-d SECONDS] [-M MAXACTIVE]\n"
-"                   [-F HZ] [--kern-version V] [-v] object.o\n"
-"\n"
-"Load a BPF ELF object and attach each of its programs by section name:\n"
-"  kprobe/<function>  kretprobe/<function>  tracepoint/<category>/<event>\n"
-"  ksyscall/<syscall> kretsyscall/<syscall>  (also kprobe/sys_<syscall>)\n"
-"  uprobe/<path>:<function>  uretprobe/<path>:<function>  (user space;\n"
-"                     libbpf's, with +<offset> too)\n"
-"  perf_event         sampled on every CPU at -F HZ (hardware cycles, or\n"
-"                     the cpu-clock where there is no PMU: most VMs)\n"
-"Maps: section \"maps\" (bpf_map_def of any size: libbpf, bpf_load,\n"
-"iproute2), maps/<name> (gobpf), SEC(\".maps\") (libbpf, from the object's\n"
-"BTF), pinned under /sys/fs/bpf if the object says so. Global data from\n"
-"Linux 5.2; before it, reads of const volatile settings become constants.\n"
-"-c sets a load-time constant (an undefined symbol) or such a setting.\n"
-"Compile with (add -g for SEC(\".maps\")):\n"
-"  clang -target bpf -O2 -mcpu=v2 -c prog.bpf.c -o prog.o\n"
-"Samples sent to a BPF_MAP_TYPE_PERF_EVENT_ARRAY and bpf_trace_printk lines\n"
-"are printed as they arrive; every other map is printed at exit.\n"
-"\n"
-"examples:\n"
-"  barebpf run -d 10 count.o            # run 10 s, print the maps\n"
-"  barebpf run -c target_tgid=1234 x.o  # a const volatile setting\n"
-"  barebpf run -j x.o | head            # JSON lines\n"
-"\n"
-"options:\n"
-"  -h, --help            show this help message and exit\n"
-"  -j, --json            JSON lines\n"
-"  -c, --const NAME=VAL  set the load-time constant NAME (repeatable)\n"
-"  -d, --duration SECS   exit after this many seconds\n"
-"  -M, --maxactive N     kretprobe instances per probe (default 128)\n"
-"  -F, --frequency HZ    samples a second per CPU of perf_event programs\n"
-"                        (default 49)\n"
-"      --kern-version V  override the detected kernel version (a.b.c)\n"
-"  -v, --verbose         say what was detected and attached\n";
-static const struct tool_usage help = { NULL, usage };
+static const struct tool_usage help = { NULL, "run" };
 
 static int json;
 static unsigned long sample_hz = 49; /* -F */

@@ -13,42 +13,7 @@
 #include "mods.h"
 #include "../../../bpf/softirqs.h"
 
-static const char usage[] =
-"usage: barebpf softirqs [-h] [-T] [-N] [-C] [-d] [-j] [interval [count]]\n"
-"\n"
-"Summarize soft irq event time (or counts, or distributions), by vector,\n"
-"as bcc's softirqs: SOFTIRQ and TOTAL_usecs, smallest first; -d one\n"
-"histogram per vector. The vectors are the kernel's (softirq_to_name):\n"
-"hi, timer, net_tx, net_rx, block, irq_poll (blk_iopoll before 4.5),\n"
-"tasklet, sched, hrtimer, rcu.\n"
-"\n"
-"It uses the irq:softirq_entry and softirq_exit tracepoints (Linux 4.9\n"
-"on, no kprobes needed). -C counts what /proc/softirqs counts.\n"
-"\n"
-"positional arguments:\n"
-"  interval              output interval, in seconds (default: one\n"
-"                        summary, at Ctrl-C)\n"
-"  count                 number of outputs, then exit\n"
-"\n"
-"options:\n"
-"  -h, --help            show this help message and exit\n"
-"  -T, --timestamp       include timestamp on output\n"
-"  -N, --nanoseconds     output in nanoseconds\n"
-"  -C, --count           show event counts instead of timing\n"
-"  -d, --dist            show distributions as histograms\n"
-"  -j, --json            one JSON object per output (lines)\n"
-"      --duration SECS   exit after this many seconds\n"
-"      --kern-version V  override the detected kernel version (a.b.c)\n"
-"  -v, --verbose         say what was detected and attached\n"
-"\n"
-"examples:\n"
-"  barebpf softirqs            # sum soft irq event time, at Ctrl-C\n"
-"  barebpf softirqs -d         # show soft irq event time as histograms\n"
-"  barebpf softirqs 1 10       # print 1 second summaries, 10 times\n"
-"  barebpf softirqs -NT 1      # 1s summaries, nanoseconds, and timestamps\n"
-"  barebpf softirqs -C 5 1     # softirqs run in 5 seconds\n";
-static const struct tool_usage help = { NULL, usage };
-
+static const struct tool_usage help = { NULL, "softirqs" };
 
 /* The kernel's softirq_to_name[] (kernel/softirq.c), lower case as bcc's
  * vec_to_name; a vector this table lacks by its number. */
@@ -63,7 +28,6 @@ void softirqs_vec_name(unsigned int vec, char *buf, size_t len)
 	else
 		snprintf(buf, len, "vec%u", vec);
 }
-
 
 static void print_summary(const struct nh_irq_opts *o, struct mapdelta *md)
 {

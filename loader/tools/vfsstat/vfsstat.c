@@ -9,35 +9,7 @@
 #include "vfsstat_out.h"
 #include "mods.h"
 
-static const char usage[] =
-"usage: barebpf vfsstat [-h] [-j] [-d SECS] [-v] [interval [count]]\n"
-"\n"
-"Count VFS calls: reads, writes, fsyncs, opens and creates per second,\n"
-"one line per interval (default 1 second), as bcc's vfsstat.\n"
-"\n"
-"A kprobe on each of vfs_read, vfs_write, vfs_fsync, vfs_open and\n"
-"vfs_create, counting per CPU. Needs kprobes (CONFIG_KPROBE_EVENTS); see\n"
-"`barebpf features`. A function this kernel lacks leaves its column at 0,\n"
-"said at start. Calls that bypass these functions (io_uring, splice,\n"
-"sendfile, mmap) are not counted, as in bcc.\n"
-"\n"
-"positional arguments:\n"
-"  interval              output interval, in seconds (default 1)\n"
-"  count                 number of outputs, then exit (default: no limit)\n"
-"\n"
-"options:\n"
-"  -h, --help            show this help message and exit\n"
-"  -j, --json            one JSON object per interval (lines): per-second\n"
-"                        rates and the counts they came from\n"
-"  -d, --duration SECS   exit after this many seconds\n"
-"      --kern-version V  override the detected kernel version (a.b.c)\n"
-"  -v, --verbose         say what was detected and attached\n"
-"\n"
-"examples:\n"
-"  barebpf vfsstat               # per second, until Ctrl-C\n"
-"  barebpf vfsstat 5 3           # three 5-second summaries, then exit\n"
-"  barebpf vfsstat -j 1 10       # ten JSON lines\n";
-static const struct tool_usage help = { NULL, usage };
+static const struct tool_usage help = { NULL, "vfsstat" };
 
 struct vfsstat_opts {
 	double interval, duration;
