@@ -30,11 +30,13 @@ export BAREBPF_FIELDS=discover
 # run NAME ARGS...: the tool's -v lines "PATH at offset N (S bytes)" (or
 # without the size: fsslower's) appended to $W/disc as "PATH N S"; a
 # refusal that refused NAME accepts adds NAME to $REFUSED instead
-REFUSED=
+REFUSED= TIMES=
 run() {
 	local n=$1; shift
-	local rc=0
+	local rc=0 t0
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	"$@" -v >$W/$n.out 2>$W/$n.err || rc=$?
+	TIMES="$TIMES $n $(awk -v t0=$t0 '{ printf "%.1f", $1 - t0 }' /proc/uptime) s;"
 	if [ $rc = 1 ] && refused $n; then
 		diag "$n refused: $(tr '\n' ' ' <$W/$n.err)"
 		REFUSED="$REFUSED $n"
@@ -64,6 +66,7 @@ run ext4slower barebpf ext4slower -d 0.1
 run runqlen barebpf runqlen --duration 0.1
 run tcpdrop barebpf tcpdrop --duration 0.1
 diag "discovered: $(sort -u $W/disc | tr '\n' ';')"
+diag "times:$TIMES"
 # each field once (two tools that place one must agree)
 sort -u $W/disc | awk '{ print $1 }' | uniq -d >$W/twice
 [ -s $W/twice ] && fail "placed differently by two tools: $(grep -F -f $W/twice $W/disc | sort -u | tr '\n' ';')"
