@@ -7,10 +7,13 @@
  * flow. The tracepoint has the ports and addresses; the state (4.16+)
  * where it has it, else it is read from the socket through the
  * field-offset layer's offsets (bpf/tcpsock.h); the family where it has
- * it (5.x), else IPv4 if saddr_v6 is IPv4-mapped.
+ * it (5.x), else IPv4 if saddr_v6 is IPv4-mapped. Where the tracepoint
+ * has an err (recent kernels: it fires for every attempt), an attempt that sent
+ * nothing (err != 0: the segment still in the host's queue, no memory) is
+ * not a retransmission: older kernels fire it only for those sent.
  *
  * Constants: count_only (-c), filter_family (-4, -6; 0: both),
- * tp_has_state, tp_state, the tracepoint's offsets (tp_*), the socket's
+ * tp_has_state, tp_state, tp_has_err, tp_err, the tracepoint's offsets (tp_*), the socket's
  * (sk_*).
  */
 #define TCPSOCK_BPF
@@ -68,8 +71,13 @@ int tp_retrans(void *ctx)
 	struct tcpretrans_event e = { .type = TCPRETRANS_RETRANSMIT };
 	const char *sk = (const char *)(unsigned long)
 		BB_TP_READ_ULONG(ctx, tp_skaddr);
-	int state = 0;
+	int state = 0, err = 0;
 
+	if (BB_CONST(tp_has_err)) {
+		BB_TP_READ(err, ctx, tp_err);
+		if (err)
+			return 0;
+	}
 	tcpsock_read_tp(ctx, sk, &e.f);
 	if (BB_CONST(tp_has_state))
 		BB_TP_READ(state, ctx, tp_state);

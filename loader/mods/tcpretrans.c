@@ -14,8 +14,12 @@ static int configure(struct tool_ctx *t, const struct tcpretrans_settings *s)
 {
 	static const struct mod_tp_off offs[] = {
 		{ TP, "state", TCPRETRANS_C_tp_state, 0, 0 },
+		{ TP, "err", TCPRETRANS_C_tp_err, 0, 0 },
 	};
 	int st = s->tp && tcpsock_tp_has(t, "tcp", TP, "state");
+	/* recent kernels (6.18 here): every attempt, err != 0 for one that
+	 * sent nothing */
+	int er = s->tp && tcpsock_tp_has(t, "tcp", TP, "err");
 	int fam = s->tp && tcpsock_tp_has(t, "tcp", TP, "family");
 	/* the socket is read by the kprobes, and where the event lacks the
 	 * state (before 5.x) for a line (-c counts by flow, without it); a
@@ -23,12 +27,16 @@ static int configure(struct tool_ctx *t, const struct tcpretrans_settings *s)
 	int need_sk = !s->tp || s->tlp || (!st && !s->count);
 	int ret = mod_tp_offsets(t, &tcpretrans_skel, "tcp", offs, 1, st);
 
+	if (ret >= 0)
+		ret = mod_tp_offsets(t, &tcpretrans_skel, "tcp", offs + 1, 1,
+				     er);
 	if (ret < 0 || (ret = tcpsock_tp_offsets(t, "tcp", TP, s->tp)) < 0 ||
 	    (ret = tcpsock_sk_offsets(t, need_sk, NULL, 0)) < 0)
 		return ret;
 	if (t->verbose && s->tp)
-		fprintf(stderr, "tcp:%s has %s state and %s family field%s%s"
-			"\n", TP, st ? "a" : "no", fam ? "a" : "no",
+		fprintf(stderr, "tcp:%s has %s state, %s err and %s family "
+			"field%s%s\n", TP, st ? "a" : "no", er ? "an" : "no",
+			fam ? "a" : "no",
 			fam ? "" : " (IPv4: saddr_v6 IPv4-mapped)",
 			st || s->count ? "" :
 			": struct sock is read for the state");
@@ -38,6 +46,7 @@ static int configure(struct tool_ctx *t, const struct tcpretrans_settings *s)
 		obj_set_noload(t->obj, TCPRETRANS_P_kp_tlp);
 	const int set[] = {
 		tcpretrans_set(t->obj, TCPRETRANS_C_tp_has_state, st),
+		tcpretrans_set(t->obj, TCPRETRANS_C_tp_has_err, er),
 		tcpretrans_set(t->obj, TCPRETRANS_C_count_only, s->count),
 		tcpretrans_set(t->obj, TCPRETRANS_C_filter_family, s->family),
 	};
