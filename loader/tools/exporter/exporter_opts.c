@@ -16,7 +16,8 @@ static const char usage[] =
 "usage: barebpf exporter [-h] [--listen ADDR:PORT] [--allow ADDR[/PREFIX]]\n"
 "                        [--textfile DIR]\n"
 "                        [--interval SECONDS] [--slow-us US] [--no-kprobes]\n"
-"                        [--collectors LIST] [--duration SECONDS] [-v]\n"
+"                        [--collectors LIST] [--duration SECONDS]\n"
+"                        [--btf FILE] [-v]\n"
 "\n"
 "Export block-layer latency, queue freezes and the waits they cause (and\n"
 "with --collectors run-queue latency, hard-IRQ time, page-cache counts,\n"
@@ -86,9 +87,13 @@ static const char usage[] =
 "                                  the listening ports (/proc/net/tcp, tcp6)\n"
 "                                  at 0 from the start, new ones as they\n"
 "                                  listen, 64 at most, the rest\n"
-"                                  port=\"_other\"; tracepoints (4.15+)\n"
+"                                  port=\"_other\"; tracepoints (4.15+),\n"
+"                                  else kprobes (sent: with a socket\n"
+"                                  or not, to a closed port too)\n"
 "      --duration SECONDS  exit after this many seconds\n"
 "      --kern-version V  override the detected kernel version (a.b.c)\n"
+"      --btf FILE        the kernel's BTF, for a kernel without\n"
+"                        /sys/kernel/btf/vmlinux (fs, tcp's kprobes)\n"
 "  -v, --verbose         say what was detected and attached\n"
 "\n"
 "examples:\n"
@@ -168,6 +173,7 @@ int exporter_parse_args(struct tool_ctx *t, struct exporter *e, int argc,
 {
 	static const struct option longopts[] = {
 		TOOL_LONGOPTS,
+		TOOL_LONGOPT_BTF,
 		{ "listen", required_argument, NULL, 'l' },
 		{ "allow", required_argument, NULL, 'a' },
 		{ "textfile", required_argument, NULL, 't' },
