@@ -9,13 +9,15 @@
  * order, at the sockaddr's offset 2: in_port_t of sockaddr_in and
  * sockaddr_in6 alike), swapped here when srst_net is set.
  *
- * Before 4.15 (no such tracepoints), kprobes instead (kp_*): on
- * tcp_retransmit_skb(sk, ...) and tcp_reset(sk), the port is the socket's
- * skc_num (sk_off_num); on tcp_v4_send_reset and tcp_v6_send_reset(sk,
- * skb), the destination port of the segment answered, from its TCP header
- * (skb->head + skb->transport_header; skb_off_head, skb_off_th), with or
- * without a socket (a closed port), that segment not itself a reset
- * (those functions return without sending one then).
+ * Before 4.15 (no such tracepoints), kprobes instead (kp_*), and for
+ * resets sent where tcp_send_reset takes a socket (4.15-6.9): on
+ * tcp_retransmit_skb(sk, ...), tcp_reset(sk) and tcp_send_active_reset(sk,
+ * ...), the port is the socket's skc_num (sk_off_num); on
+ * tcp_v4_send_reset and tcp_v6_send_reset(sk, skb), the destination port
+ * of the segment answered, from its TCP header (skb->head +
+ * skb->transport_header; skb_off_head, skb_off_th), with or without a
+ * socket (a closed port), that segment not itself a reset (those
+ * functions return without sending one then).
  *
  * Constants: tpoff_retrans_sport, tpoff_srst_port, srst_net,
  * tpoff_rrst_sport; the kprobes': sk_off_num, skb_off_head, skb_off_th.
@@ -91,6 +93,13 @@ SEC("kprobe/tcp_reset")
 int kp_rrst(struct pt_regs *ctx)
 {
 	count_sk(ctx, TCPEXP_RST_RECV);
+	return 0;
+}
+
+SEC("kprobe/tcp_send_active_reset")
+int kp_arst(struct pt_regs *ctx)
+{
+	count_sk(ctx, TCPEXP_RST_SENT);
 	return 0;
 }
 

@@ -52,10 +52,20 @@ static int port_offset(struct tool_ctx *t, const char *event, int *net)
 	return off;
 }
 
-/* The kprobes' functions; a counter without its function(s) is left out */
+/* The kprobes' functions, each one's counter (TCPEXP_*) and program */
 static const char *const kfn[] = { "tcp_retransmit_skb", "tcp_reset",
-				   "tcp_v4_send_reset", "tcp_v6_send_reset" };
-#define NKFN 4
+				   "tcp_v4_send_reset", "tcp_v6_send_reset",
+				   "tcp_send_active_reset" };
+static const unsigned char kwhat[] = { TCPEXP_RETRANS, TCPEXP_RST_RECV,
+				       TCPEXP_RST_SENT, TCPEXP_RST_SENT,
+				       TCPEXP_RST_SENT };
+static const char *const kprog[] = { TCPEXP_P_kp_retrans, TCPEXP_P_kp_rrst,
+				     TCPEXP_P_kp_srst, TCPEXP_P_kp_srst,
+				     TCPEXP_P_kp_arst };
+#define NKFN 5
+/* what kfn[i] reads: 1 the socket's port, 2 the packet's */
+#define KNEED(i) ((i) == 2 || (i) == 3 ? 2u : 1u)
+#define BIT(w) (1u << (w))
 
 /* Which of kfn this kernel has (BB_FUNCS_KALLSYMS): bit i for kfn[i] */
 static int kfuncs(struct tool_ctx *t, unsigned *found)
@@ -77,10 +87,11 @@ static int kfuncs(struct tool_ctx *t, unsigned *found)
 /*
  * The kprobes' fields into their constants (BTF, --btf, else the
  * discoveries of sockoff.c and skboff.c; -v says which): skc_num for
- * want bit 0, sk_buff's head and transport_header for bit 1. The bits
- * of want whose fields are placed, or -errno said.
+ * want bit 0, sk_buff's head and transport_header for bit 1 (0 where
+ * not wanted). The bits of want whose fields are placed, or -errno said;
+ * one not placed is said (quiet: with -v only).
  */
-static int kp_offsets(struct tool_ctx *t, unsigned want)
+static int kp_offsets(struct tool_ctx *t, unsigned want, int quiet)
 {
 	static const struct {
 		const char *path;
@@ -99,17 +110,19 @@ static int kp_offsets(struct tool_ctx *t, unsigned want)
 	int i, ret = 0;
 
 	fieldoff_init(&fo, t->btf_file);
-	if ((want & 1) && (ret = sockoff_register(&fo)) == 0 && (want & 2))
-		ret = skboff_register(&fo, &tcpdrop_skel);
-	for (i = 0; i < 3 && ret == 0; i++) {
+	if ((want & 1) && (ret = sockoff_register(&fo)) < 0)
+		got &= ~1u;
+	if ((want & 2) && skboff_register(&fo, &tcpdrop_skel) < 0)
+		got &= ~2u;
+	for (i = 0, ret = 0; i < 3 && ret == 0; i++) {
 		memset(&fl, 0, sizeof(fl));
 		if (!(got & f[i].bit))
 			; /* not read: 0 */
 		else if (fieldoff_find(&fo, f[i].path, &fl, &err) < 0 ||
-		    (f[i].size && fl.size != f[i].size)) {
-			tool_error(t, "%s: %s%s", f[i].path, err.msg[0] ?
-				   err.msg : "not of 2 bytes", f[i].bit & 1 ?
-				   "" : ": resets sent are left out");
+			 (f[i].size && fl.size != f[i].size)) {
+			if (!quiet || t->verbose)
+				tool_error(t, "%s: %s", f[i].path, err.msg[0] ?
+					   err.msg : "not of 2 bytes");
 			got &= ~f[i].bit;
 			err.msg[0] = 0;
 			fl.offset = 0;
@@ -124,59 +137,58 @@ static int kp_offsets(struct tool_ctx *t, unsigned want)
 }
 
 /*
- * Before 4.15 (or BAREBPF_TCP=kprobes): the kprobes of the counters that
- * are not in *have, into p[*np...]; their bits into *have.
+ * The counters of todo (bits 1 << TCPEXP_*) by kprobes: those whose
+ * functions (resets sent: tcp_v4_send_reset's at least) and fields this
+ * kernel has into *kpm, the functions to probe (bits of kfn) into *fn.
+ * quiet: the tracepoint counts where the kprobes cannot (said with -v);
+ * else a counter left out is said.
  */
-static int kprobes(struct tool_ctx *t, int no_kprobes, unsigned *have,
-		   struct bb_probe *p, int *np)
+static int kprobes(struct tool_ctx *t, unsigned todo, int quiet,
+		   unsigned *kpm, unsigned *fn)
 {
 	static const char *const what[] = { "barebpf_tcp_retransmits_total",
-		"barebpf_tcp_resets_total{dir=\"received\"}",
-		"barebpf_tcp_resets_total{dir=\"sent\"}" };
-	unsigned fn, want = 0, got;
+		"barebpf_tcp_resets_total{dir=\"sent\"}",
+		"barebpf_tcp_resets_total{dir=\"received\"}" };
+	unsigned want = 0, got;
 	int i, ret;
 
-	if (no_kprobes)
-		return tool_fail(t, -ENOTSUP, "without the tracepoints tcp:"
-				 "tcp_retransmit_skb, tcp_send_reset, "
-				 "tcp_receive_reset (4.15+), kprobes would "
-				 "count, and --no-kprobes leaves them out");
-	if ((ret = tool_need_kprobes(t)) < 0 || (ret = kfuncs(t, &fn)) < 0)
+	*kpm = *fn = 0;
+	if (quiet && !kprobes_available(tool_tracefs(t)))
+		return 0;
+	if ((ret = tool_need_kprobes(t)) < 0 || (ret = kfuncs(t, fn)) < 0)
 		return ret;
-	/* want: bit 0 the socket's port (retransmits, resets received),
-	 * bit 1 the packet's (resets sent) */
-	for (i = 0; i < 3; i++) {
-		if (!(fn & (i < 2 ? 1u << i : 12u))) {
-			tool_error(t, "%s is no function of this kernel "
-				   "(inlined): %s is left out", i < 2 ? kfn[i] :
-				   "tcp_v4_send_reset", what[i]);
-			continue;
-		}
-		want |= i < 2 ? 1 : 2;
-	}
-	if ((fn & 12u) == 4u && t->verbose)
-		fprintf(stderr, "tcp_v6_send_reset is no function of this "
-			"kernel (no IPv6): resets sent of IPv4\n");
-	if ((ret = kp_offsets(t, want)) < 0)
+	for (i = 0; i < NKFN; i++)
+		if (!(todo & BIT(kwhat[i])))
+			*fn &= ~BIT(i);
+		else if (*fn & BIT(i))
+			want |= KNEED(i);
+	if ((ret = kp_offsets(t, want, quiet)) < 0)
 		return ret;
 	got = (unsigned)ret;
-	if ((fn & 1) && (got & 1))
-		*have |= 1u << TCPEXP_RETRANS;
-	if ((fn & 2) && (got & 1))
-		*have |= 1u << TCPEXP_RST_RECV;
-	if ((fn & 12) && (got & 2))
-		*have |= 1u << TCPEXP_RST_SENT;
-	for (i = 0; i < NKFN; i++) {
-		unsigned w = i ? i > 1 ? TCPEXP_RST_SENT : TCPEXP_RST_RECV :
-			TCPEXP_RETRANS;
-
-		if (!(fn & (1u << i)) || !(*have & (1u << w)))
-			continue;
-		memset(&p[*np], 0, sizeof(p[*np]));
-		p[*np].prog = i ? i > 1 ? TCPEXP_P_kp_srst : TCPEXP_P_kp_rrst :
-			TCPEXP_P_kp_retrans;
-		p[(*np)++].target = kfn[i];
-	}
+	for (i = 0; i < NKFN; i++)
+		if (!(got & KNEED(i)))
+			*fn &= ~BIT(i);
+	if (!(*fn & BIT(2))) /* no resets sent without tcp_v4_send_reset */
+		*fn &= ~(BIT(3) | BIT(4));
+	for (i = 0; i < 3; i++)
+		if (*fn & BIT(i))
+			*kpm |= BIT(kwhat[i]);
+	for (i = 0; i < TCPEXP_NWHAT; i++)
+		if ((todo & ~*kpm & BIT(i)) && (!quiet || t->verbose))
+			tool_error(t, "%s: %s", what[i], quiet ? "from the "
+				   "tracepoint (resets to closed ports not "
+				   "seen)" : "left out (its function is none "
+				   "of this kernel's, inlined, or its fields "
+				   "are not placed)");
+	for (i = 3; i < NKFN && t->verbose && (*kpm & BIT(TCPEXP_RST_SENT));
+	     i++)
+		if (!(*fn & BIT(i)))
+			fprintf(stderr, "resets sent: not by %s (%s)\n",
+				kfn[i], i == 3 ? "no IPv6" : "no such function, "
+				"or struct sock not placed");
+	if (quiet && (*kpm & BIT(TCPEXP_RST_SENT)) && t->verbose)
+		fprintf(stderr, "resets sent: kprobes, not tcp:tcp_send_reset "
+			"(which takes a socket)\n");
 	return 0;
 }
 
@@ -189,10 +201,9 @@ int tcpexp_start(struct tool_ctx *t, int no_kprobes, unsigned *have)
 					       TCPEXP_C_tpoff_rrst_sport };
 	static const char *const prog[TCPEXP_NWHAT] = {
 		TCPEXP_P_tcp_retrans, TCPEXP_P_tcp_srst, TCPEXP_P_tcp_rrst };
-	static const char *const kprog[] = { TCPEXP_P_kp_retrans,
-		TCPEXP_P_kp_srst, TCPEXP_P_kp_rrst };
-	struct bb_probe p[NKFN];
-	int off[TCPEXP_NWHAT], net[TCPEXP_NWHAT], i, np = 0, kp, ret;
+	struct bb_probe p[TCPEXP_NWHAT + NKFN];
+	int off[TCPEXP_NWHAT], net[TCPEXP_NWHAT], i, np = 0, ret;
+	unsigned kpm = 0, fn = 0;
 
 	*have = 0;
 	ret = tool_open(t, &tcpexp_skel, EMBEDDED_ARGS(tcpexp));
@@ -201,29 +212,45 @@ int tcpexp_start(struct tool_ctx *t, int no_kprobes, unsigned *have)
 	for (i = 0; i < TCPEXP_NWHAT; i++) {
 		off[i] = tcpsock_tracepoint(t, "tcp", ev[i]) ?
 			port_offset(t, ev[i], &net[i]) : -ENOENT;
-		if (off[i] < 0) {
+		if (off[i] < 0)
 			off[i] = net[i] = 0;
-			continue;
-		}
-		*have |= 1u << i;
-		memset(&p[np], 0, sizeof(p[np]));
-		p[np++].prog = prog[i];
+		else
+			*have |= BIT(i);
 	}
-	if (!*have && (ret = kprobes(t, no_kprobes, have, p, &np)) < 0)
+	/* none (before 4.15): kprobes instead; 4.15-6.9: tcp_send_reset
+	 * takes a socket, and the kprobes see resets to closed ports too */
+	if (!*have && no_kprobes)
+		return tool_fail(t, -ENOTSUP, "without the tracepoints tcp:"
+				 "tcp_retransmit_skb, tcp_send_reset, "
+				 "tcp_receive_reset (4.15+), kprobes would "
+				 "count, and --no-kprobes leaves them out");
+	if (!*have)
+		ret = kprobes(t, BIT(TCPEXP_NWHAT) - 1, 0, &kpm, &fn);
+	else if ((*have & BIT(TCPEXP_RST_SENT)) && !net[1] && !no_kprobes)
+		ret = kprobes(t, BIT(TCPEXP_RST_SENT), 1, &kpm, &fn);
+	if (ret < 0)
 		return ret;
+	*have |= kpm;
+	memset(p, 0, sizeof(p));
+	for (i = 0; i < TCPEXP_NWHAT; i++)
+		if ((*have & ~kpm) & BIT(i))
+			p[np++].prog = prog[i];
+		else
+			obj_set_noload(t->obj, prog[i]);
+	for (i = 0; i < NKFN; i++)
+		if (fn & BIT(i)) {
+			p[np].prog = kprog[i];
+			p[np++].target = kfn[i];
+		} else if (i != 2 && (i != 3 || !(fn & BIT(2)))) {
+			obj_set_noload(t->obj, kprog[i]);
+		}
 	if (!np)
 		return tool_fail(t, -ENOENT, "this kernel has none of the "
 				 "tracepoints tcp:tcp_retransmit_skb, "
 				 "tcp_send_reset, tcp_receive_reset (Linux "
 				 "4.15 on, CONFIG_TRACEPOINTS) nor the "
 				 "functions to probe instead");
-	kp = p[0].target != NULL;
-	for (i = 0; i < TCPEXP_NWHAT; i++) {
-		obj_set_noload(t->obj, kp ? prog[i] : kprog[i]);
-		if (kp && !(*have & (1u << i)))
-			obj_set_noload(t->obj, kprog[i]);
-	}
-	if (!kp && (ret = kp_offsets(t, 0)) < 0)
+	if (!kpm && (ret = kp_offsets(t, 0, 0)) < 0)
 		return ret;
 	const int set[] = {
 		tcpexp_set(t->obj, id[0], (uint64_t)off[0]),
