@@ -168,8 +168,9 @@ void exp_tcp_render(struct exporter *e, struct collector *c, FILE *f)
 		"4.15 a kprobe on tcp_retransmit_skb), by "
 		"local port: the ports listening at the start and those that "
 		"listen later (64 at most); other ports, port=\"_other\".",
-		"TCP resets sent (tcp:tcp_send_reset; before 4.15 kprobes on "
-		"tcp_v4_send_reset, tcp_v6_send_reset) and received "
+		"TCP resets sent (tcp:tcp_send_reset; before 6.10 kprobes "
+		"where they can: tcp_v4_send_reset, tcp_v6_send_reset, "
+		"tcp_send_active_reset) and received "
 		"(tcp:tcp_receive_reset; tcp_reset), by local port as "
 		"barebpf_tcp_retransmits_total. A reset sent for a segment "
 		"that found no socket counts under the port it was sent to "
