@@ -9,8 +9,18 @@
  * order, at the sockaddr's offset 2: in_port_t of sockaddr_in and
  * sockaddr_in6 alike), swapped here when srst_net is set.
  *
+ * Before 4.15 (no such tracepoints), kprobes instead (kp_*), and for
+ * resets sent where tcp_send_reset takes a socket (4.15-6.9): on
+ * tcp_retransmit_skb(sk, ...), tcp_reset(sk) and tcp_send_active_reset(sk,
+ * ...), the port is the socket's skc_num (sk_off_num); on
+ * tcp_v4_send_reset and tcp_v6_send_reset(sk, skb), the destination port
+ * of the segment answered, from its TCP header (skb->head +
+ * skb->transport_header; skb_off_head, skb_off_th), with or without a
+ * socket (a closed port), that segment not itself a reset (those
+ * functions return without sending one then).
+ *
  * Constants: tpoff_retrans_sport, tpoff_srst_port, srst_net,
- * tpoff_rrst_sport.
+ * tpoff_rrst_sport; the kprobes': sk_off_num, skb_off_head, skb_off_th.
  */
 #include "bb_helpers.h"
 #include "tcpexp.h"
@@ -57,6 +67,60 @@ int tcp_rrst(void *ctx)
 
 	BB_TP_READ(port, ctx, tpoff_rrst_sport);
 	count(port, TCPEXP_RST_RECV);
+	return 0;
+}
+
+/* The u16 skc_num (host order) of the socket in the first argument */
+static __always_inline void count_sk(struct pt_regs *ctx, u16 what)
+{
+	const char *sk = (const char *)(unsigned long)PT_REGS_PARM1(ctx);
+	u16 port = 0;
+
+	if (!sk)
+		return;
+	bpf_probe_read(&port, 2, sk + BB_CONST(sk_off_num));
+	count(port, what);
+}
+
+SEC("kprobe/tcp_retransmit_skb")
+int kp_retrans(struct pt_regs *ctx)
+{
+	count_sk(ctx, TCPEXP_RETRANS);
+	return 0;
+}
+
+SEC("kprobe/tcp_reset")
+int kp_rrst(struct pt_regs *ctx)
+{
+	count_sk(ctx, TCPEXP_RST_RECV);
+	return 0;
+}
+
+SEC("kprobe/tcp_send_active_reset")
+int kp_arst(struct pt_regs *ctx)
+{
+	count_sk(ctx, TCPEXP_RST_SENT);
+	return 0;
+}
+
+SEC("kprobe/tcp_v4_send_reset")
+int kp_srst(struct pt_regs *ctx)
+{
+	const char *skb = (const char *)(unsigned long)PT_REGS_PARM2(ctx);
+	const char *head;
+	u8 th[14] = {};
+	u16 tho = 0xffff;
+
+	if (!skb)
+		return 0;
+	head = (const char *)(unsigned long)
+		BB_KREAD_ULONG(skb + BB_CONST(skb_off_head));
+	bpf_probe_read(&tho, 2, skb + BB_CONST(skb_off_th));
+	if (!head || tho == 0xffff)
+		return 0;
+	bpf_probe_read(th, sizeof(th), head + tho);
+	if (!(th[13] & 0x04)) /* not in reply to a reset: one is sent */
+		count((u16)((th[2] << 8) | th[3]), TCPEXP_RST_SENT);
 	return 0;
 }
 

@@ -163,7 +163,7 @@ ARCH_NET_CASES="${ARCH_CASES%')$'}|$NET_CASES|offsets-pahole)\$"
 # program runs in the interpreter), its syscalls have no pt_regs wrappers
 # (sys_*, the arguments in the registers), and like 4.19 on x86_64 it
 # enters the queue before block_bio_queue (qenter-frozen).
-ARM419_CASES='^(uprobe|profile-folded|biosnoop-text|biolatency-text|breakdown-freeze|execsnoop-text|exporter-latency|features-text|freeze-storm|funccount-kprobe|funccount-syscalls|funclatency-text|opensnoop-text|qenter-frozen|run-object|run-syscalls|slowbio-freeze|trace-args-entry|trace-kprobe|trace-tracepoint|vfsstat-text|hygiene-sigint|runqlen-spin|fsslower-ext4|fsdist-ext4|tcpconnect-lo|tcpaccept-lo|sockoff-btf|tcpstates-lo|tcplife-bytes|tcpretrans-count|tcpdrop-lo|exporter-fs|offsets-pahole)$'
+ARM419_CASES='^(uprobe|profile-folded|biosnoop-text|biolatency-text|breakdown-freeze|execsnoop-text|exporter-latency|features-text|freeze-storm|funccount-kprobe|funccount-syscalls|funclatency-text|opensnoop-text|qenter-frozen|run-object|run-syscalls|slowbio-freeze|trace-args-entry|trace-kprobe|trace-tracepoint|vfsstat-text|hygiene-sigint|runqlen-spin|fsslower-ext4|fsdist-ext4|tcpconnect-lo|tcpaccept-lo|sockoff-btf|tcpstates-lo|tcplife-bytes|tcpretrans-count|tcpdrop-lo|exporter-fs|exporter-tcp|offsets-pahole)$'
 # The cases of the scheduler and system tools (issue 30) and of the file
 # system, page cache and memory tools (issue 31) run on the kernels those
 # issues name (4.9, 4.14, 4.15, 5.10, 6.12 or 6.1, 7.x, one arm64, armv7),

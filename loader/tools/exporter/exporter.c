@@ -354,6 +354,7 @@ static int exporter_main(int argc, char **argv)
 	for (i = 0; i < e.nc; i++) {
 		cs[i].t.verbose = cs[0].t.verbose;
 		cs[i].t.kver_override = cs[0].t.kver_override;
+		cs[i].t.btf_file = cs[0].t.btf_file;
 	}
 	if (uname(&u) == 0)
 		snprintf(e.release, sizeof(e.release), "%s", u.release);

@@ -74,6 +74,7 @@ int exporter_parse_args(struct tool_ctx *t, struct exporter *e, int argc,
 {
 	static const struct option longopts[] = {
 		TOOL_LONGOPTS,
+		TOOL_LONGOPT_BTF,
 		{ "listen", required_argument, NULL, 'l' },
 		{ "allow", required_argument, NULL, 'a' },
 		{ "textfile", required_argument, NULL, 't' },

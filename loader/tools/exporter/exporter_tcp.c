@@ -3,7 +3,7 @@
  * The exporter's tcp collector (issue 29), chosen with --collectors:
  * TCP retransmits and resets by local port, from the tracepoints
  * tcp:tcp_retransmit_skb, tcp_send_reset and tcp_receive_reset (Linux
- * 4.15 on; tcpexp.bpf.c). The label set is bounded: the ports of the
+ * 4.15 on), else kprobes (tcpexp.bpf.c). The label set is bounded: the ports of the
  * listening TCP sockets (/proc/net/tcp and tcp6, state 0A) at the start,
  * each at 0, and those that start listening later, found at a render, up
  * to EXP_TCP_PORTS; every other port counts under port="_other".
@@ -111,12 +111,11 @@ int exp_tcp_start(struct exporter *e, struct collector *c)
 {
 	struct tcp_priv *p = calloc(1, sizeof(*p));
 
-	(void)e;
 	if (!p)
 		return tool_fail(&c->t, -ENOMEM, "out of memory");
 	c->priv = p;
 	tcp_listeners(p, -1);
-	return tcpexp_start(&c->t, &p->have) < 0 ? -1 : 0;
+	return tcpexp_start(&c->t, e->o.no_kprobes, &p->have) < 0 ? -1 : 0;
 }
 
 static void tcp_read(struct tcp_priv *p, int fd)
@@ -165,14 +164,18 @@ void exp_tcp_render(struct exporter *e, struct collector *c, FILE *f)
 	static const char *const names[] = { "barebpf_tcp_retransmits_total",
 					     "barebpf_tcp_resets_total" };
 	static const char *const helps[] = {
-		"TCP segments retransmitted (tcp:tcp_retransmit_skb), by "
+		"TCP segments retransmitted (tcp:tcp_retransmit_skb; before "
+		"4.15 a kprobe on tcp_retransmit_skb), by "
 		"local port: the ports listening at the start and those that "
 		"listen later (64 at most); other ports, port=\"_other\".",
-		"TCP resets sent (tcp:tcp_send_reset) and received "
-		"(tcp:tcp_receive_reset), by local port as "
+		"TCP resets sent (tcp:tcp_send_reset; before 6.10 kprobes "
+		"where they can: tcp_v4_send_reset, tcp_v6_send_reset, "
+		"tcp_send_active_reset) and received "
+		"(tcp:tcp_receive_reset; tcp_reset), by local port as "
 		"barebpf_tcp_retransmits_total. A reset sent for a segment "
 		"that found no socket counts under the port it was sent to "
-		"where the tracepoint records it (6.10 on), else not at all."
+		"where the kprobes or the tracepoint (6.10 on) see it, else "
+		"not at all."
 	};
 	struct tcp_priv *p = c->priv;
 	int fd = tcpexp_counts_fd(&c->t), i, w;
