@@ -19,7 +19,8 @@
  * socket (a closed port), that segment not itself a reset (those
  * functions return without sending one then).
  *
- * Constants: tpoff_retrans_sport, tpoff_srst_port, srst_net,
+ * Constants: tpoff_retrans_sport, retrans_has_err, tpoff_retrans_err
+ * (the tracepoint's err where it has one), tpoff_srst_port, srst_net,
  * tpoff_rrst_sport; the kprobes': sk_off_num, skb_off_head, skb_off_th.
  */
 #include "bb_helpers.h"
@@ -42,7 +43,14 @@ SEC("tracepoint/tcp/tcp_retransmit_skb")
 int tcp_retrans(void *ctx)
 {
 	u16 port = 0;
+	int err = 0;
 
+	/* recent kernels fire it for every attempt: err != 0 sent nothing */
+	if (BB_CONST(retrans_has_err)) {
+		BB_TP_READ(err, ctx, tpoff_retrans_err);
+		if (err)
+			return 0;
+	}
 	BB_TP_READ(port, ctx, tpoff_retrans_sport);
 	count(port, TCPEXP_RETRANS);
 	return 0;

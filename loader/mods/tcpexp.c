@@ -252,7 +252,17 @@ int tcpexp_start(struct tool_ctx *t, int no_kprobes, unsigned *have)
 				 "functions to probe instead");
 	if (!kpm && (ret = kp_offsets(t, 0, 0)) < 0)
 		return ret;
+	/* an err (recent kernels: every attempt fires it): those that sent
+	 * nothing are left out, as before it had one (tcpretrans too) */
+	const struct mod_tp_off erroff = { ev[0], "err",
+					   TCPEXP_C_tpoff_retrans_err, 0, 0 };
+	int er = (*have & ~kpm & BIT(TCPEXP_RETRANS)) &&
+		 tcpsock_tp_has(t, "tcp", ev[0], "err");
+
+	if ((ret = mod_tp_offsets(t, &tcpexp_skel, "tcp", &erroff, 1, er)) < 0)
+		return ret;
 	const int set[] = {
+		tcpexp_set(t->obj, TCPEXP_C_retrans_has_err, (uint64_t)er),
 		tcpexp_set(t->obj, id[0], (uint64_t)off[0]),
 		tcpexp_set(t->obj, id[1], (uint64_t)off[1]),
 		tcpexp_set(t->obj, id[2], (uint64_t)off[2]),
