@@ -387,7 +387,8 @@ int opt_map_entries(struct tool_ctx *t, const char *opt, const char *what,
 int opt_ports(struct tool_ctx *t, const char *opt, const char *arg,
 	      uint16_t *port, int *n, int max);
 /* -4 or -6 (getopt's c) into *family (AF_INET 2, AF_INET6 10): 0, or
- * -EINVAL after saying they exclude each other (tcpdrop, tcpretrans). */
+ * -EINVAL after saying they exclude each other (tcpdrop, tcpretrans,
+ * tcpaccept, tcpconnect). */
 int opt_family(struct tool_ctx *t, int c, int *family);
 /* "unknown disk 'X': ..." */
 int tool_unknown_disk(struct tool_ctx *t, const char *disk);

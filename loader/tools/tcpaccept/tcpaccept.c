@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include "tool.h"
 #include "stream.h"
 #include "tcpaccept_out.h"
@@ -13,7 +14,7 @@
 static const struct tool_usage help = { NULL, "tcpaccept" };
 
 struct tcpaccept_opts {
-	int json, ip;
+	int json, family; /* AF_INET, AF_INET6: -4, -6 */
 	unsigned mask;
 	unsigned long pid;
 	uint16_t ports[TCPCONN_MAXPORTS];
@@ -68,10 +69,8 @@ static int parse_args(struct tool_ctx *t, struct tcpaccept_opts *o,
 		case 't': o->mask |= TCPACCEPT_TS; break;
 		case '4':
 		case '6':
-			if (o->ip && o->ip != c - '0')
-				return tool_fail(t, -EINVAL, "-4 and -6 "
-						 "exclude each other");
-			o->ip = c - '0';
+			if (opt_family(t, c, &o->family))
+				return -EINVAL;
 			break;
 		case 'P':
 			if (opt_ports(t, "-P", optarg, o->ports, &o->nports,
@@ -103,7 +102,7 @@ static int tcpaccept_main(int argc, char **argv)
 	s.accept = 1;
 	s.pid = o.pid;
 	s.uid = 0xffffffff;
-	s.ip = o.ip;
+	s.ip = o.family == AF_INET6 ? 6 : o.family ? 4 : 0;
 	s.ports = o.ports;
 	s.nports = o.nports;
 	s.on_event = on_event;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include "tool.h"
 #include "stream.h"
 #include "tcpconnect_out.h"
@@ -20,7 +21,7 @@ struct flow {
 #define MAX_FLOWS 65536
 
 struct tcpconnect_opts {
-	int json, count, ip;
+	int json, count, family; /* AF_INET, AF_INET6: -4, -6 */
 	unsigned mask;
 	unsigned long pid, uid;
 	int uid_set;
@@ -143,10 +144,8 @@ static int parse_args(struct tool_ctx *t, struct tcpconnect_opts *o,
 		case 'c': o->count = 1; break;
 		case '4':
 		case '6':
-			if (o->ip && o->ip != c - '0')
-				return tool_fail(t, -EINVAL, "-4 and -6 "
-						 "exclude each other");
-			o->ip = c - '0';
+			if (opt_family(t, c, &o->family))
+				return -EINVAL;
 			break;
 		case 'P':
 			if (opt_ports(t, "-P", optarg, o->ports, &o->nports,
@@ -186,7 +185,7 @@ static int tcpconnect_main(int argc, char **argv)
 	tool_signals();
 	s.pid = o.pid;
 	s.uid = o.uid_set ? o.uid : 0xffffffff;
-	s.ip = o.ip;
+	s.ip = o.family == AF_INET6 ? 6 : o.family ? 4 : 0;
 	s.ports = o.ports;
 	s.nports = o.nports;
 	s.on_event = on_event;
