@@ -2,7 +2,7 @@
 # lo (busybox nc, IPv4 to 127.0.0.1 and, where the kernel has IPv6, to
 # ::1) is listed once with the client's pid, its local port (as
 # /proc/net/tcp lists it) and the destination; -P PORT lists that port's
-# only. The offsets: BTF, or the discovery (4.x); -v says which.
+# only, -6 (or -4) that family's only. The offsets: BTF, or the discovery (4.x); -v says which.
 . /vmtest/lib.sh
 need_tracefs
 lo_up
@@ -32,18 +32,22 @@ fi
 n=$(awk '$3 == "nc"' $W/out | wc -l)
 [ $n = $((2 + ${V6:-0})) ] || fail "$n connects by nc, expected $((2 + ${V6:-0}))"
 wait
-# -P: that port only; -j. The discovery's offsets (no BTF) from the
-# boot's cache this time.
-start_tool barebpf tcpconnect -P 5562 -j -v
+# -P: that port only; -j; where the kernel has IPv6, -6: IPv6 only (an
+# IPv4 connection to the same port is left out), else -4. The
+# discovery's offsets (no BTF) from the boot's cache this time.
+if [ -n "$V6" ]; then FAM=-6 ADDR=::1 IP=6; else FAM=-4 ADDR=127.0.0.1 IP=4; fi
+start_tool barebpf tcpconnect -P 5562 $FAM -j -v
 wait_tracing 60
 tcp_pair 127.0.0.1 5561 1
-tcp_pair 127.0.0.1 5562 1; C2=$CPID
+[ -n "$V6" ] && tcp_pair 127.0.0.1 5562 1
+tcp_pair $ADDR 5562 1; C2=$CPID
 sleep 0.3
 stop_tool INT
-[ $RC = 0 ] || fail "tcpconnect -P: exit $RC after SIGINT"
+[ $RC = 0 ] || fail "tcpconnect -P $FAM: exit $RC after SIGINT"
 n=$(grep -c '"dport":' $W/out)
-[ $n = 1 ] || fail "-P 5562 -j: $n records, expected 1"
-grep -q "\"pid\":$C2,.*\"dport\":5562" $W/out || fail "-P 5562: not the connection of $C2 to 5562"
+[ $n = 1 ] || fail "-P 5562 $FAM -j: $n records, expected 1: $(cat $W/out)"
+grep -q "\"pid\":$C2,.*\"ip\":$IP,.*\"daddr\":\"$ADDR\",\"dport\":5562" $W/out ||
+	fail "-P 5562 $FAM: not the connection of $C2 to $ADDR:5562: $(cat $W/out)"
 if [ ! -e /sys/kernel/btf/vmlinux ]; then
 	grep -q 'skc_dport at offset .*discovered earlier this' $W/err ||
 		fail "the second run did not take the offsets from the cache"
