@@ -140,8 +140,9 @@ static int kp_offsets(struct tool_ctx *t, unsigned want, int quiet)
  * The counters of todo (bits 1 << TCPEXP_*) by kprobes: those whose
  * functions (resets sent: tcp_v4_send_reset's at least) and fields this
  * kernel has into *kpm, the functions to probe (bits of kfn) into *fn.
- * quiet: the tracepoint counts where the kprobes cannot (said with -v);
- * else a counter left out is said.
+ * quiet: the tracepoint counts where the kprobes cannot (no kprobes,
+ * kallsyms unreadable, a function or field missing: said with -v); else
+ * a counter left out is said.
  */
 static int kprobes(struct tool_ctx *t, unsigned todo, int quiet,
 		   unsigned *kpm, unsigned *fn)
@@ -155,8 +156,11 @@ static int kprobes(struct tool_ctx *t, unsigned todo, int quiet,
 	*kpm = *fn = 0;
 	if (quiet && !kprobes_available(tool_tracefs(t)))
 		return 0;
-	if ((ret = tool_need_kprobes(t)) < 0 || (ret = kfuncs(t, fn)) < 0)
-		return ret;
+	if ((ret = tool_need_kprobes(t)) < 0 || (ret = kfuncs(t, fn)) < 0) {
+		if (!quiet)
+			return ret;
+		*fn = 0; /* the tracepoint counts them, as below */
+	}
 	for (i = 0; i < NKFN; i++)
 		if (!(todo & BIT(kwhat[i])))
 			*fn &= ~BIT(i);
