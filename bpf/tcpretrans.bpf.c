@@ -8,13 +8,14 @@
  * where it has it, else it is read from the socket through the
  * field-offset layer's offsets (bpf/tcpsock.h); the family where it has
  * it (5.x), else IPv4 if saddr_v6 is IPv4-mapped. Where the tracepoint
- * has an err (recent kernels: it fires for every attempt), an attempt that sent
- * nothing (err != 0: the segment still in the host's queue, no memory) is
- * not a retransmission: older kernels fire it only for those sent.
+ * has an err (recent kernels: it fires for every attempt), an attempt
+ * that sent nothing (err != 0: the segment still in the host's queue, no
+ * memory) is not a retransmission: older kernels fire it only for those
+ * sent.
  *
  * Constants: count_only (-c), filter_family (-4, -6; 0: both),
- * tp_has_state, tp_state, tp_has_err, tp_err, the tracepoint's offsets (tp_*), the socket's
- * (sk_*).
+ * tp_has_state, tp_state, tp_has_err, tp_err, the tracepoint's offsets
+ * (tp_*), the socket's (sk_*).
  */
 #define TCPSOCK_BPF
 #include "bb_helpers.h"

@@ -49,9 +49,11 @@ int tcpconn_stats_fd(struct tool_ctx *t);
 /* Open, configure, load tcpexp.bpf.c in t and attach the tracepoints of
  * tcp_retransmit_skb, tcp_send_reset, tcp_receive_reset this kernel has
  * (Linux 4.15 on), else (unless no_kprobes) kprobes on tcp_retransmit_skb,
- * tcp_reset, tcp_v4_send_reset and tcp_v6_send_reset (those it has, a
- * counter left out without its function or fields said): bit TCPEXP_* of
- * *have for each. -errno (said) if none. */
+ * tcp_reset, tcp_v4_send_reset, tcp_v6_send_reset and
+ * tcp_send_active_reset (those it has, a counter left out without its
+ * function or fields said), and where tcp_send_reset takes a socket
+ * (4.15-6.9) those kprobes for the resets sent if they can: bit TCPEXP_*
+ * of *have for each. -errno (said) if none. */
 int tcpexp_start(struct tool_ctx *t, int no_kprobes, unsigned *have);
 /* counts: struct tcpexp_key -> u64 running sum */
 int tcpexp_counts_fd(struct tool_ctx *t);

@@ -107,10 +107,10 @@ static int kp_offsets(struct tool_ctx *t, unsigned want, int quiet)
 	struct bb_field fl;
 	struct bb_err err = { "" };
 	unsigned got = want;
-	int i, ret = 0;
+	int i, ret;
 
 	fieldoff_init(&fo, t->btf_file);
-	if ((want & 1) && (ret = sockoff_register(&fo)) < 0)
+	if ((want & 1) && sockoff_register(&fo) < 0)
 		got &= ~1u;
 	if ((want & 2) && skboff_register(&fo, &tcpdrop_skel) < 0)
 		got &= ~2u;
@@ -245,7 +245,8 @@ int tcpexp_start(struct tool_ctx *t, int no_kprobes, unsigned *have)
 		if (fn & BIT(i)) {
 			p[np].prog = kprog[i];
 			p[np++].target = kfn[i];
-		} else if (i != 2 && (i != 3 || !(fn & BIT(2)))) {
+		} else if ((i != 2 && i != 3) || !(fn & (BIT(2) | BIT(3)))) {
+			/* kp_srst serves both send_reset functions */
 			obj_set_noload(t->obj, kprog[i]);
 		}
 	if (!np)
@@ -254,6 +255,7 @@ int tcpexp_start(struct tool_ctx *t, int no_kprobes, unsigned *have)
 				 "tcp_send_reset, tcp_receive_reset (Linux "
 				 "4.15 on, CONFIG_TRACEPOINTS) nor the "
 				 "functions to probe instead");
+	/* no kprobe: their constants at 0 (each must be set) */
 	if (!kpm && (ret = kp_offsets(t, 0, 0)) < 0)
 		return ret;
 	/* an err (recent kernels: every attempt fires it): those that sent

@@ -3,10 +3,11 @@
  * The exporter's tcp collector (issue 29), chosen with --collectors:
  * TCP retransmits and resets by local port, from the tracepoints
  * tcp:tcp_retransmit_skb, tcp_send_reset and tcp_receive_reset (Linux
- * 4.15 on), else kprobes (tcpexp.bpf.c). The label set is bounded: the ports of the
- * listening TCP sockets (/proc/net/tcp and tcp6, state 0A) at the start,
- * each at 0, and those that start listening later, found at a render, up
- * to EXP_TCP_PORTS; every other port counts under port="_other".
+ * 4.15 on), else kprobes (tcpexp.bpf.c). The label set is bounded: the
+ * ports of the listening TCP sockets (/proc/net/tcp and tcp6, state 0A)
+ * at the start, each at 0, and those that start listening later, found at
+ * a render, up to EXP_TCP_PORTS; every other port counts under
+ * port="_other".
  */
 #include <errno.h>
 #include <stdio.h>
